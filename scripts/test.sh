@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test command (README: `npm test`): type check, lint, build, byte budgets, unit tests, e2e in Chromium.
+# Installs Debian Chromium with apt when it is missing, so a fresh machine needs nothing done by hand.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+fail() { printf '\ntest: %s failed\n' "$1"; exit 1; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  step "installing Debian Chromium (apt-get)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null || fail "installing chromium"
+fi
+[ -d node_modules ] || { step "npm ci"; npm ci --no-audit --no-fund || fail "npm ci"; }
+
+step "type check";  npm run -s typecheck || fail "type check"
+step "lint";        npm run -s lint || fail "lint"
+step "build";       npm run -s build || fail "build"
+step "size";        npm run -s size || fail "size budget"
+
+mkdir -p test-results
+step "unit tests"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json; unit=$?
+step "e2e tests (Chromium)"
+npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json=test-results/e2e.json; e2e=$?
+
+node -e '
+  const fs = require("fs");
+  let p = 0, f = 0, s = 0;
+  for (const file of ["test-results/unit.json", "test-results/e2e.json"]) {
+    if (!fs.existsSync(file)) { f++; continue; }
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + (r.numTodoTests || 0);
+  }
+  console.log(`\ntest: ${p} passed, ${f} failed, ${s} skipped`);
+'
+[ $unit -eq 0 ] && [ $e2e -eq 0 ]

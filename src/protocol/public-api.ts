@@ -1,0 +1,30 @@
+import type { UserData } from './settings';
+
+export interface OpenChatOptions {
+  /** Text put in the composer. */
+  message?: string;
+  /** Send `message` at once instead of leaving it in the composer. */
+  autoSend?: boolean;
+}
+
+/**
+ * `window.Service`, and what `load()` resolves to. Every method is safe to call with anything:
+ * bad arguments log one `[service]` console.error and change nothing; nothing throws.
+ */
+export interface ServiceApi {
+  showLauncher(): void;
+  hideLauncher(): void;
+  openChat(options?: OpenChatOptions): void;
+  closeChat(): void;
+  setHidden(hidden: boolean): void;
+  setUserData(userData: UserData): void;
+  setCustomInstructions(instructions: string): void;
+  /** Start a new conversation and clear the widget's `_service_` storage. */
+  reset(): void;
+  /** Remove every node, listener and global the widget added. A later `load()` mounts afresh. */
+  destroy(): void;
+  readonly hidden: boolean;
+  readonly isOpen: boolean;
+  readonly widgetId: string;
+  readonly version: string;
+}

@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ServiceConfig } from './config';
+import { errorResponse } from './error-response';
+import { type Logger, silentLogger } from './logger';
+import { sdkRoutes } from './static-sdk';
+import { widgetConfigOf } from './widget-config-route';
+import { widgetCors } from './widget-cors';
+
+export interface AppOptions {
+  config: ServiceConfig;
+  /** The folder with the built browser files, served under `/sdk/`. */
+  distDir: string;
+  logger?: Logger;
+  /** Largest request body accepted anywhere, in bytes. */
+  maxBodyBytes?: number;
+}
+
+/** The reference service as a Hono app: handlers take a Web `Request` and return a `Response`. */
+export function createApp({
+  config,
+  distDir,
+  logger = silentLogger,
+  maxBodyBytes = 64 * 1024,
+}: AppOptions): Hono {
+  const widgets = new Map(config.widgets.map((w) => [w.id, w]));
+  const app = new Hono();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        errorResponse(c, 413, 'body_too_large', `Request bodies are limited to ${maxBodyBytes} bytes.`),
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.route('/sdk', sdkRoutes(distDir));
+
+  const widget = new Hono<{ Variables: Record<string, never> }>();
+  widget.use(
+    '/:widgetId/*',
+    widgetCors((id) => widgets.get(id)),
+  );
+  widget.get('/:widgetId/config', (c) => {
+    // widgetCors has already answered 404 for an unknown id.
+    const w = widgets.get(c.req.param('widgetId'))!;
+    c.header('cache-control', 'no-cache');
+    return c.json(widgetConfigOf(w));
+  });
+  app.route('/v0/widget', widget);
+
+  app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
+  app.onError((e, c) => {
+    logger.error('unhandled', { path: c.req.path, error: e.message });
+    return errorResponse(c, 500, 'internal', 'Something went wrong on our side.');
+  });
+  return app;
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { loadConfigFile } from './config';
+import { startService } from './start';
+
+const USAGE = `Usage:
+  service-widget serve --config service.config.json [--port 8787] [--host 127.0.0.1]
+
+Starts the reference service: the widget's chat API and the built widget files under /sdk/.`;
+
+/** `npx service-widget …`; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'serve') {
+    process.stderr.write(
+      `${command && command !== 'help' && command !== '--help' ? `Unknown command: ${command}\n\n` : ''}${USAGE}\n`,
+    );
+    return command === 'help' || command === '--help' ? 0 : 2;
+  }
+  let values: { config?: string; port?: string; host?: string };
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+    }));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (!values.config) {
+    process.stderr.write(`--config is required\n\n${USAGE}\n`);
+    return 2;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`--port must be a whole number from 0 to 65535, got ${values.port}\n`);
+    return 2;
+  }
+  const config = await loadConfigFile(values.config);
+  if (!config.ok) {
+    process.stderr.write(`Invalid config: ${config.error}\n`);
+    return 1;
+  }
+  const service = await startService({ config: config.value, port, host: values.host, log: true });
+  process.stdout.write(`service-widget listening on ${service.url}\n`);
+  const stop = () => void service.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return 0;
+}
+
+// Run when executed as the CLI (bin/service-widget.js imports this bundle), not when imported by tests.
+if (process.argv[1] && /(?:cli\.js|service-widget(?:\.js)?)$/.test(process.argv[1])) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exit(code);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

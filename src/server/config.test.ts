@@ -1,0 +1,67 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config';
+
+const base = () => ({
+  adminKey: 'admin-key-123456',
+  widgets: [{ id: 'demo', allowedOrigins: ['http://localhost:5173'] }],
+});
+
+const errorOf = (raw: unknown) => {
+  const r = parseConfig(raw);
+  if (r.ok) throw new Error('expected the config to be refused');
+  return r.error;
+};
+
+describe('parseConfig()', () => {
+  it('accepts the minimal config and fills the documented defaults', () => {
+    const r = parseConfig(base());
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.database).toBe('embedded');
+    expect(r.value.engine).toEqual({ type: 'local' });
+    expect(r.value.allowHttpLoopback).toBe(false);
+    expect(r.value.widgets[0]).toMatchObject({ feeds: [], actions: [], launcherPosition: 'bottom-right' });
+  });
+
+  it('names a bad nested field by its path', () => {
+    const c = base();
+    Object.assign(c.widgets[0], { feeds: [{ url: 'https://ok.example/feed' }, { url: 'not a url' }] });
+    expect(errorOf(c)).toMatch(/^widgets\[0\]\.feeds\[1\]\.url: /);
+  });
+
+  it('names an unknown field instead of ignoring a typo', () => {
+    expect(errorOf({ ...base(), allowHttpLoopbak: true })).toMatch(/allowHttpLoopbak: is not a known field/);
+  });
+
+  it('refuses an origin with a path and a non-hex theme colour (no CSS injection through config)', () => {
+    const withPath = base();
+    withPath.widgets[0].allowedOrigins = ['https://shop.example/'];
+    expect(errorOf(withPath)).toMatch(/allowedOrigins\[0\]/);
+    const c = base();
+    Object.assign(c.widgets[0], { themeColor: 'red;background:url(x)' });
+    expect(errorOf(c)).toMatch(/themeColor/);
+  });
+
+  it('refuses duplicate widget ids, a missing adminKey and task keys without the nsk_ prefix', () => {
+    expect(errorOf({ ...base(), widgets: [...base().widgets, ...base().widgets] })).toMatch(
+      /ids must be unique/,
+    );
+    const { adminKey: _, ...noKey } = base();
+    expect(errorOf(noKey)).toMatch(/adminKey/);
+    expect(errorOf({ ...base(), taskApiKeys: [{ user: 'a', key: 'sk_1234567890abcdefgh' }] })).toMatch(
+      /taskApiKeys\[0\]\.key: must start with nsk_/,
+    );
+  });
+
+  it('refuses an openai engine without its models and a database that is neither embedded nor postgres', () => {
+    expect(
+      errorOf({ ...base(), engine: { type: 'openai', baseUrl: 'https://m.example', apiKeyEnv: 'K' } }),
+    ).toMatch(/engine\.models/);
+    expect(errorOf({ ...base(), database: 'mysql://x' })).toMatch(/database/);
+  });
+
+  it('refuses things that are not configs at all', () => {
+    for (const raw of [null, 42, 'x', [], { widgets: 'x' }]) expect(typeof errorOf(raw)).toBe('string');
+  });
+});

@@ -1,0 +1,148 @@
+import { readFile } from 'node:fs/promises';
+import * as v from 'valibot';
+import { err, ok, type Result } from '../protocol/result';
+
+// service.config.json (DESIGN: service configuration). Validated once at start; a bad field stops the service with a
+// message that names it, so a merchant never runs on a half-understood config.
+
+const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+const httpUrl = v.pipe(
+  v.string(),
+  v.url('must be an absolute URL'),
+  v.check((s) => /^https?:\/\//i.test(s), 'must be an http(s) URL'),
+);
+const origin = v.union(
+  [
+    v.literal('*'),
+    v.pipe(
+      v.string(),
+      v.check((s) => {
+        try {
+          return new URL(s).origin === s;
+        } catch {
+          return false;
+        }
+      }, 'must be an origin like https://shop.example (scheme, host and port only, no trailing slash)'),
+    ),
+  ],
+  'must be an origin like https://shop.example, or "*"',
+);
+
+const ParameterSchema = v.strictObject({
+  name: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)'),
+  ),
+  type: v.picklist(['string', 'number', 'boolean'], 'must be "string", "number" or "boolean"'),
+  description: v.optional(v.string()),
+  required: v.optional(v.boolean(), true),
+});
+
+const ActionSchema = v.strictObject({
+  name: v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')),
+  description: v.pipe(v.optional(v.string(), ''), v.maxLength(2000, 'must be at most 2000 characters')),
+  method: v.optional(v.picklist(['GET', 'POST'], 'must be "GET" or "POST"'), 'POST'),
+  url: httpUrl,
+  parameters: v.optional(v.array(ParameterSchema), []),
+  enabled: v.optional(v.boolean(), true),
+});
+
+const FeedSchema = v.strictObject({
+  url: httpUrl,
+  format: v.optional(v.picklist(['schema.org', 'json'], 'must be "schema.org" or "json"'), 'schema.org'),
+  token: v.optional(v.string()),
+  refreshMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1')), 60),
+});
+
+const WidgetSchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
+  allowedOrigins: v.array(origin),
+  productDataApiKeys: v.optional(v.array(nonEmpty), []),
+  feeds: v.optional(v.array(FeedSchema), []),
+  actions: v.optional(v.array(ActionSchema), []),
+  title: v.optional(v.pipe(nonEmpty, v.maxLength(60)), 'Shopping assistant'),
+  greeting: v.optional(v.pipe(nonEmpty, v.maxLength(500)), 'Hi! Ask me about products, orders or the store.'),
+  themeColor: v.optional(v.pipe(v.string(), v.hexColor('must be a hex colour like #1f6feb')), '#1f6feb'),
+  launcherPosition: v.optional(v.picklist(['bottom-right', 'bottom-left']), 'bottom-right'),
+  linkTarget: v.optional(v.picklist(['_self', '_blank']), '_self'),
+  hideUrls: v.optional(v.array(v.pipe(v.string(), v.startsWith('/', 'must be a path starting with /'))), []),
+});
+
+const EngineSchema = v.variant('type', [
+  v.strictObject({ type: v.literal('local') }),
+  v.strictObject({
+    type: v.literal('openai'),
+    baseUrl: httpUrl,
+    apiKeyEnv: nonEmpty,
+    models: v.strictObject({ fast: nonEmpty, smart: nonEmpty, 'super-smart': nonEmpty }),
+  }),
+]);
+
+export const ConfigSchema = v.pipe(
+  v.strictObject({
+    adminKey: v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters')),
+    database: v.optional(
+      v.union(
+        [v.literal('embedded'), v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//))],
+        'must be "embedded" or a postgres:// URL',
+      ),
+      'embedded',
+    ),
+    engine: v.optional(EngineSchema, { type: 'local' }),
+    allowHttpLoopback: v.optional(v.boolean(), false),
+    taskApiKeys: v.optional(
+      v.array(
+        v.strictObject({
+          user: nonEmpty,
+          key: v.pipe(
+            v.string(),
+            v.regex(/^nsk_[A-Za-z0-9_-]{16,}$/, 'must start with nsk_ and have 16+ more characters'),
+          ),
+        }),
+      ),
+      [],
+    ),
+    widgets: v.pipe(v.array(WidgetSchema), v.minLength(1, 'must list at least one widget')),
+  }),
+  v.check(
+    (c) => new Set(c.widgets.map((w) => w.id)).size === c.widgets.length,
+    'widgets: ids must be unique',
+  ),
+);
+
+export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
+export type WidgetSettings = ServiceConfig['widgets'][number];
+export type ActionDefinition = WidgetSettings['actions'][number];
+
+/** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
+export function parseConfig(raw: unknown): Result<ServiceConfig, string> {
+  const parsed = v.safeParse(ConfigSchema, raw);
+  if (parsed.success) return ok(parsed.output);
+  const issue = parsed.issues[0];
+  const path = (issue.path ?? [])
+    .map((item, i) => (typeof item.key === 'number' ? `[${item.key}]` : `${i ? '.' : ''}${String(item.key)}`))
+    .join('');
+  const message =
+    issue.kind === 'schema' && issue.received !== undefined && issue.expected && !path
+      ? issue.message
+      : issue.message.replace(/^Invalid key: Expected never but received .*/, 'is not a known field');
+  return err(path ? `${path}: ${message}` : message);
+}
+
+/** Reads and validates a config file; errors name the file and the field. */
+export async function loadConfigFile(file: string): Promise<Result<ServiceConfig, string>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    return err(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return err(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const result = parseConfig(raw);
+  return result.ok ? result : err(`${file}: ${result.error}`);
+}

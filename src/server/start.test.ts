@@ -1,0 +1,68 @@
+// @vitest-environment node
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from './cli';
+import { parseConfig } from './config';
+import { startService } from './start';
+
+const config = parseConfig({
+  adminKey: 'admin-key-123456',
+  widgets: [{ id: 'demo', allowedOrigins: ['*'] }],
+});
+if (!config.ok) throw new Error(config.error);
+
+describe('startService()', () => {
+  it('listens on a free port and answers over real HTTP until closed', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'dist-'));
+    writeFileSync(join(dist, 'loader.js'), '/*loader*/');
+    const service = await startService({ config: config.value, port: 0, distDir: dist });
+    try {
+      expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const res = await fetch(`${service.url}/sdk/loader.js`);
+      expect(await res.text()).toBe('/*loader*/');
+      expect((await fetch(`${service.url}/v0/widget/demo/config`)).status).toBe(200);
+    } finally {
+      await service.close();
+    }
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('service-widget serve (CLI)', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const capture = () => {
+    let text = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      text += String(chunk);
+      return true;
+    });
+    return () => text;
+  };
+
+  it('stops with a message naming the bad field of an invalid config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'service.config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ adminKey: 'admin-key-123456', widgets: [{ id: 'bad id!', allowedOrigins: [] }] }),
+    );
+    const stderr = capture();
+    expect(await main(['serve', '--config', file, '--port', '0'])).toBe(1);
+    expect(stderr()).toContain('widgets[0].id');
+  });
+
+  it('explains a file that is not JSON, a missing --config and an unknown command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{ nope');
+    const stderr = capture();
+    expect(await main(['serve', '--config', file])).toBe(1);
+    expect(stderr()).toMatch(/broken\.json is not valid JSON/);
+    expect(await main(['serve'])).toBe(2);
+    expect(stderr()).toContain('--config is required');
+    expect(await main(['launch'])).toBe(2);
+    expect(stderr()).toContain('Unknown command: launch');
+  });
+});

@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import type { ServiceConfig } from './config';
+import { createLogger } from './logger';
+
+export interface StartOptions {
+  config: ServiceConfig;
+  port?: number;
+  host?: string;
+  /** Where `loader.js` and `widget.js` are; found beside the running bundle when not given. */
+  distDir?: string;
+  log?: boolean;
+}
+
+export interface RunningService {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The built files sit in `dist/`: this module runs either as `dist/server/*.js` or from `src/server/` in tests. */
+export function findDistDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [resolve(here, '..'), resolve(here, '../../dist')];
+  return candidates.find((d) => existsSync(resolve(d, 'loader.js'))) ?? candidates[1];
+}
+
+/** Starts the reference service on a real socket. Port 0 picks a free port; the URL says which. */
+export async function startService({
+  config,
+  port = 8787,
+  host = '127.0.0.1',
+  distDir = findDistDir(),
+  log = false,
+}: StartOptions): Promise<RunningService> {
+  const logger = createLogger(log);
+  const app = createApp({ config, distDir, logger });
+  const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
+    const s = serve({ fetch: app.fetch, port, hostname: host }, () => ok(s));
+    s.once('error', fail);
+  });
+  // Deadlines on the socket level: a client that trickles its headers or body cannot hold a connection forever.
+  if ('headersTimeout' in server) {
+    server.headersTimeout = 15_000;
+    server.requestTimeout = 30_000;
+  }
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  logger.info('service started', { url });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((done) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

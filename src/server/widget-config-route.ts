@@ -1,0 +1,12 @@
+import type { WidgetConfig } from '../protocol/widget-config';
+import type { WidgetSettings } from './config';
+
+/** What the widget learns about its merchant's set-up from `GET /config`: presentation only, never secrets. */
+export const widgetConfigOf = (w: WidgetSettings): WidgetConfig => ({
+  title: w.title,
+  greeting: w.greeting,
+  theme: { color: w.themeColor },
+  launcherPosition: w.launcherPosition,
+  linkTarget: w.linkTarget,
+  hideUrls: w.hideUrls,
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests sit beside the code. Browser-side code runs in happy-dom; server code opts into `node` with a
+// `// @vitest-environment node` docblock. Browser behaviour proper is proved in Chromium by `e2e/`.
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  test: {
+    include: ['src/**/*.test.{ts,tsx}', 'demo/**/*.test.{ts,tsx}', 'scripts/**/*.test.{ts,mjs}'],
+    environment: 'happy-dom',
+    restoreMocks: true,
+    testTimeout: 15_000,
+  },
+});
