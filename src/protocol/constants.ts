@@ -20,5 +20,5 @@ export type PartName = (typeof PARTS)[number];
 /** The loader marks the module script it injects, so a second loader on the page stands down. */
 export const LOADER_MARK_ATTR = 'data-service-widget';
 
-/** The loader passes the script tag's `data-widget-id` to the widget module as this query parameter. */
+/** The loader passes the widget id it resolved (settings first, then `data-widget-id`) to the widget module as this query parameter. */
 export const WIDGET_ID_PARAM = 'widgetId';

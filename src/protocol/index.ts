@@ -1,3 +1,5 @@
+export * from './cards';
+export * from './chat';
 export * from './constants';
 export * from './events';
 export * from './public-api';

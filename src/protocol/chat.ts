@@ -1,0 +1,66 @@
+import type { OrderCard, ProductCard } from './cards';
+import type { UserData } from './settings';
+
+/** One piece of a message. The widget has one registry mapping `type` to a component. */
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'product-card'; card: ProductCard }
+  | { type: 'products'; cards: ProductCard[] }
+  | { type: 'order-card'; card: OrderCard };
+
+export type MessagePartType = MessagePart['type'];
+
+export type MessageRole = 'user' | 'assistant';
+
+/** A stored message, as `GET /conversations/{id}/messages` returns it. */
+export interface ChatMessage {
+  id: string;
+  role: MessageRole;
+  parts: MessagePart[];
+  /** ISO 8601. */
+  createdAt: string;
+  /** The widget's id for a user message; a repeated one never creates a second message. */
+  clientMessageId?: string;
+}
+
+/** `POST /v0/widget/{widgetId}/conversations` → */
+export interface CreateConversationResponse {
+  conversationId: string;
+}
+
+/** `POST /v0/widget/{widgetId}/conversations/{id}/messages` body; the answer is a `text/event-stream`. */
+export interface SendMessageRequest {
+  clientMessageId: string;
+  text: string;
+  userData?: UserData;
+  customInstructions?: string;
+}
+
+/** `PUT /v0/widget/{widgetId}/conversations/{id}/context` body. `null` clears a field. */
+export interface ContextRequest {
+  userData: UserData | null;
+  customInstructions: string | null;
+}
+
+/** `GET /v0/widget/{widgetId}/conversations/{id}/messages` → */
+export interface HistoryResponse {
+  messages: ChatMessage[];
+}
+
+/**
+ * Server-sent events of a reply, each sent as `event: <type>`, `id: <sequence>`, `data: <JSON of the rest>`.
+ * `GET /conversations/{id}/events` with `Last-Event-ID` resumes after the last one received.
+ */
+export type StreamEvent =
+  | { type: 'message.delta'; text: string }
+  | { type: 'message.part'; part: MessagePart }
+  | { type: 'action.started'; name: string }
+  | { type: 'action.finished'; name: string; ok: boolean }
+  | { type: 'message.done'; messageId: string }
+  | { type: 'error'; code: string; message: string };
+
+export type StreamEventType = StreamEvent['type'];
+
+/** Limits the widget and the service agree on. */
+export const MESSAGE_TEXT_MAX = 4000;
+export const CLIENT_MESSAGE_ID_MAX = 64;
