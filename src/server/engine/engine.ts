@@ -1,0 +1,54 @@
+import type { ProductCard } from '../../protocol/cards';
+import type { ChatMessage, MessagePart } from '../../protocol/chat';
+import type { UserData } from '../../protocol/settings';
+import type { ActionDefinition } from '../config';
+
+export type ParameterValue = string | number | boolean;
+
+/** What an action call gave the engine: the AI reads `aiText`; the shopper may see `part`. */
+export type ActionResult =
+  | { ok: true; aiText: string; part: MessagePart }
+  | { ok: false; error: { code: string; message: string } };
+
+export interface ProductQuery {
+  text: string;
+  minPrice?: number;
+  maxPrice?: number;
+  inStockOnly?: boolean;
+  limit?: number;
+}
+
+/** The service's abilities the engine may use during a turn. */
+export interface EngineTools {
+  callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
+  searchProducts(query: ProductQuery): Promise<ProductCard[]>;
+}
+
+/** Everything an engine knows for one turn (DESIGN: "Assistant engines"). */
+export interface EngineTurn {
+  widgetId: string;
+  conversationId: string;
+  /** The conversation before this turn, oldest first. */
+  history: ChatMessage[];
+  message: string;
+  userData: UserData | null;
+  customInstructions: string | null;
+  /** Enabled actions only. */
+  actions: ActionDefinition[];
+  /** What the engine left for itself at the end of the previous turn (e.g. the question it asked). */
+  state: unknown;
+  tools: EngineTools;
+  signal: AbortSignal;
+}
+
+/** What an engine streams while it answers; the conversation turns these into stored stream events. */
+export type ReplyEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'part'; part: MessagePart }
+  | { type: 'action.started'; name: string }
+  | { type: 'action.finished'; name: string; ok: boolean };
+
+export interface AssistantEngine {
+  /** Streams the answer through `emit` and resolves with the state to keep for the next turn. */
+  reply(turn: EngineTurn, emit: (event: ReplyEvent) => Promise<void>): Promise<{ state: unknown }>;
+}
