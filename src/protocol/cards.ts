@@ -28,7 +28,8 @@ export interface OrderItem {
 
 /**
  * SPEC's order card. Required (our decision, DESIGN "card detection"): `order_id_value` and a timeline of 1 to 5
- * steps. Every other field is optional; a present field of the wrong type makes the whole card invalid (→ text).
+ * steps. Every other field is optional: `null` or a blank string counts as absent, any other wrong type makes the
+ * whole card invalid (→ text). Caps (src/cards): order texts 500 characters, 100 items.
  */
 export interface OrderCard {
   order_id_label?: string;
