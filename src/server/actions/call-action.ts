@@ -1,0 +1,111 @@
+import { detectCard } from '../../cards/detect-card';
+import type { MessagePart } from '../../protocol/chat';
+import type { ActionDefinition } from '../config';
+import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
+import {
+  type ActionCallIds,
+  type ActionParams,
+  type ActionRequestErrorCode,
+  buildActionRequest,
+} from './build-action-request';
+
+// One custom action call, end to end (SPEC "Custom action call", DESIGN "Custom actions (service side)"): build the
+// request, send it through the SSRF guard, and turn the answer into what the AI reads (the first 8000 characters)
+// and what the user sees (a card when the body is one, else text).
+
+/** SPEC "Limits": the response is trimmed to this many characters before the AI uses it. */
+export const ACTION_AI_TEXT_MAX = 8000;
+export const ACTION_TIMEOUT_MS = 10_000;
+export const ACTION_MAX_BYTES = 256 * 1024;
+
+export type ActionErrorCode =
+  | ActionRequestErrorCode
+  | GuardedFetchErrorCode
+  | 'action_disabled'
+  | 'http_error';
+
+export interface ActionError {
+  code: ActionErrorCode;
+  message: string;
+}
+
+export type ActionOutcome =
+  | { ok: true; status: number; aiText: string; part: MessagePart }
+  | { ok: false; status?: number; error: ActionError };
+
+export interface CallActionOptions {
+  /** Config `allowHttpLoopback` (demo and tests): http: and https: may reach loopback addresses. */
+  allowHttpLoopback: boolean;
+  /** One deadline for the whole call, redirects and body included. Default 10 s. */
+  timeoutMs?: number;
+  /** Body bytes read at most. Default 256 KiB. */
+  maxBytes?: number;
+  /** An extra trusted CA (PEM), for tests against a self-signed HTTPS server. */
+  ca?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls an integrator's custom action. Never throws: a refused URL, a network failure, a timeout or a non-2xx answer
+ * is `{ ok: false, error: { code, message } }` (with `status` when the endpoint answered), which is what the AI is
+ * told; an error page is never passed on as if it were the action's answer.
+ *
+ * @example
+ * const outcome = await callAction(action, { order_id: '42' }, { widgetId: 'demo', conversationId },
+ *   { allowHttpLoopback: config.allowHttpLoopback });
+ * if (outcome.ok) { tellTheAi(outcome.aiText); showTheUser(outcome.part); }
+ */
+export async function callAction(
+  action: ActionDefinition,
+  params: ActionParams,
+  ids: ActionCallIds,
+  options: CallActionOptions,
+): Promise<ActionOutcome> {
+  if (!action.enabled) {
+    return {
+      ok: false,
+      error: { code: 'action_disabled', message: `the action "${action.name}" is disabled` },
+    };
+  }
+  const request = buildActionRequest(action, params, ids);
+  if (!request.ok) return { ok: false, error: request.error };
+
+  const response = await guardedFetch(request.value.url, {
+    method: request.value.method,
+    headers: request.value.headers,
+    body: request.value.body,
+    timeoutMs: options.timeoutMs ?? ACTION_TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? ACTION_MAX_BYTES,
+    allowHttpLoopback: options.allowHttpLoopback,
+    ca: options.ca,
+    signal: options.signal,
+  });
+  if (!response.ok) return { ok: false, error: response.error };
+
+  const { status, headers, body } = response.value;
+  if (status < 200 || status > 299) {
+    return {
+      ok: false,
+      status,
+      error: { code: 'http_error', message: `the endpoint answered HTTP ${status}` },
+    };
+  }
+  const aiText = firstChars(body, ACTION_AI_TEXT_MAX);
+  // The card decision looks at the whole (byte-capped) body; a body cut by the cap is not valid JSON or XML, so it
+  // falls back to text. The text part the user may see is the same text the AI got.
+  const part = detectCard(body, headers['content-type'] ?? null) ?? { type: 'text', text: aiText };
+  return { ok: true, status, aiText, part };
+}
+
+/** The first `max` characters, counted in code points so an emoji at the cut is kept whole or left out. */
+function firstChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  let count = 0;
+  for (const char of text) {
+    if (count === max) break;
+    out += char;
+    count++;
+  }
+  return out;
+}
