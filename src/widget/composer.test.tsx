@@ -1,0 +1,61 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { createRef } from 'preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Composer } from './composer';
+import { pickStrings } from './i18n';
+
+// Vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(cleanup);
+
+function renderComposer(draft = 'Hello') {
+  const onSend = vi.fn();
+  const onDraft = vi.fn();
+  render(
+    <Composer
+      draft={draft}
+      strings={pickStrings('en')}
+      inputRef={createRef()}
+      onDraft={onDraft}
+      onSend={onSend}
+    />,
+  );
+  return { onSend, onDraft, textarea: screen.getByLabelText('Message') };
+}
+
+describe('<Composer>', () => {
+  it('sends on Enter', () => {
+    const { onSend, textarea } = renderComposer();
+    fireEvent.keyDown(textarea, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledOnce();
+  });
+
+  it('lets Shift+Enter through as a new line', () => {
+    const { onSend, textarea } = renderComposer();
+    expect(fireEvent.keyDown(textarea, { key: 'Enter', shiftKey: true })).toBe(true);
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('does not send the Enter that confirms an IME composition', () => {
+    const { onSend, textarea } = renderComposer();
+    fireEvent.keyDown(textarea, { key: 'Enter', isComposing: true });
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('sends with the Send button', () => {
+    const { onSend } = renderComposer();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledOnce();
+  });
+
+  it('reports every edit of the draft', () => {
+    const { onDraft, textarea } = renderComposer('');
+    fireEvent.input(textarea, { target: { value: 'Hi' } });
+    expect(onDraft).toHaveBeenCalledWith('Hi');
+  });
+
+  it('is labelled and shows the draft', () => {
+    const { textarea } = renderComposer('Draft text');
+    expect((textarea as HTMLTextAreaElement).value).toBe('Draft text');
+    expect(textarea.closest('form')?.getAttribute('part')).toBe('composer');
+  });
+});

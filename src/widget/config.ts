@@ -1,0 +1,86 @@
+import { err, ok, type Result, type WidgetConfig, widgetConfigPath } from '../protocol';
+import { isHexColor } from './theme';
+
+/** How long the widget waits for its config before it shows up offline. */
+export const CONFIG_TIMEOUT_MS = 4000;
+
+const GREETING_MAX = 1000;
+const TITLE_MAX = 100;
+const HIDE_URLS_MAX = 100;
+
+const isText = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= max;
+
+/**
+ * The config is remote data: each field that is missing or wrong falls back to `fallback`'s, on its own, so one bad
+ * field never costs the merchant the others.
+ */
+export function parseWidgetConfig(raw: unknown, fallback: WidgetConfig): WidgetConfig {
+  const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const theme = (typeof input.theme === 'object' && input.theme !== null ? input.theme : {}) as Record<
+    string,
+    unknown
+  >;
+  const hideUrls = Array.isArray(input.hideUrls)
+    ? input.hideUrls.filter((path): path is string => typeof path === 'string' && path.startsWith('/'))
+    : fallback.hideUrls;
+  return {
+    greeting: isText(input.greeting, GREETING_MAX) ? input.greeting : fallback.greeting,
+    title: isText(input.title, TITLE_MAX) ? input.title : fallback.title,
+    theme: { color: isHexColor(theme.color) ? theme.color : fallback.theme.color },
+    launcherPosition:
+      input.launcherPosition === 'bottom-left' || input.launcherPosition === 'bottom-right'
+        ? input.launcherPosition
+        : fallback.launcherPosition,
+    linkTarget:
+      input.linkTarget === '_self' || input.linkTarget === '_blank' ? input.linkTarget : fallback.linkTarget,
+    hideUrls: hideUrls.slice(0, HIDE_URLS_MAX),
+  };
+}
+
+export interface FetchConfigOptions {
+  /** Aborts the request from outside (the widget was destroyed). */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/**
+ * `GET {baseUrl}/v0/widget/{widgetId}/config` with a deadline. Never rejects: an unreachable service, a non-2xx
+ * answer, a body that is not JSON and the deadline all come back as an error value.
+ */
+export async function fetchWidgetConfig(
+  baseUrl: string,
+  widgetId: string,
+  { signal, timeoutMs = CONFIG_TIMEOUT_MS }: FetchConfigOptions = {},
+): Promise<Result<unknown>> {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort();
+  let isTimedOut = false;
+  const timer = setTimeout(() => {
+    isTimedOut = true;
+    abort();
+  }, timeoutMs);
+  signal?.addEventListener('abort', abort);
+  if (signal?.aborted) abort();
+  try {
+    // A simple request (no custom header): no CORS preflight, one round trip.
+    const response = await fetch(`${baseUrl}${widgetConfigPath(widgetId)}`, {
+      signal: controller.signal,
+      credentials: 'omit',
+    });
+    if (!response.ok) return err(`GET config answered ${response.status}`);
+    return ok(await response.json());
+  } catch (error) {
+    if (isTimedOut) return err(`GET config timed out after ${timeoutMs} ms`);
+    return err(controller.signal.aborted ? 'GET config aborted' : `GET config failed: ${error}`);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
+/** Segment-aware prefix match: `/checkout` hides `/checkout` and `/checkout/pay`, not `/checkouts`. */
+export const matchesHideUrls = (pathname: string, hideUrls: readonly string[]): boolean =>
+  hideUrls.some(
+    (prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+  );

@@ -1,0 +1,327 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  EVENT_CHAT_CLOSE,
+  EVENT_CHAT_OPEN,
+  EVENT_READY,
+  type ServiceApi,
+  type ServiceSettings,
+} from '../protocol';
+import { type MountDefaults, mount } from './mount';
+import {
+  flush,
+  globalApi,
+  hang,
+  hostElement,
+  json,
+  part,
+  recordEvents,
+  resetPage,
+  serviceErrors,
+  spyConsoleError,
+  startTestService,
+  TEST_CONFIG,
+  type TestService,
+} from './test-support';
+
+let service: TestService;
+let consoleError: ReturnType<typeof spyConsoleError>;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+beforeEach(() => {
+  service.handle(json(TEST_CONFIG));
+  consoleError = spyConsoleError();
+});
+afterEach(() => {
+  resetPage();
+  history.replaceState(null, '', '/');
+});
+
+async function mountWidget(
+  settings: ServiceSettings = {},
+  defaults: Partial<MountDefaults> = {},
+): Promise<ServiceApi> {
+  const result = await mount({ widgetId: 'demo', ...settings }, { baseUrl: service.baseUrl, ...defaults });
+  if (!result.ok) throw new Error(result.error);
+  await flush();
+  return result.value;
+}
+
+/** Pretends the page runs in a frame, as `window.self !== window.top` sees it. */
+const pretendIframe = (): void => {
+  vi.spyOn(window, 'top', 'get').mockReturnValue({} as Window);
+};
+
+describe('mount()', () => {
+  it('defines window.Service only when ready, then dispatches service:ready once', async () => {
+    const seen: unknown[] = [];
+    const onReady = vi.fn();
+    const listener = (event: Event): void => {
+      seen.push([(event as CustomEvent).detail, globalApi()]);
+    };
+    window.addEventListener(EVENT_READY, listener);
+    const pending = mount({ widgetId: 'demo', onReady }, { baseUrl: service.baseUrl });
+    expect(globalApi()).toBeUndefined();
+    const result = await pending;
+    window.removeEventListener(EVENT_READY, listener);
+    if (!result.ok) throw new Error(result.error);
+    expect(seen).toEqual([[{ widgetId: 'demo' }, result.value]]);
+    expect(onReady).toHaveBeenCalledExactlyOnceWith({ widgetId: 'demo' });
+    expect(globalApi()).toBe(result.value);
+  });
+
+  it('fetches its config from baseUrl', async () => {
+    const before = service.requests.length;
+    await mountWidget({ widgetId: 'shop-7' });
+    expect(service.requests.slice(before)).toEqual(['/v0/widget/shop-7/config']);
+  });
+
+  it('appends one <service-widget> to the body, with an open shadow root and a constructed stylesheet', async () => {
+    await mountWidget();
+    const hosts = document.querySelectorAll<HTMLElement>('service-widget');
+    expect(hosts).toHaveLength(1);
+    expect(hosts[0]?.parentElement).toBe(document.body);
+    expect(hosts[0]?.shadowRoot?.mode).toBe('open');
+    expect(hosts[0]?.shadowRoot?.adoptedStyleSheets).toHaveLength(1);
+    expect(hosts[0]?.shadowRoot?.querySelector('style')).toBeNull();
+    // No inline style attribute for a strict CSP to block: only CSSOM custom properties.
+    expect(hosts[0]?.style.getPropertyValue('--service-color')).toBe('#ff6600');
+  });
+
+  it('is idempotent: concurrent and later calls get the same API and one host element', async () => {
+    const calls = [
+      mount({ widgetId: 'demo' }, { baseUrl: service.baseUrl }),
+      mount({ widgetId: 'demo' }, { baseUrl: service.baseUrl }),
+    ];
+    const ready = recordEvents(EVENT_READY);
+    const [first, second] = await Promise.all(calls);
+    const third = await mount({ widgetId: 'other' }, { baseUrl: service.baseUrl });
+    ready.stop();
+    expect(first?.ok && second?.ok && third.ok).toBe(true);
+    if (first?.ok && second?.ok && third.ok) {
+      expect(second.value).toBe(first.value);
+      expect(third.value).toBe(first.value);
+    }
+    expect(document.querySelectorAll('service-widget')).toHaveLength(1);
+    expect(ready.events).toHaveLength(1);
+  });
+
+  it('applies the config: colours, launcher position, title and greeting', async () => {
+    await mountWidget();
+    // Near-black reads better than white on this orange (WCAG contrast).
+    expect(hostElement()?.style.getPropertyValue('--service-on-color')).toBe('#111827');
+    expect(part('.root').classList.contains('left')).toBe(true);
+    expect(part('#service-title').textContent).toBe('Acme helper');
+    expect(part('[part="messages"]').textContent).toContain('Welcome to Acme! Ask me anything.');
+  });
+
+  it('falls back to defaults for config fields that are invalid', async () => {
+    service.handle(
+      json({ ...TEST_CONFIG, theme: { color: 'red; background: url(x)' }, launcherPosition: 'top' }),
+    );
+    await mountWidget();
+    expect(hostElement()?.style.getPropertyValue('--service-color')).toBe('#1d4ed8');
+    expect(part('.root').classList.contains('right')).toBe(true);
+  });
+
+  it('speaks the locale it is given', async () => {
+    await mountWidget({ locale: 'de-DE' });
+    expect(part('[part="launcher"]').getAttribute('aria-label')).toBe('Chat öffnen');
+    expect(part('.root').getAttribute('lang')).toBe('de');
+  });
+
+  it('logs one [service] error per invalid setting and still loads', async () => {
+    await mountWidget({ hidden: 'yes' as unknown as boolean, userData: { cart: [1] } as never });
+    expect(serviceErrors(consoleError)).toEqual([
+      expect.stringMatching(/^\[service\] hidden/),
+      expect.stringMatching(/^\[service\] userData\.cart/),
+    ]);
+    expect(globalApi()).toBeDefined();
+  });
+
+  it('without a widget id: one [service] error, no element, no global, an error value', async () => {
+    const result = await mount({}, { baseUrl: service.baseUrl });
+    expect(result.ok).toBe(false);
+    expect(serviceErrors(consoleError)).toHaveLength(1);
+    expect(serviceErrors(consoleError)[0]).toMatch(/widgetId/);
+    expect(hostElement()).toBeNull();
+    expect(globalApi()).toBeUndefined();
+  });
+
+  it('tries again on the next call after a failed one', async () => {
+    await mount({}, { baseUrl: service.baseUrl });
+    expect((await mount({ widgetId: 'demo' }, { baseUrl: service.baseUrl })).ok).toBe(true);
+  });
+});
+
+describe('when the service is unreachable', () => {
+  const expectOfflineButUsable = async (): Promise<void> => {
+    expect(globalApi()).toBeDefined();
+    const launcher = part('[part="launcher"]');
+    expect(launcher.hidden).toBe(false);
+    launcher.click();
+    await flush();
+    expect(part('[part="panel"]').hidden).toBe(false);
+    expect(part('[part="messages"]').textContent).toContain('The assistant is offline right now.');
+    expect(serviceErrors(consoleError)).toEqual([expect.stringMatching(/offline/)]);
+  };
+
+  it('loads offline when the config answers 500', async () => {
+    service.handle(json({ error: 'boom' }, 500));
+    await mountWidget();
+    await expectOfflineButUsable();
+  });
+
+  it('loads offline when the connection is refused', async () => {
+    const gone = await startTestService();
+    await gone.close();
+    const result = await mount({ widgetId: 'demo', baseUrl: gone.baseUrl }, { baseUrl: service.baseUrl });
+    expect(result.ok).toBe(true);
+    await flush();
+    await expectOfflineButUsable();
+  });
+
+  it('loads offline when the config never answers, at the deadline', async () => {
+    service.handle(hang);
+    const started = Date.now();
+    await mountWidget({}, { configTimeoutMs: 150 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    await expectOfflineButUsable();
+  });
+
+  it('says so in German too', async () => {
+    service.handle(json({}, 503));
+    await mountWidget({ locale: 'de' });
+    expect(part('[part="messages"]').textContent).toContain('Der Assistent ist gerade nicht erreichbar.');
+  });
+});
+
+describe('hidden', () => {
+  const launcherHidden = (): boolean => part('[part="launcher"]').hidden;
+
+  it('true: the launcher starts hidden', async () => {
+    const api = await mountWidget({ hidden: true });
+    expect(launcherHidden()).toBe(true);
+    expect(api.hidden).toBe(true);
+  });
+
+  it('false: the launcher shows, even in an iframe', async () => {
+    pretendIframe();
+    const api = await mountWidget({ hidden: false });
+    expect(launcherHidden()).toBe(false);
+    expect(api.hidden).toBe(false);
+  });
+
+  it('absent, at the top: the launcher shows', async () => {
+    const api = await mountWidget();
+    expect(launcherHidden()).toBe(false);
+    expect(api.hidden).toBe(false);
+  });
+
+  it('absent, in an iframe: the launcher starts hidden', async () => {
+    pretendIframe();
+    const api = await mountWidget();
+    expect(launcherHidden()).toBe(true);
+    expect(api.hidden).toBe(true);
+  });
+
+  it("absent, on a page the config's hideUrls lists: the launcher starts hidden", async () => {
+    history.replaceState(null, '', '/checkout/payment');
+    const api = await mountWidget();
+    expect(api.hidden).toBe(true);
+  });
+
+  it("false wins over the config's hideUrls", async () => {
+    history.replaceState(null, '', '/checkout');
+    expect((await mountWidget({ hidden: false })).hidden).toBe(false);
+  });
+});
+
+describe('open state', () => {
+  it('is remembered per widget in localStorage', async () => {
+    const api = await mountWidget();
+    api.openChat();
+    expect(localStorage.getItem('_service_demo_open')).toBe('1');
+    api.closeChat();
+    expect(localStorage.getItem('_service_demo_open')).toBeNull();
+  });
+
+  it('resumes after a reload, quietly: no event, no focus taken', async () => {
+    localStorage.setItem('_service_demo_open', '1');
+    const opened = recordEvents(EVENT_CHAT_OPEN);
+    const api = await mountWidget();
+    opened.stop();
+    expect(api.isOpen).toBe(true);
+    expect(part('[part="panel"]').hidden).toBe(false);
+    expect(opened.events).toHaveLength(0);
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('is not resumed where the launcher is hidden by default (an iframe)', async () => {
+    localStorage.setItem('_service_demo_open', '1');
+    pretendIframe();
+    expect((await mountWidget()).isOpen).toBe(false);
+  });
+
+  it('still loads when localStorage is unavailable', async () => {
+    vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    const api = await mountWidget();
+    api.openChat();
+    expect(api.isOpen).toBe(true);
+    vi.restoreAllMocks();
+  });
+});
+
+describe('destroy()', () => {
+  it('removes the element and window.Service; a new mount works', async () => {
+    const api = await mountWidget();
+    api.destroy();
+    expect(document.querySelector('service-widget')).toBeNull();
+    expect(globalApi()).toBeUndefined();
+    expect('Service' in window).toBe(false);
+
+    const ready = recordEvents(EVENT_READY);
+    const again = await mountWidget();
+    ready.stop();
+    expect(again).not.toBe(api);
+    expect(document.querySelectorAll('service-widget')).toHaveLength(1);
+    expect(ready.events).toHaveLength(1);
+  });
+
+  it('removes every listener it added to the page', async () => {
+    const viewport = Object.assign(new EventTarget(), { height: 640, offsetTop: 0, scale: 1 });
+    vi.stubGlobal('visualViewport', viewport);
+    const targets = [window, document, document.body, viewport];
+    const added = targets.map((target) => vi.spyOn(target, 'addEventListener'));
+    const removed = targets.map((target) => vi.spyOn(target, 'removeEventListener'));
+
+    const api = await mountWidget();
+    expect(hostElement()?.style.getPropertyValue('--service-viewport-height')).toBe('640px');
+    api.openChat();
+    api.closeChat();
+    api.destroy();
+
+    const count = (spies: typeof added): number[] => spies.map((spy) => spy.mock.calls.length);
+    expect(count(added)[3]).toBeGreaterThan(0);
+    expect(count(removed)).toEqual(count(added));
+    for (const [index, spy] of added.entries()) {
+      for (const [type, listener] of spy.mock.calls) {
+        expect(removed[index]?.mock.calls).toContainEqual(expect.arrayContaining([type, listener]));
+      }
+    }
+    vi.unstubAllGlobals();
+  });
+
+  it('stops announcing state: no events after destroy', async () => {
+    const api = await mountWidget();
+    const events = recordEvents(EVENT_CHAT_OPEN, EVENT_CHAT_CLOSE);
+    api.openChat();
+    api.destroy();
+    events.stop();
+    expect(events.events.map((event) => event.type)).toEqual([EVENT_CHAT_OPEN]);
+  });
+});

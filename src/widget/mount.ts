@@ -1,0 +1,188 @@
+import { effect, untracked } from '@preact/signals';
+import { h, render } from 'preact';
+import {
+  EVENT_CHAT_CLOSE,
+  EVENT_CHAT_OPEN,
+  EVENT_READY,
+  err,
+  GLOBAL_NAME,
+  HOST_TAG,
+  ok,
+  type Result,
+  type ServiceApi,
+  type WidgetConfig,
+} from '../protocol';
+import { adoptStyles } from './adopt-styles';
+import { App } from './app';
+import { fetchWidgetConfig, matchesHideUrls, parseWidgetConfig } from './config';
+import { createDisposer, type Disposer } from './disposer';
+import { emit } from './emit';
+import { pickStrings } from './i18n';
+import { logError } from './log';
+import { createPublicApi } from './public-api';
+import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
+import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
+import { createStore } from './store';
+import css from './styles.css?inline';
+import { contrastColor } from './theme';
+
+export interface MountDefaults extends SettingsDefaults {
+  /** The config deadline; tests shorten it. */
+  configTimeoutMs?: number;
+}
+
+const DEFAULT_COLOR = '#1d4ed8';
+
+const globals = (): Record<string, unknown> => window as unknown as Record<string, unknown>;
+
+const isServiceApi = (value: unknown): value is ServiceApi =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ServiceApi).openChat === 'function' &&
+  typeof (value as ServiceApi).version === 'string';
+
+/** The boot in progress or done; cleared by `destroy()` and by a failed boot, so a later call mounts afresh. */
+let booting: Promise<Result<ServiceApi>> | undefined;
+
+/**
+ * Mounts the widget once per page (Chatwoot's `if (window.$chatwoot) return`): a second call, even while the first is
+ * still fetching the config, gets the same API. Never rejects and never throws: a fatal problem (no widget id, no
+ * browser) is one `[service]` console.error and an error value.
+ */
+export function mount(raw: unknown, defaults: MountDefaults): Promise<Result<ServiceApi>> {
+  try {
+    if (typeof window === 'undefined' || typeof document === 'undefined') {
+      return Promise.resolve(err('the widget needs a browser: there is no window or document here'));
+    }
+    const existing = globals()[GLOBAL_NAME];
+    if (isServiceApi(existing)) return Promise.resolve(ok(existing));
+    booting ??= start(raw, defaults)
+      .catch((error: unknown) => {
+        logError('could not start the widget', error);
+        return err(`could not start the widget: ${error}`);
+      })
+      .then((result) => {
+        if (!result.ok) booting = undefined;
+        return result;
+      });
+    return booting;
+  } catch (error) {
+    logError('could not start the widget', error);
+    return Promise.resolve(err(`could not start the widget: ${error}`));
+  }
+}
+
+async function start(raw: unknown, defaults: MountDefaults): Promise<Result<ServiceApi>> {
+  const parsed = parseSettings(raw, defaults);
+  if (!parsed.ok) {
+    logError(parsed.error);
+    return parsed;
+  }
+  const { settings, issues } = parsed.value;
+  for (const issue of issues) logError(issue);
+  const { widgetId } = settings;
+  const strings = pickStrings(settings.locale);
+  const disposer = createDisposer();
+  // Aborts whatever is in flight when the widget is destroyed.
+  const controller = new AbortController();
+  disposer.add(() => controller.abort());
+
+  const fallback: WidgetConfig = {
+    greeting: strings.greeting,
+    title: strings.title,
+    theme: { color: DEFAULT_COLOR },
+    launcherPosition: 'bottom-right',
+    linkTarget: '_self',
+    hideUrls: [],
+  };
+  const response = await fetchWidgetConfig(settings.baseUrl, widgetId, {
+    signal: controller.signal,
+    timeoutMs: defaults.configTimeoutMs,
+  });
+  if (!response.ok) logError(`${response.error}: the assistant shows as offline`);
+  const config = response.ok ? parseWidgetConfig(response.value, fallback) : fallback;
+
+  // Another copy of the widget (a second bundle on the page) may have finished first.
+  const existing = globals()[GLOBAL_NAME];
+  if (isServiceApi(existing)) return ok(existing);
+
+  const inIframe = isInIframe();
+  const onHiddenUrl = matchesHideUrls(location.pathname, config.hideUrls);
+  // Hidden by default (in an iframe, on a `hideUrls` page): do not pop a remembered open panel either.
+  const isHiddenByDefault = settings.hidden === undefined && (inIframe || onHiddenUrl);
+  const openKey = storageKey(widgetId, 'open');
+  const store = createStore({
+    config,
+    status: response.ok ? 'online' : 'offline',
+    isHidden: resolveHidden(settings.hidden, inIframe, onHiddenUrl),
+    isOpen: !isHiddenByDefault && readItem(openKey) === '1',
+    userData: settings.userData,
+    customInstructions: settings.customInstructions,
+  });
+
+  const host = document.createElement(HOST_TAG);
+  const shadow = host.attachShadow({ mode: 'open' });
+  adoptStyles(shadow, css);
+  host.style.setProperty('--service-color', config.theme.color);
+  host.style.setProperty('--service-on-color', contrastColor(config.theme.color));
+  trackVisualViewport(host, disposer);
+  (document.body ?? document.documentElement).append(host);
+  render(h(App, { store, strings }), shadow);
+
+  // Open state: remembered per widget, and announced only when it changes.
+  let wasOpen = store.isOpen.peek();
+  disposer.add(
+    effect(() => {
+      const isOpen = store.isOpen.value;
+      if (isOpen === wasOpen) return;
+      wasOpen = isOpen;
+      untracked(() => {
+        writeItem(openKey, isOpen ? '1' : null);
+        emit(
+          isOpen ? EVENT_CHAT_OPEN : EVENT_CHAT_CLOSE,
+          { widgetId },
+          isOpen ? settings.onChatOpen : settings.onChatClose,
+        );
+      });
+    }),
+  );
+
+  const api = createPublicApi({
+    store,
+    widgetId,
+    clearStorage: () => clearWidgetItems(widgetId),
+    destroy: () => {
+      render(null, shadow);
+      host.remove();
+      disposer.dispose();
+      if (globals()[GLOBAL_NAME] === api) delete globals()[GLOBAL_NAME];
+      booting = undefined;
+    },
+  });
+  // SPEC "Widget browser controls": the object appears, then `service:ready` announces it.
+  try {
+    globals()[GLOBAL_NAME] = api;
+  } catch (error) {
+    // The page made `window.Service` read-only: `load()` still hands out the API.
+    logError(`could not define window.${GLOBAL_NAME}`, error);
+  }
+  emit(EVENT_READY, { widgetId }, settings.onReady);
+  return ok(api);
+}
+
+/**
+ * On phones the full-screen panel follows the visual viewport, so the on-screen keyboard does not hide the composer
+ * (iOS shrinks only the visual viewport). Pinch zoom changes it too; that case keeps the last unzoomed size.
+ */
+function trackVisualViewport(host: HTMLElement, disposer: Disposer): void {
+  const viewport = window.visualViewport;
+  if (!viewport) return;
+  const sync = (): void => {
+    if (viewport.scale > 1) return;
+    host.style.setProperty('--service-viewport-height', `${viewport.height}px`);
+    host.style.setProperty('--service-viewport-top', `${viewport.offsetTop}px`);
+  };
+  sync();
+  disposer.listen(viewport, 'resize', sync);
+  disposer.listen(viewport, 'scroll', sync);
+}

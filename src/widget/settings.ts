@@ -1,0 +1,171 @@
+import {
+  CUSTOM_INSTRUCTIONS_MAX,
+  type EventDetail,
+  err,
+  ok,
+  type Result,
+  type ServiceSettings,
+  type UserData,
+} from '../protocol';
+
+/** `ServiceSettings` once checked: the ids are known, every other field is valid or absent. */
+export interface WidgetSettings extends Omit<ServiceSettings, 'widgetId' | 'baseUrl'> {
+  widgetId: string;
+  /** Absolute http(s) URL without a trailing slash. */
+  baseUrl: string;
+}
+
+/** What the embedding context supplies when the settings do not: the script's origin and `?widgetId=`. */
+export interface SettingsDefaults {
+  baseUrl: string;
+  widgetId?: string;
+}
+
+export interface ParsedSettings {
+  settings: WidgetSettings;
+  /** One message per invalid field; the field was ignored. */
+  issues: string[];
+}
+
+const CALLBACKS = ['onReady', 'onChatOpen', 'onChatClose', 'onMessageSent', 'onLinkClick'] as const;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+export const checkWidgetId = (value: unknown): Result<string> =>
+  typeof value === 'string' && value.trim() !== ''
+    ? ok(value.trim())
+    : err('widgetId must be a non-empty string');
+
+export const checkBaseUrl = (value: unknown): Result<string> => {
+  if (typeof value === 'string') {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'https:' || url.protocol === 'http:') return ok(url.href.replace(/\/+$/, ''));
+    } catch {
+      // Not a URL: falls through to the error below.
+    }
+  }
+  return err('baseUrl must be an absolute http(s) URL');
+};
+
+export const checkHidden = (value: unknown): Result<boolean> =>
+  typeof value === 'boolean' ? ok(value) : err('hidden must be a boolean');
+
+/**
+ * `userData` is flat: a plain object whose values are strings, finite numbers, booleans or null. The result is a
+ * copy, so the host page changing its object later does not change what the assistant sees.
+ */
+export const checkUserData = (value: unknown): Result<UserData> => {
+  if (!isPlainObject(value)) return err('userData must be a plain object');
+  const copy: UserData = {};
+  for (const key of Object.keys(value)) {
+    // An own `__proto__` key (from JSON.parse or defineProperty) cannot be copied faithfully and smells of an attack.
+    if (key === '__proto__') return err('userData must not have a "__proto__" key');
+    const item = value[key];
+    const isValid =
+      item === null ||
+      typeof item === 'string' ||
+      typeof item === 'boolean' ||
+      (typeof item === 'number' && Number.isFinite(item));
+    if (!isValid) {
+      return err(`userData.${key} must be a string, a finite number, a boolean or null (userData is flat)`);
+    }
+    copy[key] = item;
+  }
+  return ok(copy);
+};
+
+export const checkCustomInstructions = (value: unknown): Result<string> =>
+  typeof value === 'string' && value.length >= 1 && value.length <= CUSTOM_INSTRUCTIONS_MAX
+    ? ok(value)
+    : err(`customInstructions must be a string of 1 to ${CUSTOM_INSTRUCTIONS_MAX} characters`);
+
+export const checkLocale = (value: unknown): Result<string> => {
+  if (typeof value === 'string' && value !== '') {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(value);
+      if (canonical) return ok(canonical);
+    } catch {
+      // RangeError: not a BCP 47 tag.
+    }
+  }
+  return err('locale must be a BCP 47 language tag such as "en" or "de-DE"');
+};
+
+/**
+ * Checks `window.serviceSettings` (or the argument of `load()`). Only a missing widget id is fatal; any other invalid
+ * field is reported in `issues` and left out, so the widget still loads with the default.
+ */
+export function parseSettings(raw: unknown, defaults: SettingsDefaults): Result<ParsedSettings> {
+  const issues: string[] = [];
+  let input: Record<string, unknown> = {};
+  if (typeof raw === 'object' && raw !== null) input = raw as Record<string, unknown>;
+  else if (raw !== undefined) issues.push('settings must be an object');
+
+  let widgetId = defaults.widgetId;
+  if (input.widgetId !== undefined) {
+    const checked = checkWidgetId(input.widgetId);
+    if (checked.ok) widgetId = checked.value;
+    else if (widgetId) issues.push(checked.error);
+    else return err(checked.error);
+  }
+  const id = checkWidgetId(widgetId);
+  if (!id.ok)
+    return err('widgetId is required: set serviceSettings.widgetId or data-widget-id on the script tag');
+
+  const settings: WidgetSettings = { widgetId: id.value, baseUrl: defaults.baseUrl };
+  const take = <T>(field: string, check: (value: unknown) => Result<T>, assign: (value: T) => void): void => {
+    if (input[field] === undefined) return;
+    const checked = check(input[field]);
+    if (checked.ok) assign(checked.value);
+    else issues.push(`${checked.error}; ignored`);
+  };
+  take('baseUrl', checkBaseUrl, (value) => {
+    settings.baseUrl = value;
+  });
+  take('hidden', checkHidden, (value) => {
+    settings.hidden = value;
+  });
+  take('userData', checkUserData, (value) => {
+    settings.userData = value;
+  });
+  take('customInstructions', checkCustomInstructions, (value) => {
+    settings.customInstructions = value;
+  });
+  take('locale', checkLocale, (value) => {
+    settings.locale = value;
+  });
+  for (const name of CALLBACKS) {
+    take(
+      name,
+      (value) =>
+        typeof value === 'function'
+          ? ok(value as (detail: EventDetail) => void)
+          : err(`${name} must be a function`),
+      (value) => {
+        settings[name] = value;
+      },
+    );
+  }
+  return ok({ settings, issues });
+}
+
+/** Whether the page runs inside a frame; a cross-origin parent that refuses the comparison counts as a frame. */
+export const isInIframe = (win: Window = window): boolean => {
+  try {
+    return win.self !== win.top;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * SPEC "Personalization data and widget settings": `true` hides the launcher everywhere, `false` shows it everywhere
+ * (iframes included); absent, it is hidden inside an iframe or on a page the merchant listed in `hideUrls`.
+ */
+export const resolveHidden = (hidden: boolean | undefined, inIframe: boolean, onHiddenUrl = false): boolean =>
+  hidden ?? (inIframe || onHiddenUrl);
