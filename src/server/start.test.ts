@@ -66,3 +66,17 @@ describe('service-widget serve (CLI)', () => {
     expect(stderr()).toContain('Unknown command: launch');
   });
 });
+
+describe('findDistDir()', () => {
+  it('finds dist/ from the source folder, from dist/server and from a bundled chunk folder', async () => {
+    const { findDistDir } = await import('./start');
+    const { mkdirSync } = await import('node:fs');
+    const root = mkdtempSync(join(tmpdir(), 'pkg-'));
+    mkdirSync(join(root, 'dist', 'server', 'chunks'), { recursive: true });
+    mkdirSync(join(root, 'src', 'server'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'loader.js'), '');
+    for (const from of ['src/server', 'dist/server', 'dist/server/chunks']) {
+      expect(findDistDir(join(root, from)), from).toBe(join(root, 'dist'));
+    }
+  });
+});

@@ -21,11 +21,18 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The built files sit in `dist/`: this module runs either as `dist/server/*.js` or from `src/server/` in tests. */
-export function findDistDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [resolve(here, '..'), resolve(here, '../../dist')];
-  return candidates.find((d) => existsSync(resolve(d, 'loader.js'))) ?? candidates[1];
+/**
+ * The built files sit in `dist/`. This module runs from `src/server/` in tests, or bundled into
+ * `dist/server/*.js` or `dist/server/chunks/*.js`: walk up from here to the first folder that holds `loader.js`
+ * directly or in its `dist/`.
+ */
+export function findDistDir(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    for (const candidate of [dir, resolve(dir, 'dist')]) {
+      if (existsSync(resolve(candidate, 'loader.js'))) return candidate;
+    }
+    if (dirname(dir) === dir) return resolve(from, '../../dist');
+  }
 }
 
 /** Starts the reference service on a real socket. Port 0 picks a free port; the URL says which. */

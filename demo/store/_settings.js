@@ -1,0 +1,34 @@
+// The settings a merchant puts before the loader tag. The demo reads a few query parameters so every page can
+// be driven by tests and by hand:
+//   ?hidden=true|false|absent  the `hidden` setting (default: absent)
+//   ?service=URL               `baseUrl`, e.g. a closed port to see the widget offline
+//   ?bad=1                     invalid settings: each bad field logs a [service] error, the widget loads anyway
+//   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
+(() => {
+  const query = new URLSearchParams(location.search);
+  const settings = {
+    userData: { customerId: 'c-1042', firstName: 'Ada', loyaltyTier: 'gold', cartItems: 2, newsletter: true },
+    customInstructions: 'The shopper is on the Lumen & Loom demo store. Prefer items that are in stock.',
+  };
+  const hidden = query.get('hidden');
+  if (hidden === 'true') settings.hidden = true;
+  if (hidden === 'false') settings.hidden = false;
+  const service = query.get('service');
+  if (service) settings.baseUrl = service;
+  if (query.get('bad') === '1') {
+    settings.userData = { nested: { a: 1 } };
+    settings.customInstructions = '';
+    settings.hidden = 'yes';
+  }
+  window.serviceSettings = settings;
+
+  const extraLoaders = Math.min(Number(query.get('loaders') ?? '1'), 3) - 1;
+  for (let i = 0; i < extraLoaders; i++) {
+    const tag = document.createElement('script');
+    tag.async = true;
+    tag.src = '%SERVICE_URL%/sdk/loader.js';
+    tag.dataset.widgetId = 'demo';
+    tag.nonce = document.currentScript?.nonce ?? '';
+    document.head.append(tag);
+  }
+})();
