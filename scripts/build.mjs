@@ -50,7 +50,11 @@ await build({
     outDir: 'dist/server',
     emptyOutDir: false,
     rollupOptions: {
-      input: { cli: 'src/server/cli.ts', 'demo-start': 'demo/start.ts', 'demo-servers': 'demo/demo-servers.ts' },
+      input: {
+        cli: 'src/server/cli.ts',
+        'demo-start': 'demo/start.ts',
+        'demo-servers': 'demo/demo-servers.ts',
+      },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },
   },

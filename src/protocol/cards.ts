@@ -50,7 +50,12 @@ export interface OrderCard {
   order_tracking_url?: string;
 }
 
-export const ORDER_STEP_STATUSES: readonly OrderStepStatus[] = ['completed', 'in_progress', 'pending', 'failed'];
+export const ORDER_STEP_STATUSES: readonly OrderStepStatus[] = [
+  'completed',
+  'in_progress',
+  'pending',
+  'failed',
+];
 export const ORDER_TIMELINE_MAX_STEPS = 5;
 /** A JSON array of more product objects than this is not a product list (DESIGN). */
 export const PRODUCT_LIST_MAX = 10;
