@@ -3,7 +3,11 @@
 // It reports figures only: it never fails on timing, and exits non-zero only when it cannot run.
 //
 // Per run (fresh browser context, so a cold HTTP cache):
-//   long tasks to ready  long tasks (≥ 50 ms) from navigation until `service:ready`: count and longest
+//   long tasks to ready  long tasks (≥ 50 ms) from navigation until `service:ready`: count and longest, on the
+//                        whole page (the host page's own first render included)
+//   …caused by widget    those of them during which the loader or widget ran: Long Animation Frame script
+//                        entries from the service's origin overlap the task. This is the budget (issue #2: none)
+//   longest widget step  the longest single run of widget script (a LoAF script entry) until ready
 //   ready after load     ms from the page's `load` event to `service:ready` (includes the loader's deliberate idle wait)
 //   open chat            ms from `openChat()` until the panel is visible plus two frames, and long tasks meanwhile
 //   brotli bytes         every JS/CSS response from the service's origin until the chat is open, brotli q11
@@ -30,8 +34,20 @@ const ARGS = [
 
 /** Installed before any page script: long tasks, layout shifts, load and ready times. */
 function probe() {
-  const bench = { longTasks: [], layoutShift: 0, loadAt: null, readyAt: null };
+  const bench = { longTasks: [], scripts: [], layoutShift: 0, loadAt: null, readyAt: null };
   window.__bench = bench;
+  // Attribution: which script ran when. A long task is the widget's when widget script ran inside it.
+  new PerformanceObserver((list) => {
+    for (const frame of list.getEntries()) {
+      for (const s of frame.scripts) {
+        bench.scripts.push({
+          start: s.startTime,
+          duration: s.duration,
+          source: s.sourceURL || s.invoker || '',
+        });
+      }
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) bench.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -99,12 +115,18 @@ async function measure(browser, storeUrl, serviceUrl, rate) {
     const toReady = bench.longTasks.filter((t) => t.start < bench.readyAt);
     const during = bench.longTasks.filter((t) => t.start + t.duration > open.start && t.start < open.end);
     const maxOf = (tasks) => Math.max(0, ...tasks.map((t) => t.duration));
+    const widgetScripts = bench.scripts.filter((s) => s.source.startsWith(serviceOrigin));
+    const overlaps = (a, b) => a.start < b.start + b.duration && b.start < a.start + a.duration;
+    const isWidgetTask = (t) => widgetScripts.some((s) => overlaps(t, s));
     return {
       longTasksToReady: toReady.length,
       longestTaskToReadyMs: maxOf(toReady),
+      widgetLongTasksToReady: toReady.filter(isWidgetTask).length,
+      longestWidgetScriptToReadyMs: maxOf(widgetScripts.filter((s) => s.start < bench.readyAt)),
       readyAfterLoadMs: bench.readyAt - bench.loadAt,
       openChatMs: open.end - open.start,
       longTasksOpen: during.length,
+      widgetLongTasksOpen: during.filter(isWidgetTask).length,
       longestTaskOpenMs: maxOf(during),
       brotliBytes: files.reduce((sum, f) => sum + f.brotli, 0),
       rawBytes: files.reduce((sum, f) => sum + f.raw, 0),
@@ -126,9 +148,12 @@ const median = (values) => {
 const LABELS = {
   longTasksToReady: ['long tasks to ready', ''],
   longestTaskToReadyMs: ['longest task to ready', 'ms'],
+  widgetLongTasksToReady: ['…of them caused by widget (budget 0)', ''],
+  longestWidgetScriptToReadyMs: ['longest widget script run to ready', 'ms'],
   readyAfterLoadMs: ['ready after load', 'ms'],
   openChatMs: ['open chat (visible + 2 frames)', 'ms'],
   longTasksOpen: ['long tasks while opening', ''],
+  widgetLongTasksOpen: ['…of them caused by widget (budget 0)', ''],
   longestTaskOpenMs: ['longest task while opening', 'ms'],
   brotliBytes: ['JS+CSS from service, brotli', 'B'],
   rawBytes: ['JS+CSS from service, raw', 'B'],

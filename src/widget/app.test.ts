@@ -13,6 +13,7 @@ import {
   startTestService,
   TEST_CONFIG,
   type TestService,
+  untilPanel,
 } from './test-support';
 
 let service: TestService;
@@ -38,8 +39,10 @@ const widget = () => within(part('.root'));
 const shadowFocus = (): Element | null | undefined => hostElement()?.shadowRoot?.activeElement;
 
 describe('launcher', () => {
-  it('is a button named "Open chat" that controls the panel', async () => {
+  it('is a button named "Open chat" that controls the panel once the panel is built', async () => {
     await mountWidget();
+    expect(part('[part="launcher"]').hasAttribute('aria-controls')).toBe(false);
+    await untilPanel();
     const launcher = widget().getByRole('button', { name: 'Open chat' });
     expect(launcher.getAttribute('part')).toBe('launcher');
     expect(launcher.getAttribute('aria-expanded')).toBe('false');
@@ -64,7 +67,7 @@ describe('launcher', () => {
 describe('panel', () => {
   it('is a dialog labelled by its title, hidden while closed', async () => {
     await mountWidget();
-    const panel = part('[part="panel"]');
+    const panel = await untilPanel();
     expect(panel.getAttribute('role')).toBe('dialog');
     expect(part(`#${panel.getAttribute('aria-labelledby')}`).textContent).toBe('Acme helper');
     expect(panel.hidden).toBe(true);

@@ -62,30 +62,33 @@ export function App({ store, strings }: AppProps) {
       class={`root ${config.launcherPosition === 'bottom-left' ? 'left' : 'right'}${isOpen ? ' open' : ''}`}
       lang={strings.lang}
     >
-      <Panel
-        isOpen={isOpen}
-        title={config.title}
-        strings={strings}
-        panelRef={panelRef}
-        onClose={closeFromInside}
-      >
-        <MessageList
-          greeting={config.greeting}
-          isOffline={store.status.value === 'offline'}
-          messages={store.messages.value}
+      {store.isPanelMounted.value && (
+        <Panel
+          isOpen={isOpen}
+          title={config.title}
           strings={strings}
-        />
-        <Composer
-          draft={store.draft.value}
-          strings={strings}
-          inputRef={inputRef}
-          onDraft={store.setDraft}
-          onSend={() => store.send(store.draft.peek())}
-        />
-      </Panel>
+          panelRef={panelRef}
+          onClose={closeFromInside}
+        >
+          <MessageList
+            greeting={config.greeting}
+            isOffline={store.status.value === 'offline'}
+            messages={store.messages.value}
+            strings={strings}
+          />
+          <Composer
+            draft={store.draft.value}
+            strings={strings}
+            inputRef={inputRef}
+            onDraft={store.setDraft}
+            onSend={() => store.send(store.draft.peek())}
+          />
+        </Panel>
+      )}
       <Launcher
         isOpen={isOpen}
         isHidden={store.isHidden.value}
+        isPanelMounted={store.isPanelMounted.value}
         strings={strings}
         buttonRef={launcherRef}
         onClick={() => (store.isOpen.peek() ? closeFromInside() : store.openChat())}

@@ -6,12 +6,14 @@ import { PANEL_ID } from './ids';
 export interface LauncherProps {
   isOpen: boolean;
   isHidden: boolean;
+  /** Whether the panel is in the DOM yet: `aria-controls` must point at an element that exists. */
+  isPanelMounted: boolean;
   strings: Strings;
   buttonRef: Ref<HTMLButtonElement>;
   onClick: () => void;
 }
 
-export function Launcher({ isOpen, isHidden, strings, buttonRef, onClick }: LauncherProps) {
+export function Launcher({ isOpen, isHidden, isPanelMounted, strings, buttonRef, onClick }: LauncherProps) {
   return (
     <button
       ref={buttonRef}
@@ -21,7 +23,7 @@ export function Launcher({ isOpen, isHidden, strings, buttonRef, onClick }: Laun
       hidden={isHidden}
       aria-label={isOpen ? strings.closeChat : strings.openChat}
       aria-expanded={isOpen}
-      aria-controls={PANEL_ID}
+      aria-controls={isPanelMounted ? PANEL_ID : undefined}
       aria-haspopup="dialog"
       onClick={onClick}
     >

@@ -21,6 +21,7 @@ import {
   startTestService,
   TEST_CONFIG,
   type TestService,
+  untilPanel,
 } from './test-support';
 
 let service: TestService;
@@ -113,6 +114,7 @@ describe('mount()', () => {
     // Near-black reads better than white on this orange (WCAG contrast).
     expect(hostElement()?.style.getPropertyValue('--service-on-color')).toBe('#111827');
     expect(part('.root').classList.contains('left')).toBe(true);
+    await untilPanel();
     expect(part('#service-title').textContent).toBe('Acme helper');
     expect(part('[part="messages"]').textContent).toContain('Welcome to Acme! Ask me anything.');
   });
@@ -194,7 +196,24 @@ describe('when the service is unreachable', () => {
   it('says so in German too', async () => {
     service.handle(json({}, 503));
     await mountWidget({ locale: 'de' });
+    await untilPanel();
     expect(part('[part="messages"]').textContent).toContain('Der Assistent ist gerade nicht erreichbar.');
+  });
+});
+
+describe('boot work', () => {
+  it('builds only the launcher before service:ready, and the closed panel in a later task', async () => {
+    await mountWidget();
+    expect(part('[part="launcher"]')).toBeTruthy();
+    expect(hostElement()?.shadowRoot?.querySelector('[part="panel"]')).toBeNull();
+    expect((await untilPanel()).hidden).toBe(true);
+  });
+
+  it('builds the panel at once when the chat is opened before the idle task ran', async () => {
+    const api = await mountWidget();
+    api.openChat();
+    await flush();
+    expect(part('[part="panel"]').hidden).toBe(false);
   });
 });
 

@@ -95,10 +95,16 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     linkTarget: '_self',
     hideUrls: [],
   };
-  const response = await fetchWidgetConfig(settings.baseUrl, widgetId, {
+  const configRequest = fetchWidgetConfig(settings.baseUrl, widgetId, {
     signal: controller.signal,
     timeoutMs: defaults.configTimeoutMs,
   });
+  // Boot runs as several short tasks, never one long one (issue: embed runtime, "no long task until ready").
+  // The first localStorage access is a synchronous trip to the browser process: done while the request is out.
+  await yieldToHost();
+  const openKey = storageKey(widgetId, 'open');
+  const wasOpenBefore = readItem(openKey) === '1';
+  const response = await configRequest;
   if (!response.ok) logError(`${response.error}: the assistant shows as offline`);
   const config = response.ok ? parseWidgetConfig(response.value, fallback) : fallback;
 
@@ -110,12 +116,11 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   const onHiddenUrl = matchesHideUrls(location.pathname, config.hideUrls);
   // Hidden by default (in an iframe, on a `hideUrls` page): do not pop a remembered open panel either.
   const isHiddenByDefault = settings.hidden === undefined && (inIframe || onHiddenUrl);
-  const openKey = storageKey(widgetId, 'open');
   const store = createStore({
     config,
     status: response.ok ? 'online' : 'offline',
     isHidden: resolveHidden(settings.hidden, inIframe, onHiddenUrl),
-    isOpen: !isHiddenByDefault && readItem(openKey) === '1',
+    isOpen: !isHiddenByDefault && wasOpenBefore,
     userData: settings.userData,
     customInstructions: settings.customInstructions,
   });
@@ -127,6 +132,9 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   host.style.setProperty('--service-on-color', contrastColor(config.theme.color));
   trackVisualViewport(host, disposer);
   (document.body ?? document.documentElement).append(host);
+  // Styles are parsed; the first render (Preact's first run on this page) gets a task of its own.
+  await yieldToHost();
+  if (controller.signal.aborted) return err('the widget was destroyed while it started');
   render(h(App, { store, strings }), shadow);
 
   // Open state: remembered per widget, and announced only when it changes.
@@ -167,7 +175,29 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     logError(`could not define window.${GLOBAL_NAME}`, error);
   }
   emit(EVENT_READY, { widgetId }, settings.onReady);
+  schedulePanel(store, disposer);
   return ok(api);
+}
+
+/** Lets the host page run (input, its own tasks) between two steps of the boot. */
+function yieldToHost(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Boot renders only the launcher, so no task from navigation to `service:ready` is long even on a throttled phone
+ * (issue: embed runtime budgets). The closed panel is built in a later idle task, ready for a fast first open; an
+ * open that comes sooner builds it right then.
+ */
+function schedulePanel(store: ReturnType<typeof createStore>, disposer: Disposer): void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(() => store.mountPanel(), { timeout: 1500 });
+    disposer.add(() => cancelIdleCallback(handle));
+  } else {
+    const handle = setTimeout(() => store.mountPanel(), 200);
+    disposer.add(() => clearTimeout(handle));
+  }
 }
 
 /**

@@ -31,6 +31,8 @@ export function createStore(init: StoreInit) {
   const status = signal(init.status);
   const isHidden = signal(init.isHidden);
   const isOpen = signal(init.isOpen);
+  // The panel's DOM is built after boot (or at the first open), so the boot task stays short on slow phones.
+  const isPanelMounted = signal(init.isOpen);
   const draft = signal('');
   const messages = signal<readonly WidgetMessage[]>([]);
   const userData = signal(init.userData);
@@ -58,6 +60,7 @@ export function createStore(init: StoreInit) {
     status,
     isHidden,
     isOpen,
+    isPanelMounted,
     draft,
     messages,
     userData,
@@ -67,6 +70,7 @@ export function createStore(init: StoreInit) {
     }),
     /** Opens the panel; `message` replaces the draft, or is sent at once with `autoSend`. */
     openChat: action(({ message, autoSend }: OpenChatOptions = {}) => {
+      isPanelMounted.value = true;
       isOpen.value = true;
       if (message === undefined) return;
       if (autoSend) send(message);
@@ -76,7 +80,12 @@ export function createStore(init: StoreInit) {
       isOpen.value = false;
     }),
     toggleChat: action(() => {
+      isPanelMounted.value = true;
       isOpen.value = !isOpen.value;
+    }),
+    /** Builds the (closed) panel ahead of the first open; idempotent. */
+    mountPanel: action(() => {
+      isPanelMounted.value = true;
     }),
     setDraft: action((text: string) => {
       draft.value = text;

@@ -82,6 +82,17 @@ export function part<T extends Element = HTMLElement>(selector: string): T {
 /** Lets Preact apply the re-render a signal change scheduled. */
 export const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Boot renders the launcher only; the closed panel is built in a later idle task. This waits for it. */
+export async function untilPanel(timeoutMs = 3000): Promise<HTMLElement> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const panel = hostElement()?.shadowRoot?.querySelector<HTMLElement>('[part="panel"]');
+    if (panel) return panel;
+    if (Date.now() > deadline) throw new Error('the panel was never built');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Collects window events by name. */
 export function recordEvents(...names: string[]): { events: CustomEvent[]; stop(): void } {
   const events: CustomEvent[] = [];
