@@ -13,7 +13,7 @@ if [ ! -x /usr/bin/chromium ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null || fail "installing chromium"
 fi
-[ -d node_modules ] || { step "npm ci"; npm ci --no-audit --no-fund || fail "npm ci"; }
+[ -d node_modules ] || { step "npm install"; npm install --no-audit --no-fund || fail "npm install"; }
 
 step "type check";  npm run -s typecheck || fail "type check"
 step "lint";        npm run -s lint || fail "lint"
