@@ -28,12 +28,15 @@ export interface CreateConversationResponse {
   conversationId: string;
 }
 
-/** `POST /v0/widget/{widgetId}/conversations/{id}/messages` body; the answer is a `text/event-stream`. */
+/**
+ * `POST /v0/widget/{widgetId}/conversations/{id}/messages` body; the answer is a `text/event-stream` of the reply.
+ * `userData` / `customInstructions`, when present, update the conversation's context first (`null` clears).
+ */
 export interface SendMessageRequest {
   clientMessageId: string;
   text: string;
-  userData?: UserData;
-  customInstructions?: string;
+  userData?: UserData | null;
+  customInstructions?: string | null;
 }
 
 /** `PUT /v0/widget/{widgetId}/conversations/{id}/context` body. `null` clears a field. */

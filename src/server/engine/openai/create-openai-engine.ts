@@ -1,0 +1,274 @@
+import type { ProductCard } from '../../../protocol/cards';
+import type { MessagePart } from '../../../protocol/chat';
+import type { AssistantEngine, EngineTurn, ReplyEvent } from '../engine';
+import {
+  type ChatCompletionMessage,
+  type ChatToolCall,
+  type CompletionEndpoint,
+  streamChatCompletion,
+} from './chat-completions';
+import { EngineError } from './engine-error';
+import { historyMessages } from './history-messages';
+import { buildSystemPrompt } from './system-prompt';
+import { coerceActionParams, parseToolArguments, readSearchArguments } from './tool-arguments';
+import { type ToolSet, toolsFromActions } from './tools-from-actions';
+
+// The `openai` engine (DESIGN "Assistant engines"): any OpenAI-compatible chat-completions endpoint, streamed. A turn
+// is a loop: ask the model; stream its text to the shopper; when it calls tools, run them (custom actions through
+// the service, catalog search), show any card, give it the results and ask again, at most `maxToolRounds` times.
+// Stateless between turns: the stored history carries the context.
+
+export interface OpenAiEngineOptions {
+  /** `https://api.example/v1`; a trailing slash is fine. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** One deadline for the whole turn, every model request and tool call included. Default 60 s. */
+  timeoutMs?: number;
+  /** Rounds of tool calls per turn at most. Default 4. */
+  maxToolRounds?: number;
+  /** Characters of text one turn may stream at most. Default 16,000. */
+  maxTextChars?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOOL_ROUNDS = 4;
+/** A runaway model cannot fill the database: the reply's text is cut here and the turn ends. */
+export const DEFAULT_MAX_TEXT_CHARS = 16_000;
+/** Tool calls run from one answer at most; the others are answered with an error so the model can go on. */
+export const TOOL_CALLS_PER_ROUND = 8;
+
+export const TOOL_ROUNDS_EXHAUSTED_TEXT =
+  'Sorry, I could not finish looking that up. Please try again, or ask me in a different way.';
+export const EMPTY_REPLY_TEXT =
+  'Sorry, I have no answer to that right now. Could you rephrase your question?';
+
+/**
+ * @example
+ * const engine = createOpenAiEngine({
+ *   baseUrl: config.engine.baseUrl,
+ *   apiKey: process.env[config.engine.apiKeyEnv] ?? '',
+ *   model: config.engine.models.smart,
+ * });
+ * const { state } = await engine.reply(turn, async (event) => store.append(event));
+ */
+export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngine {
+  const endpoint: CompletionEndpoint = {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    // Looked up per call, not at creation, so a test or a polyfill installed later is used.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+  const maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+
+  return {
+    async reply(turn, emit) {
+      const deadline = new AbortController();
+      const timer = setTimeout(
+        () =>
+          deadline.abort(new EngineError('model_timeout', `the model did not finish within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      // The caller's reason goes through unchanged: it knows why it cancelled.
+      const onCancel = () => deadline.abort(turn.signal.reason);
+      if (turn.signal.aborted) onCancel();
+      else turn.signal.addEventListener('abort', onCancel, { once: true });
+      const signal = deadline.signal;
+
+      try {
+        const tools = toolsFromActions(turn.actions);
+        const messages: ChatCompletionMessage[] = [
+          {
+            role: 'system',
+            content: buildSystemPrompt({
+              customInstructions: turn.customInstructions,
+              userData: turn.userData,
+            }),
+          },
+          ...historyMessages(turn.history),
+          { role: 'user', content: turn.message },
+        ];
+        const out = createReplyOutput(emit);
+
+        for (let round = 0; ; round++) {
+          throwIfAborted(signal);
+          out.startRound();
+          const completion = await streamChatCompletion(
+            endpoint,
+            { model: options.model, messages, tools: tools.definitions, stream: true },
+            { signal, textBudget: maxTextChars - out.textLength(), onText: out.text },
+          );
+          if (completion.truncated || completion.toolCalls.length === 0) break;
+          if (round >= maxToolRounds) {
+            await out.text(TOOL_ROUNDS_EXHAUSTED_TEXT);
+            break;
+          }
+          messages.push({
+            role: 'assistant',
+            content: completion.text === '' ? null : completion.text,
+            // Echoed so every tool message answers a call; unparseable arguments are sent back as `{}`, since some
+            // servers reject a history holding invalid JSON (the tool message says what was wrong).
+            tool_calls: completion.toolCalls.map((call) => ({
+              ...call,
+              function: {
+                name: call.function.name,
+                arguments: parseToolArguments(call.function.arguments).ok ? call.function.arguments : '{}',
+              },
+            })),
+          });
+          for (const [i, call] of completion.toolCalls.entries()) {
+            const content =
+              i < TOOL_CALLS_PER_ROUND
+                ? await runToolCall(call, tools, turn, out, signal)
+                : `Error: not run, at most ${TOOL_CALLS_PER_ROUND} tool calls at once.`;
+            messages.push({ role: 'tool', tool_call_id: call.id, content });
+          }
+        }
+
+        if (out.isEmpty()) await out.text(EMPTY_REPLY_TEXT);
+        return { state: null };
+      } finally {
+        clearTimeout(timer);
+        turn.signal.removeEventListener('abort', onCancel);
+      }
+    },
+  };
+}
+
+/** Runs one tool call and returns what the model is told. Card parts go to the shopper as they come. */
+async function runToolCall(
+  call: ChatToolCall,
+  tools: ToolSet,
+  turn: EngineTurn,
+  out: ReplyOutput,
+  signal: AbortSignal,
+): Promise<string> {
+  const name = call.function.name;
+  const target = tools.byName.get(name);
+  if (!target) {
+    const known = [...tools.byName.keys()].join(', ');
+    return `Error: there is no tool named ${JSON.stringify(name.slice(0, 80))}. Available tools: ${known}.`;
+  }
+  const args = parseToolArguments(call.function.arguments);
+  if (!args.ok)
+    return `Error: ${args.error}. Call ${name} again with a JSON object that matches its parameters.`;
+
+  if (target.kind === 'search-products') {
+    const query = readSearchArguments(args.value);
+    if (!query.ok) return `Error: invalid arguments for ${name}: ${query.error}.`;
+    let cards: ProductCard[];
+    try {
+      cards = await untilAborted(turn.tools.searchProducts(query.value), signal);
+    } catch {
+      throwIfAborted(signal);
+      return 'Error: the catalog search failed. Tell the shopper to try again in a moment.';
+    }
+    if (cards.length === 0) return 'No products found.';
+    await out.part(
+      cards.length === 1 ? { type: 'product-card', card: cards[0] } : { type: 'products', cards },
+    );
+    return `${cards.length} product(s), shown to the shopper as cards: ${JSON.stringify(cards.map(compactProduct))}`;
+  }
+
+  const { action } = target;
+  const params = coerceActionParams(action.parameters, args.value);
+  if (!params.ok) return `Error: invalid arguments for ${name}: ${params.error}. The action was not called.`;
+  await out.event({ type: 'action.started', name: action.name });
+  let result: Awaited<ReturnType<EngineTurn['tools']['callAction']>>;
+  try {
+    result = await untilAborted(turn.tools.callAction(action, params.value), signal);
+  } catch {
+    throwIfAborted(signal);
+    result = { ok: false, error: { code: 'internal', message: 'the action could not be called' } };
+  }
+  await out.event({ type: 'action.finished', name: action.name, ok: result.ok });
+  if (!result.ok) {
+    return `Error: the action "${action.name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
+  }
+  if (result.part.type !== 'text') await out.part(result.part);
+  return result.aiText;
+}
+
+function compactProduct(card: ProductCard) {
+  return {
+    name: card.name,
+    price: card.price,
+    url: card.url,
+    ...(card.description ? { description: card.description.slice(0, 200) } : {}),
+  };
+}
+
+interface ReplyOutput {
+  text(text: string): Promise<void>;
+  part(part: MessagePart): Promise<void>;
+  event(event: ReplyEvent): Promise<void>;
+  /** A new model answer begins: its text must not run into the previous answer's last sentence. */
+  startRound(): void;
+  textLength(): number;
+  isEmpty(): boolean;
+}
+
+/**
+ * What the shopper sees of a turn. Consecutive deltas join into one text part downstream (reply-parts.ts), so when a
+ * new model answer follows text with no card between, a blank line keeps "Let me check." and "Your order…" apart.
+ */
+function createReplyOutput(emit: (event: ReplyEvent) => Promise<void>): ReplyOutput {
+  let length = 0;
+  let visible = false;
+  let lastText = '';
+  let lastWasText = false;
+  let needsBreak = false;
+  return {
+    async text(text) {
+      if (text === '') return;
+      if (needsBreak) {
+        needsBreak = false;
+        if (!/\s$/.test(lastText) && !/^\s/.test(text)) text = `\n\n${text}`;
+      }
+      length += text.length;
+      visible = true;
+      lastText = text;
+      lastWasText = true;
+      await emit({ type: 'delta', text });
+    },
+    async part(part) {
+      visible = true;
+      lastWasText = false;
+      needsBreak = false;
+      await emit({ type: 'part', part });
+    },
+    event: (event) => emit(event),
+    startRound() {
+      needsBreak = lastWasText;
+    },
+    textLength: () => length,
+    isEmpty: () => !visible,
+  };
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
+}
+
+/** The tools have no signal of their own; the turn's deadline still holds while one runs. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

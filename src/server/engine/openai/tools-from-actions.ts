@@ -1,0 +1,90 @@
+import type { ActionDefinition } from '../../config';
+import type { ChatTool, JsonSchemaProperty } from './chat-completions';
+import { SEARCH_LIMIT } from './tool-arguments';
+
+// Enabled custom actions (and the built-in catalog search) as chat-completions function tools. Tool names must match
+// `^[a-zA-Z0-9_-]{1,64}$` while action names are free text ("Bestellstatus prüfen"), so each gets a sanitized,
+// unique name and the map leads back from the name the model calls to the action.
+
+export const SEARCH_PRODUCTS_TOOL = 'search_products';
+
+export type ToolTarget = { kind: 'action'; action: ActionDefinition } | { kind: 'search-products' };
+
+export interface ToolSet {
+  definitions: ChatTool[];
+  byName: Map<string, ToolTarget>;
+}
+
+const SEARCH_PRODUCTS: ChatTool = {
+  type: 'function',
+  function: {
+    name: SEARCH_PRODUCTS_TOOL,
+    description:
+      `Searches the store's catalog (name, brand, SKU, description, attributes). Returns up to ${SEARCH_LIMIT} ` +
+      'products, which the shopper sees as product cards.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What the shopper is looking for, as search keywords.' },
+        max_price: { type: 'number', description: 'Highest price, in the store currency.' },
+        min_price: { type: 'number', description: 'Lowest price, in the store currency.' },
+        in_stock_only: { type: 'boolean', description: 'Only products that are in stock.' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+};
+
+/**
+ * @example
+ * const tools = toolsFromActions([{ name: 'Get order status', parameters: [{ name: 'order_id', type: 'string',
+ *   required: true }], ... }]);
+ * tools.definitions.map((t) => t.function.name); // → ['search_products', 'get_order_status']
+ * tools.byName.get('get_order_status');          // → { kind: 'action', action }
+ */
+export function toolsFromActions(actions: ActionDefinition[]): ToolSet {
+  const definitions: ChatTool[] = [SEARCH_PRODUCTS];
+  const byName = new Map<string, ToolTarget>([[SEARCH_PRODUCTS_TOOL, { kind: 'search-products' }]]);
+  for (const action of actions) {
+    if (action.enabled === false) continue;
+    const name = uniqueToolName(action.name, byName);
+    byName.set(name, { kind: 'action', action });
+    const properties: Record<string, JsonSchemaProperty> = {};
+    for (const p of action.parameters) {
+      properties[p.name] = p.description ? { type: p.type, description: p.description } : { type: p.type };
+    }
+    definitions.push({
+      type: 'function',
+      function: {
+        name,
+        description: action.description.trim() ? `${action.name}: ${action.description.trim()}` : action.name,
+        parameters: {
+          type: 'object',
+          properties,
+          required: action.parameters.filter((p) => p.required !== false).map((p) => p.name),
+          additionalProperties: false,
+        },
+      },
+    });
+  }
+  return { definitions, byName };
+}
+
+/** `Bestellstatus prüfen!` → `bestellstatus_prufen`; `_2`, `_3`, … when taken; never longer than 64. */
+export function uniqueToolName(actionName: string, taken: ReadonlyMap<string, unknown>): string {
+  const base =
+    actionName
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '_')
+      .replace(/^[_-]+|[_-]+$/g, '')
+      .slice(0, 64) || 'action';
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const name = `${base.slice(0, 64 - suffix.length)}${suffix}`;
+    if (!taken.has(name)) return name;
+  }
+}
