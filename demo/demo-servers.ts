@@ -1,8 +1,10 @@
-// The whole demo in one call: the store (demo pages) and the reference service, wired to each other. Used by
-// `npm start` (demo/start.ts), the e2e specs and `npm run bench`.
+// The whole demo in one call: the store (demo pages), the demo integrator (custom actions and the product feed) and
+// the reference service, wired to each other. Used by `npm start` (demo/start.ts), the e2e specs and `npm run bench`.
 import { resolve } from 'node:path';
 import { parseConfig } from '../src/server/config';
 import { startService } from '../src/server/start';
+import { integratorActions, integratorFeeds } from './integrator/demo-actions';
+import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';
 import { findPackageRoot, startStoreServer } from './store-server';
 
 export interface DemoOptions {
@@ -10,6 +12,8 @@ export interface DemoOptions {
   storePort?: number;
   /** 0 (default): a free port. */
   servicePort?: number;
+  /** 0 (default): a free port. */
+  integratorPort?: number;
   host?: string;
   log?: boolean;
 }
@@ -19,14 +23,22 @@ export interface RunningDemo {
   storeUrl: string;
   /** e.g. `http://127.0.0.1:8787`; the loader is at `{serviceUrl}/sdk/loader.js`. */
   serviceUrl: string;
+  /** The demo integrator, e.g. `http://127.0.0.1:4100`: custom actions, `/feed.json`, `/images/*.svg`. */
+  integratorUrl: string;
   close(): Promise<void>;
 }
 
 /** The widget id every demo page uses (`data-widget-id="demo"`). */
 export const DEMO_WIDGET_ID = 'demo';
+/** The same widget, except that "Get order status" calls the integrator's XML order endpoint. */
+export const DEMO_XML_WIDGET_ID = 'demo-xml';
 
-/** The service config of the demo: one widget that accepts the store's origins, the offline engine. */
-export function demoServiceConfig(storeOrigins: string[]): unknown {
+/**
+ * The service config of the demo: the offline engine, and two widgets that accept the store's origins and use the
+ * demo integrator's actions and feed: `demo` (order cards as JSON) and `demo-xml` (order cards as XML). The XML twin
+ * is a widget of its own rather than a fourth action, so the engine never has two order actions to choose between.
+ */
+export function demoServiceConfig(storeOrigins: string[], integratorUrl: string): unknown {
   return {
     adminKey: 'demo-admin-key-not-secret',
     database: 'embedded',
@@ -38,14 +50,23 @@ export function demoServiceConfig(storeOrigins: string[]): unknown {
         allowedOrigins: storeOrigins,
         title: 'Lumen & Loom assistant',
         greeting: 'Hi! I can help you find lamps, chairs, mugs and rugs.',
+        feeds: integratorFeeds(integratorUrl),
+        actions: integratorActions(integratorUrl, 'json'),
+      },
+      {
+        id: DEMO_XML_WIDGET_ID,
+        allowedOrigins: storeOrigins,
+        title: 'Lumen & Loom assistant (XML)',
+        feeds: integratorFeeds(integratorUrl),
+        actions: integratorActions(integratorUrl, 'xml'),
       },
     ],
   };
 }
 
 /**
- * Starts the store, then the service with a config that allows the store's origins, then tells the store where the
- * service is.
+ * Starts the store and the integrator, then the service with a config that allows the store's origins and calls the
+ * integrator, then tells the store where the service is.
  * @example
  * const demo = await startDemo();
  * await page.goto(`${demo.storeUrl}/hostile.html`);
@@ -60,8 +81,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     rootDir: root,
     log: options.log,
   });
+  let integrator: RunningIntegrator | undefined;
   try {
-    const config = parseConfig(demoServiceConfig(store.origins));
+    const started = await startIntegrator({ port: options.integratorPort ?? 0, host, log: options.log });
+    integrator = started;
+    const config = parseConfig(demoServiceConfig(store.origins, started.url));
     if (!config.ok) throw new Error(`demo: service config: ${config.error}`);
     const service = await startService({
       config: config.value,
@@ -74,12 +98,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     return {
       storeUrl: store.url,
       serviceUrl: service.url,
+      integratorUrl: started.url,
       close: async () => {
-        await Promise.allSettled([store.close(), service.close()]);
+        await Promise.allSettled([store.close(), service.close(), started.close()]);
       },
     };
   } catch (error) {
-    await store.close();
+    await Promise.allSettled([store.close(), integrator?.close()]);
     throw error;
   }
 }

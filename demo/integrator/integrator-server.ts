@@ -1,0 +1,214 @@
+// The demo integrator: what a merchant's back end hosts for the service (SPEC "Custom action call", "Product
+// feed"). Four custom-action endpoints, the schema.org product feed and the pictures the cards and the feed point at.
+// It checks the x-service headers the way a careful integrator would, keeps no state, and logs only when asked.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { buildFeed } from './feed';
+import { IMAGES } from './images';
+import { orderToXml } from './order-xml';
+import { orderCard } from './orders';
+import { searchProducts, toProductCardJson } from './product-search';
+
+/** SPEC "Versioning": the custom-actions version this integrator speaks. */
+export const SUPPORTED_ACTIONS_VERSION = '2024-11-01';
+/** A lookup body is `{"query": "…"}`; anything this big is not one. */
+const LOOKUP_MAX_BYTES = 8 * 1024;
+
+export const NO_ORDER_TEXT = 'No order with that number.';
+export const NO_PRODUCT_TEXT = 'No product matches that.';
+
+export const STORE_HOURS_TEXT = `**Opening hours of the Berlin store**
+
+- Monday to Friday: 9:00–18:00
+- Saturday: 10:00–16:00
+- Sunday and public holidays: closed
+
+**Hotline:** +49 30 1234 5678, Monday to Friday 9:00–18:00.
+
+Directions and holiday hours: [demo-store.example/stores/berlin](https://demo-store.example/stores/berlin)
+`;
+
+export interface IntegratorAppOptions {
+  /** The integrator's own origin, for the image URLs in cards and the feed (never taken from the Host header). */
+  getBaseUrl: () => string;
+  /** When set, `/feed.json` requires `Authorization: <feedToken>`, the token as the whole header value (SPEC). */
+  feedToken?: string;
+  log?: boolean;
+}
+
+/** Compares secrets in constant time, whatever their lengths. */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * SPEC "Custom action call": every call carries the version, the widget id and the conversation id. A call without
+ * them did not come from the service, so it gets a 400 with the reason in plain text (never echoing the values).
+ */
+const requireServiceHeaders: MiddlewareHandler = async (c, next) => {
+  const version = c.req.header('x-service-custom-actions-version');
+  if (version === undefined) return c.text('Missing header x-service-custom-actions-version.', 400);
+  if (version.trim() !== SUPPORTED_ACTIONS_VERSION) {
+    return c.text(
+      `Unsupported x-service-custom-actions-version: this endpoint speaks ${SUPPORTED_ACTIONS_VERSION}.`,
+      400,
+    );
+  }
+  for (const name of ['x-service-widget-id', 'x-service-conversation-id']) {
+    if (!c.req.header(name)?.trim()) return c.text(`Missing header ${name}.`, 400);
+  }
+  await next();
+};
+
+/** The integrator's Hono app, without a listener. */
+export function createIntegratorApp(options: IntegratorAppOptions): Hono {
+  const app = new Hono();
+  const base = () => options.getBaseUrl();
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    if (options.log) {
+      const widget = c.req.header('x-service-widget-id');
+      const conversation = c.req.header('x-service-conversation-id');
+      const ids = widget ? ` widget=${widget} conversation=${conversation ?? '-'}` : '';
+      console.log(`integrator ${c.req.method} ${c.req.path} ${c.res.status}${ids}`);
+    }
+  });
+  app.use('/orders/*', requireServiceHeaders);
+  app.use('/products/*', requireServiceHeaders);
+  app.use('/store-hours', requireServiceHeaders);
+
+  app.get('/', (c) =>
+    c.text(
+      'Demo integrator for service-widget.\n\n' +
+        'Custom actions (x-service headers required):\n' +
+        '  GET  /orders/{order_id}       order card, JSON\n' +
+        '  GET  /orders/{order_id}.xml   order card, XML\n' +
+        '  POST /products/lookup         {"query": "..."} -> product card(s)\n' +
+        '  GET  /store-hours             text\n' +
+        'Catalog:\n' +
+        '  GET  /feed.json               schema.org Product feed\n' +
+        '  GET  /images/{name}.svg       product pictures\n',
+    ),
+  );
+
+  // One route for both formats: the service fills `{order_id}` percent-encoded, so the id is one path segment.
+  app.get('/orders/:ref', (c) => {
+    const ref = c.req.param('ref');
+    const isXml = ref.endsWith('.xml');
+    const id = (isXml ? ref.slice(0, -4) : ref).trim().replace(/^#/, '');
+    const card = orderCard(id, base());
+    if (!card) return c.text(NO_ORDER_TEXT, 404);
+    c.header('cache-control', 'no-store');
+    if (isXml) return c.body(orderToXml(card), 200, { 'content-type': 'application/xml; charset=utf-8' });
+    return c.json(card);
+  });
+
+  app.post(
+    '/products/lookup',
+    bodyLimit({ maxSize: LOOKUP_MAX_BYTES, onError: (c) => c.text('The request body is too large.', 413) }),
+    async (c) => {
+      const type = (c.req.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+      if (type !== 'application/json') return c.text('Send the query as JSON: {"query": "..."}.', 415);
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return c.text('The body is not valid JSON.', 400);
+      }
+      const query =
+        typeof body === 'object' && body !== null && 'query' in body
+          ? (body as { query: unknown }).query
+          : null;
+      if (typeof query !== 'string' || query.trim() === '') {
+        return c.text('Send {"query": "..."} with the product name or SKU.', 400);
+      }
+      const found = searchProducts(query);
+      if (found.length === 0) return c.text(NO_PRODUCT_TEXT);
+      const cards = found.map((p) => toProductCardJson(p, base()));
+      return c.json(cards.length === 1 ? cards[0] : cards);
+    },
+  );
+
+  app.get('/store-hours', (c) => c.text(STORE_HOURS_TEXT));
+
+  app.get('/feed.json', (c) => {
+    if (options.feedToken !== undefined && !sameSecret(c.req.header('authorization'), options.feedToken)) {
+      return c.text('Missing or wrong feed token.', 401);
+    }
+    return c.json(buildFeed(base()), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/images/:file', (c) => {
+    const svg = IMAGES.get(c.req.param('file'));
+    if (!svg) return c.text('No such image.', 404);
+    return c.body(svg, 200, {
+      'content-type': 'image/svg+xml',
+      'cache-control': 'public, max-age=86400',
+      // An SVG opened on its own is a document: it may not run or fetch anything.
+      'content-security-policy': "default-src 'none'",
+      // Cards on the store's origin and the widget show these pictures.
+      'cross-origin-resource-policy': 'cross-origin',
+    });
+  });
+
+  app.notFound((c) => c.text('Not found.', 404));
+  app.onError((error, c) => {
+    console.error('integrator:', error);
+    return c.text('Something went wrong on our side.', 500);
+  });
+  return app;
+}
+
+export interface IntegratorOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  host?: string;
+  /** Require `Authorization: <feedToken>` on `/feed.json`. */
+  feedToken?: string;
+  log?: boolean;
+}
+
+export interface RunningIntegrator {
+  /** `http://{host}:{port}` (no trailing slash). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the demo integrator on plain HTTP (the demo service runs with `allowHttpLoopback: true`).
+ * @example
+ * const integrator = await startIntegrator({ port: 0 });
+ * const res = await fetch(`${integrator.url}/orders/1002`, { headers: {
+ *   'x-service-custom-actions-version': '2024-11-01', 'x-service-widget-id': 'demo', 'x-service-conversation-id': 'c1' } });
+ * await integrator.close();
+ */
+export async function startIntegrator(options: IntegratorOptions = {}): Promise<RunningIntegrator> {
+  const host = options.host ?? '127.0.0.1';
+  let url = '';
+  const app = createIntegratorApp({ getBaseUrl: () => url, feedToken: options.feedToken, log: options.log });
+  const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveServer(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  // Listening on every interface still means reaching it on loopback; the URL goes into cards and the feed.
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  url = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        server.close((error) => (error ? fail(error) : done()));
+      }),
+  };
+}
