@@ -2,9 +2,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { parseConfig } from './config';
+import { silentLogger } from './logger';
+import { openRuntime, type Runtime } from './runtime';
 
 const config = parseConfig({
   adminKey: 'admin-key-123456',
@@ -16,7 +18,10 @@ const config = parseConfig({
 if (!config.ok) throw new Error(config.error);
 
 let dist: string;
-beforeAll(() => {
+let runtime: Runtime;
+afterAll(() => runtime.close());
+beforeAll(async () => {
+  runtime = await openRuntime({ config: config.value, logger: silentLogger });
   dist = mkdtempSync(join(tmpdir(), 'sdk-'));
   mkdirSync(join(dist, 'chunks'));
   mkdirSync(join(dist, 'server'));
@@ -26,7 +31,7 @@ beforeAll(() => {
   writeFileSync(join(dist, 'notes.txt'), 'x');
 });
 
-const app = () => createApp({ config: config.value, distDir: dist, maxBodyBytes: 1024 });
+const app = () => createApp({ config: config.value, distDir: dist, maxBodyBytes: 1024, runtime });
 
 describe('GET /v0/widget/:id/config', () => {
   it("answers the widget's presentation config to an allowed origin with CORS headers", async () => {

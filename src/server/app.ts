@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { adminRoutes } from './admin/admin-routes';
+import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
 import { errorResponse } from './error-response';
 import { type Logger, silentLogger } from './logger';
+import type { Runtime } from './runtime';
 import { sdkRoutes } from './static-sdk';
 import { widgetConfigOf } from './widget-config-route';
 import { widgetCors } from './widget-cors';
@@ -14,12 +17,15 @@ export interface AppOptions {
   logger?: Logger;
   /** Largest request body accepted anywhere, in bytes. */
   maxBodyBytes?: number;
+  /** Storage, engine and chat service (`openRuntime`). */
+  runtime: Runtime;
 }
 
 /** The reference service as a Hono app: handlers take a Web `Request` and return a `Response`. */
 export function createApp({
   config,
   distDir,
+  runtime,
   logger = silentLogger,
   maxBodyBytes = 64 * 1024,
 }: AppOptions): Hono {
@@ -58,7 +64,24 @@ export function createApp({
     c.header('cache-control', 'no-cache');
     return c.json(widgetConfigOf(w));
   });
+  widget.route(
+    '/',
+    widgetChatRoutes({
+      chat: runtime.chat,
+      hub: runtime.hub,
+      service: runtime.service,
+      isStreaming: runtime.turns.isStreaming,
+    }),
+  );
   app.route('/v0/widget', widget);
+  app.route(
+    '/v0/admin',
+    adminRoutes({
+      adminKey: config.adminKey,
+      findWidget: runtime.findWidget,
+      actionOptions: runtime.actionOptions,
+    }),
+  );
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
   app.onError((e, c) => {

@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { ServiceConfig } from './config';
 import { createLogger } from './logger';
+import { openRuntime, type RuntimeOptions } from './runtime';
 
 export interface StartOptions {
   config: ServiceConfig;
@@ -14,6 +15,12 @@ export interface StartOptions {
   /** Where `loader.js` and `widget.js` are; found beside the running bundle when not given. */
   distDir?: string;
   log?: boolean;
+  /** Embedded database folder; undefined keeps the database in memory (tests, e2e). */
+  dataDir?: string;
+  /** A PostgreSQL URL that wins over the config's `database` (`DATABASE_URL`). */
+  databaseUrl?: string;
+  actionOptions?: RuntimeOptions['actionOptions'];
+  turnTimeoutMs?: number;
 }
 
 export interface RunningService {
@@ -42,12 +49,20 @@ export async function startService({
   host = '127.0.0.1',
   distDir = findDistDir(),
   log = false,
+  dataDir,
+  databaseUrl,
+  actionOptions,
+  turnTimeoutMs,
 }: StartOptions): Promise<RunningService> {
   const logger = createLogger(log);
-  const app = createApp({ config, distDir, logger });
+  const runtime = await openRuntime({ config, logger, dataDir, databaseUrl, actionOptions, turnTimeoutMs });
+  const app = createApp({ config, distDir, logger, runtime });
   const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
     const s = serve({ fetch: app.fetch, port, hostname: host }, () => ok(s));
     s.once('error', fail);
+  }).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
   });
   // Deadlines on the socket level: a client that trickles its headers or body cannot hold a connection forever.
   if ('headersTimeout' in server) {
@@ -60,10 +75,12 @@ export async function startService({
   logger.info('service started', { url });
   return {
     url,
-    close: () =>
-      new Promise<void>((done) => {
+    close: async () => {
+      await new Promise<void>((done) => {
         if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => done());
-      }),
+      });
+      await runtime.close();
+    },
   };
 }

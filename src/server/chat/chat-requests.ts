@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX } from '../../protocol/chat';
+import { CUSTOM_INSTRUCTIONS_MAX } from '../../protocol/settings';
+
+// Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
+
+const USER_DATA_MAX_KEYS = 50;
+const USER_DATA_KEY_MAX = 64;
+const USER_DATA_STRING_MAX = 1000;
+/** Keys that mean something to JavaScript objects: never accepted as data. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const userDataValue = v.union(
+  [
+    v.pipe(
+      v.string(),
+      v.maxLength(USER_DATA_STRING_MAX, `strings in userData are at most ${USER_DATA_STRING_MAX} characters`),
+    ),
+    v.pipe(v.number(), v.finite('numbers in userData must be finite')),
+    v.boolean(),
+    v.null(),
+  ],
+  'userData values must be strings, numbers, booleans or null (the object is flat)',
+);
+
+/** A flat object of primitives; read key by key from own properties, so `__proto__` cannot sneak in. */
+export const UserDataSchema = v.pipe(
+  v.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'userData must be an object',
+  ),
+  v.check(
+    (value) => Object.keys(value).length <= USER_DATA_MAX_KEYS,
+    `userData has at most ${USER_DATA_MAX_KEYS} keys`,
+  ),
+  v.check(
+    (value) =>
+      Object.keys(value).every(
+        (k) => k.length >= 1 && k.length <= USER_DATA_KEY_MAX && !FORBIDDEN_KEYS.has(k),
+      ),
+    `userData keys are 1-${USER_DATA_KEY_MAX} characters and not __proto__, constructor or prototype`,
+  ),
+  v.transform((value) => {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const key of Object.keys(value)) out[key] = value[key];
+    return out;
+  }),
+  v.record(v.string(), userDataValue),
+  v.transform((value) => ({ ...value })),
+);
+
+const customInstructions = v.pipe(
+  v.string(),
+  v.minLength(1, 'customInstructions must not be empty (send null to clear them)'),
+  v.maxLength(
+    CUSTOM_INSTRUCTIONS_MAX,
+    `customInstructions are at most ${CUSTOM_INSTRUCTIONS_MAX} characters`,
+  ),
+);
+
+export const SendMessageSchema = v.strictObject({
+  clientMessageId: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z0-9_-]+$/, 'clientMessageId may hold letters, digits, "-" and "_"'),
+    v.maxLength(CLIENT_MESSAGE_ID_MAX, `clientMessageId is at most ${CLIENT_MESSAGE_ID_MAX} characters`),
+  ),
+  text: v.pipe(
+    v.string(),
+    v.check((s) => s.trim().length > 0, 'text must not be empty'),
+    v.maxLength(MESSAGE_TEXT_MAX, `text is at most ${MESSAGE_TEXT_MAX} characters`),
+  ),
+  userData: v.optional(v.nullable(UserDataSchema)),
+  customInstructions: v.optional(v.nullable(customInstructions)),
+});
+
+export const ContextSchema = v.strictObject({
+  userData: v.nullable(UserDataSchema),
+  customInstructions: v.nullable(customInstructions),
+});
+
+export const CreateConversationSchema = v.optional(
+  v.strictObject({
+    userData: v.optional(v.nullable(UserDataSchema)),
+    customInstructions: v.optional(v.nullable(customInstructions)),
+  }),
+  {},
+);
+
+/** The first problem, as `{ path, message }`, for the `{ error: { code, message } }` body. */
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0];
+  const path = (issue.path ?? []).map((p) => String(p.key)).join('.');
+  const message = issue.message.replace(
+    /^Invalid key: Expected never but received "(.*)"$/,
+    'unknown field $1',
+  );
+  return path ? `${path}: ${message}` : message;
+}

@@ -1,0 +1,344 @@
+// @vitest-environment node
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../config';
+import { type RunningService, startService } from '../start';
+import { type ReadEvent, readSse, textOf } from './sse-reader';
+
+// The widget protocol over real HTTP: the real service (in-memory PGlite, local engine) and a recording integrator
+// endpoint on loopback standing in for the merchant's back end.
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+const ORDER = {
+  order_id_label: 'Order',
+  order_id_value: '1002',
+  timeline: {
+    step: [
+      { label: 'Ordered', status: 'completed' },
+      { label: 'Paid', status: 'completed' },
+      { label: 'Shipped', status: 'in_progress' },
+      { label: 'Delivered', status: 'pending' },
+    ],
+  },
+  items: { item: [{ name: 'Trail Runner', quantity: '1', price: '€89.00' }] },
+};
+
+let integrator: Server;
+let integratorUrl: string;
+const received: Received[] = [];
+/** Per test: how long the integrator waits before answering. */
+let integratorDelayMs = 0;
+let service: RunningService;
+const ORIGIN = 'http://shop.test';
+
+beforeAll(async () => {
+  integrator = createServer((req, res) => {
+    received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    setTimeout(() => {
+      if (req.url?.startsWith('/orders/1002')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ORDER));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('No order with that number.');
+      }
+    }, integratorDelayMs);
+  });
+  await new Promise<void>((ok) => integrator.listen(0, '127.0.0.1', ok));
+  integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+  const config = parseConfig({
+    adminKey: 'admin-key-123456',
+    allowHttpLoopback: true,
+    widgets: [
+      {
+        id: 'shop',
+        allowedOrigins: [ORIGIN],
+        actions: [
+          {
+            name: 'Get order status',
+            description: 'Looks up an order by its order number.',
+            method: 'GET',
+            url: `${integratorUrl}/orders/{order_id}`,
+            parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+          },
+        ],
+      },
+      { id: 'other', allowedOrigins: ['*'] },
+    ],
+  });
+  if (!config.ok) throw new Error(config.error);
+  service = await startService({ config: config.value, port: 0 });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await new Promise((ok) => integrator.close(ok));
+});
+
+const api = (path: string) => `${service.url}/v0/widget/shop${path}`;
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers },
+  body: JSON.stringify(body),
+});
+
+async function newConversation(body: unknown = {}): Promise<string> {
+  const res = await fetch(api('/conversations'), json(body));
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { conversationId: string }).conversationId;
+}
+
+async function send(
+  conversationId: string,
+  clientMessageId: string,
+  text: string,
+  extra = {},
+): Promise<ReadEvent[]> {
+  const res = await fetch(
+    api(`/conversations/${conversationId}/messages`),
+    json({ clientMessageId, text, ...extra }),
+  );
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  return readSse(res);
+}
+
+describe('a conversation with the local engine', () => {
+  it('asks for a missing order number, gets it, calls the action once and streams an order card', async () => {
+    const id = await newConversation();
+    const before = received.length;
+
+    const first = await send(id, 'm1', 'Where is my order?');
+    expect(textOf(first)).toBe('Could you tell me the order number?');
+    expect(first.at(-1)?.event).toBe('message.done');
+    expect(received.length).toBe(before);
+
+    const second = await send(id, 'm2', "It's 1002");
+    expect(second.map((e) => e.event)).toEqual([
+      'action.started',
+      'action.finished',
+      ...second.filter((e) => e.event === 'message.delta').map(() => 'message.delta'),
+      'message.part',
+      'message.done',
+    ]);
+    expect(second[1].data).toEqual({ name: 'Get order status', ok: true });
+    expect(second.find((e) => e.event === 'message.part')?.data).toEqual({
+      part: { type: 'order-card', card: ORDER },
+    });
+
+    const calls = received.slice(before);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].method).toBe('GET');
+    expect(calls[0].url).toBe('/orders/1002');
+    expect(calls[0].headers['x-service-custom-actions-version']).toBe('2024-11-01');
+    expect(calls[0].headers['x-service-widget-id']).toBe('shop');
+    expect(calls[0].headers['x-service-conversation-id']).toBe(id);
+  });
+
+  it('numbers events with gap-free increasing ids across turns', async () => {
+    const id = await newConversation();
+    const a = await send(id, 'a', 'hello');
+    const b = await send(id, 'b', 'order 1002 status');
+    const ids = [...a, ...b].map((e) => Number(e.id));
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+  });
+
+  it('never makes a second message or a second action call for a repeated clientMessageId', async () => {
+    const id = await newConversation();
+    const before = received.length;
+    const first = await send(id, 'same', 'status of order 1002');
+    const again = await send(id, 'same', 'status of order 1002');
+    expect(again).toEqual(first);
+    expect(received.length - before).toBe(1);
+    const history = (await (
+      await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+    ).json()) as {
+      messages: Array<{ role: string }>;
+    };
+    expect(history.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('greets the shopper by the name given as user data with the message', async () => {
+    const id = await newConversation();
+    const events = await send(id, 'g', 'Hi there', {
+      userData: { firstName: 'Ada' },
+      customInstructions: 'Be brief.',
+    });
+    expect(textOf(events)).toMatch(/^Hi Ada!/);
+  });
+});
+
+describe('resuming a dropped stream', () => {
+  it('continues after Last-Event-ID with nothing lost and nothing twice', async () => {
+    integratorDelayMs = 300;
+    try {
+      const id = await newConversation();
+      const res = await fetch(
+        api(`/conversations/${id}/messages`),
+        json({ clientMessageId: 'r1', text: 'order 1002 status' }),
+      );
+      // The connection drops right after the first event (action.started), while the action is still running.
+      const seen = await readSse(res, (e) => e.event === 'action.started');
+      expect(seen.map((e) => e.event)).toEqual(['action.started']);
+
+      const resumed = await readSse(
+        await fetch(api(`/conversations/${id}/events`), {
+          headers: { origin: ORIGIN, 'last-event-id': seen[0].id! },
+        }),
+      );
+      const all = [...seen, ...resumed];
+      expect(all.map((e) => Number(e.id))).toEqual(all.map((_, i) => i + 1));
+      expect(all.at(-1)?.event).toBe('message.done');
+      expect(all.some((e) => e.event === 'message.part')).toBe(true);
+
+      // History agrees with what was streamed, and a resume from its lastSeq has nothing more to send.
+      const history = (await (
+        await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+      ).json()) as {
+        messages: Array<{ role: string; parts: Array<{ type: string }> }>;
+        lastSeq: number;
+      };
+      expect(history.lastSeq).toBe(Number(all.at(-1)?.id));
+      expect(history.messages[1].parts.map((p) => p.type)).toEqual(['text', 'order-card']);
+      const tail = await readSse(
+        await fetch(api(`/conversations/${id}/events?lastEventId=${history.lastSeq}`), {
+          headers: { origin: ORIGIN },
+        }),
+      );
+      expect(tail).toEqual([]);
+    } finally {
+      integratorDelayMs = 0;
+    }
+  });
+
+  it('replays a reply from the start when the message is sent again after a drop', async () => {
+    integratorDelayMs = 200;
+    try {
+      const id = await newConversation();
+      const before = received.length;
+      const res = await fetch(
+        api(`/conversations/${id}/messages`),
+        json({ clientMessageId: 'r2', text: 'order 1002 status' }),
+      );
+      await readSse(res, () => true);
+      const again = await send(id, 'r2', 'order 1002 status');
+      expect(again[0].id).toBe('1');
+      expect(again.at(-1)?.event).toBe('message.done');
+      expect(received.length - before).toBe(1);
+    } finally {
+      integratorDelayMs = 0;
+    }
+  });
+});
+
+describe('context', () => {
+  it('stores user data and custom instructions, and clears them with null', async () => {
+    const id = await newConversation({ userData: { tier: 'gold' } });
+    const put = (body: unknown) =>
+      fetch(api(`/conversations/${id}/context`), { ...json(body), method: 'PUT' }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
+    expect(
+      await put({
+        userData: { name: 'Ada', vip: true, visits: 3, note: null },
+        customInstructions: 'Formal.',
+      }),
+    ).toEqual({
+      status: 200,
+      body: { userData: { name: 'Ada', vip: true, visits: 3, note: null }, customInstructions: 'Formal.' },
+    });
+    expect(await put({ userData: null, customInstructions: null })).toEqual({
+      status: 200,
+      body: { userData: null, customInstructions: null },
+    });
+  });
+});
+
+describe('bad input gets a clear error and changes nothing', () => {
+  const post = (
+    path: string,
+    body: string,
+    headers: Record<string, string> = { 'content-type': 'application/json' },
+  ) => fetch(api(path), { method: 'POST', headers: { origin: ORIGIN, ...headers }, body });
+
+  it.each([
+    ['malformed JSON', '{"clientMessageId":"x",', 400, 'invalid_json'],
+    ['a missing clientMessageId', '{"text":"hi"}', 400, 'invalid_request'],
+    ['an empty text', '{"clientMessageId":"x","text":"   "}', 400, 'invalid_request'],
+    [
+      'a text over 4000 characters',
+      JSON.stringify({ clientMessageId: 'x', text: 'a'.repeat(4001) }),
+      400,
+      'invalid_request',
+    ],
+    ['an unknown field', '{"clientMessageId":"x","text":"hi","admin":true}', 400, 'invalid_request'],
+    [
+      'nested user data',
+      '{"clientMessageId":"x","text":"hi","userData":{"a":{"b":1}}}',
+      400,
+      'invalid_request',
+    ],
+    [
+      'a __proto__ key in user data',
+      '{"clientMessageId":"x","text":"hi","userData":{"__proto__":{"admin":true}}}',
+      400,
+      'invalid_request',
+    ],
+    [
+      'deeply nested JSON',
+      `{"clientMessageId":"x","text":"hi","userData":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      400,
+      'invalid_request',
+    ],
+    ['a hostile clientMessageId', '{"clientMessageId":"<script>","text":"hi"}', 400, 'invalid_request'],
+  ])('refuses %s', async (_name, body, status, code) => {
+    const id = await newConversation();
+    const res = await post(`/conversations/${id}/messages`, body);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ error: { code } });
+    const history = (await (
+      await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+    ).json()) as {
+      messages: unknown[];
+    };
+    expect(history.messages).toEqual([]);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('refuses a body that is not JSON, and one over the size cap', async () => {
+    const id = await newConversation();
+    expect((await post(`/conversations/${id}/messages`, 'hi', { 'content-type': 'text/plain' })).status).toBe(
+      415,
+    );
+    const big = await post(
+      `/conversations/${id}/messages`,
+      JSON.stringify({ clientMessageId: 'x', text: 'a'.repeat(70_000) }),
+    );
+    expect(big.status).toBe(413);
+  });
+
+  it("answers 404 for an unknown conversation and for another widget's, and 400 for a bad Last-Event-ID", async () => {
+    const id = await newConversation();
+    const msg = JSON.stringify({ clientMessageId: 'x', text: 'hi' });
+    expect((await post('/conversations/00000000-0000-4000-8000-000000000000/messages', msg)).status).toBe(
+      404,
+    );
+    expect((await post('/conversations/not-a-uuid/messages', msg)).status).toBe(404);
+    const foreign = await fetch(`${service.url}/v0/widget/other/conversations/${id}/messages`);
+    expect(foreign.status).toBe(404);
+    const bad = await fetch(api(`/conversations/${id}/events`), {
+      headers: { origin: ORIGIN, 'last-event-id': '1; DROP' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('refuses browsers on origins the widget does not allow', async () => {
+    const res = await fetch(api('/conversations'), json({}, { origin: 'http://evil.test' }));
+    expect(res.status).toBe(403);
+  });
+});

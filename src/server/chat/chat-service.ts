@@ -1,0 +1,74 @@
+import type { SendMessageRequest } from '../../protocol/chat';
+import type { ActionDefinition } from '../config';
+import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../storage/chat-store';
+import { runTurn, type TurnDeps } from './run-turn';
+
+export interface SendOutcome {
+  conversation: Conversation;
+  userMessage: StoredMessage;
+  reply: StoredMessage;
+  /** False when the clientMessageId was seen before: nothing new was stored or generated. */
+  isNew: boolean;
+}
+
+export interface ChatService {
+  send(widgetId: string, conversationId: string, request: SendMessageRequest): Promise<SendOutcome | null>;
+  /** Resolves when every turn started so far has ended (graceful shutdown, tests). */
+  idle(): Promise<void>;
+}
+
+/**
+ * Sends and answers messages. A repeated `clientMessageId` re-attaches to the first message and its one reply, so a
+ * widget that retries after a dropped connection never causes a second message or a second action call. Turns of one
+ * conversation run one after another, in the order their messages were stored.
+ */
+export function createChatService(
+  deps: TurnDeps & { chat: ChatStore; actionsOf(widgetId: string): ActionDefinition[] },
+): ChatService {
+  const queues = new Map<string, Promise<void>>();
+  const running = new Set<Promise<void>>();
+
+  const enqueue = (conversationId: string, work: () => Promise<void>): void => {
+    const previous = queues.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(work, work).finally(() => {
+      running.delete(next);
+      if (queues.get(conversationId) === next) queues.delete(conversationId);
+    });
+    queues.set(conversationId, next);
+    running.add(next);
+  };
+
+  return {
+    async send(widgetId, conversationId, request) {
+      const { chat } = deps;
+      if (request.userData !== undefined || request.customInstructions !== undefined) {
+        const context: ContextUpdate = {};
+        if (request.userData !== undefined) context.userData = request.userData;
+        if (request.customInstructions !== undefined) context.customInstructions = request.customInstructions;
+        if (!(await chat.setContext(widgetId, conversationId, context))) return null;
+      }
+      const added = await chat.addUserMessage(widgetId, conversationId, {
+        clientMessageId: request.clientMessageId,
+        text: request.text.trim(),
+      });
+      if (!added) return null;
+      const conversation = await chat.getConversation(widgetId, conversationId);
+      if (!conversation) return null;
+      const started = await chat.startAssistantMessage(conversationId, added.message.id);
+      if (started.created) {
+        const turn = {
+          widgetId,
+          conversation,
+          userMessage: added.message,
+          reply: started.message,
+          actions: deps.actionsOf(widgetId),
+        };
+        enqueue(conversationId, () => runTurn(deps, turn));
+      }
+      return { conversation, userMessage: added.message, reply: started.message, isNew: added.created };
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}

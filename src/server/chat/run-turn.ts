@@ -1,0 +1,115 @@
+import type { StreamEvent } from '../../protocol/chat';
+import type { ActionDefinition } from '../config';
+import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
+import type { Logger } from '../logger';
+import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
+import { foldReplyParts } from '../storage/reply-parts';
+import type { EventHub } from './event-hub';
+
+export interface TurnDeps {
+  chat: ChatStore;
+  hub: EventHub;
+  engine: AssistantEngine;
+  logger: Logger;
+  /** The engine's memory between turns (the local engine's pending question). */
+  loadState(conversationId: string): Promise<unknown>;
+  saveState(conversationId: string, state: unknown): Promise<void>;
+  /** Tools bound to this conversation: custom actions and the catalog. */
+  toolsFor(widgetId: string, conversationId: string): EngineTools;
+  /** A whole turn's deadline; the engine is aborted after it. */
+  turnTimeoutMs: number;
+}
+
+export interface Turn {
+  widgetId: string;
+  conversation: Conversation;
+  userMessage: StoredMessage;
+  reply: StoredMessage;
+  actions: ActionDefinition[];
+}
+
+const toStreamEvent = (e: ReplyEvent): StreamEvent => {
+  switch (e.type) {
+    case 'delta':
+      return { type: 'message.delta', text: e.text };
+    case 'part':
+      return { type: 'message.part', part: e.part };
+    default:
+      return e;
+  }
+};
+
+/** What the shopper reads when a turn fails; the cause goes to the logs, not to the page. */
+const FAILURE_TEXT: Record<string, string> = {
+  turn_timeout: 'The assistant took too long to answer. Please try again.',
+  model_timeout: 'The assistant took too long to answer. Please try again.',
+  model_unavailable: 'The assistant is not available right now. Please try again in a moment.',
+};
+
+/**
+ * Runs one assistant turn to its end, whatever happens to the HTTP request that asked for it: every event is durable in
+ * the log before readers are woken, and the reply always ends with `message.done` or `error`, so a stream that
+ * dropped can be resumed, and history agrees with what was streamed.
+ */
+export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
+  const { chat, hub, engine, logger } = deps;
+  const conversationId = turn.conversation.id;
+  const events: StreamEvent[] = [];
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
+  const emit = async (event: ReplyEvent): Promise<void> => {
+    if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
+    const streamEvent = toStreamEvent(event);
+    events.push(streamEvent);
+    await chat.appendEvent(conversationId, turn.reply.id, streamEvent);
+    hub.notify(conversationId);
+  };
+  try {
+    const history = await chat.listMessages(turn.widgetId, conversationId);
+    const earlier = (history?.messages ?? []).filter(
+      (m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming',
+    );
+    const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const out = await engine.reply(
+      {
+        widgetId: turn.widgetId,
+        conversationId,
+        history: earlier,
+        message: text,
+        userData: turn.conversation.userData,
+        customInstructions: turn.conversation.customInstructions,
+        actions: turn.actions.filter((a) => a.enabled),
+        state: await deps.loadState(conversationId),
+        tools: deps.toolsFor(turn.widgetId, conversationId),
+        signal: controller.signal,
+      },
+      emit,
+    );
+    if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
+    await deps.saveState(conversationId, out.state ?? null);
+    await chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
+      type: 'message.done',
+      messageId: turn.reply.id,
+    });
+  } catch (error) {
+    const code = errorCode(error);
+    logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
+    await chat
+      .finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'failed', {
+        type: 'error',
+        code,
+        message: FAILURE_TEXT[code] ?? 'Something went wrong while answering. Please try again.',
+      })
+      .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
+  } finally {
+    clearTimeout(timer);
+    hub.notify(conversationId);
+  }
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) return code;
+  if (error instanceof Error && error.message === 'turn_timeout') return 'turn_timeout';
+  return 'internal';
+}

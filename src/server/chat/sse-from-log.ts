@@ -1,0 +1,74 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { StreamEvent } from '../../protocol/chat';
+import type { ChatStore } from '../storage/chat-store';
+import type { EventHub } from './event-hub';
+
+export interface LogStreamOptions {
+  conversationId: string;
+  /** Send events with seq greater than this (Last-Event-ID). */
+  afterSeq: number;
+  /** Only this reply's events, ending with its `message.done` or `error`. */
+  messageId?: string;
+  /** For a conversation-wide resume: is a reply still being written? If not, the stream ends once caught up. */
+  isStreaming?: () => Promise<boolean>;
+  /** How long one stream may stay open at most; the widget reconnects with Last-Event-ID after it. */
+  maxOpenMs?: number;
+  /** How often to send a keep-alive comment while nothing happens (proxies close idle connections). */
+  keepAliveMs?: number;
+}
+
+const PAGE = 500;
+const isTerminal = (e: StreamEvent) => e.type === 'message.done' || e.type === 'error';
+
+/** The `data:` of an event is the event without its `type`, which travels as the SSE `event:` field. */
+const dataOf = ({ type: _type, ...rest }: StreamEvent): string => JSON.stringify(rest);
+
+/**
+ * Streams a conversation's event log as server-sent events: what is stored after `afterSeq`, then live as events are
+ * appended. Every event goes out with its seq as `id:`, so a client that loses the connection resumes with
+ * Last-Event-ID and gets each event exactly once. The database is the source: a wake-up from the hub only says
+ * "read again", so with several service instances a stream still completes (at the hub's poll interval).
+ */
+export function streamFromLog(
+  c: Context,
+  chat: ChatStore,
+  hub: EventHub,
+  options: LogStreamOptions,
+): Response {
+  const { conversationId, messageId, maxOpenMs = 10 * 60_000, keepAliveMs = 15_000 } = options;
+  c.header('cache-control', 'no-store');
+  c.header('x-accel-buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    const closed = new AbortController();
+    stream.onAbort(() => closed.abort());
+    const deadline = Date.now() + maxOpenMs;
+    let last = options.afterSeq;
+    let sawTerminal = false;
+    let lastWrite = Date.now();
+    while (!closed.signal.aborted && Date.now() < deadline) {
+      const batch = await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
+      for (const { seq, event } of batch) {
+        await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
+        lastWrite = Date.now();
+        last = seq;
+        sawTerminal = isTerminal(event);
+        if (sawTerminal && messageId) return;
+      }
+      if (batch.length === PAGE) continue;
+      if (!messageId && (sawTerminal || batch.length === 0) && !(await options.isStreaming?.())) {
+        // Caught up and nothing is being written: a resume has nothing more to wait for. One more read closes the
+        // window between the last read and the check.
+        const tail = await chat.eventsAfter(conversationId, last, { limit: PAGE });
+        if (tail.length === 0) return;
+        continue;
+      }
+      // Woken by an append on this instance; otherwise re-read every second (another instance may be writing).
+      await hub.wait(conversationId, 1000, closed.signal);
+      if (Date.now() - lastWrite >= keepAliveMs) {
+        await stream.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+    }
+  });
+}

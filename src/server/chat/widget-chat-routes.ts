@@ -1,0 +1,129 @@
+import { type Context, Hono } from 'hono';
+import * as v from 'valibot';
+import type { ContextRequest, CreateConversationResponse, HistoryResponse } from '../../protocol/chat';
+import { errorResponse } from '../error-response';
+import type { ChatStore } from '../storage/chat-store';
+import { ContextSchema, CreateConversationSchema, firstIssue, SendMessageSchema } from './chat-requests';
+import type { ChatService } from './chat-service';
+import type { EventHub } from './event-hub';
+import { streamFromLog } from './sse-from-log';
+
+export interface WidgetChatDeps {
+  chat: ChatStore;
+  hub: EventHub;
+  service: ChatService;
+  /** Whether the conversation has a reply still being written (for a resume to know when it is caught up). */
+  isStreaming(conversationId: string): Promise<boolean>;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/** JSON bodies only, parsed and validated at the edge; every failure is a 4xx with the one error shape. */
+async function readJson<S extends v.GenericSchema>(
+  c: Context,
+  schema: S,
+  optional = false,
+): Promise<Parsed<v.InferOutput<S>>> {
+  const text = await c.req.text();
+  if (optional && text.trim() === '') return parse(schema, undefined, c);
+  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    return {
+      ok: false,
+      response: errorResponse(
+        c,
+        415,
+        'unsupported_media_type',
+        'Send JSON (content-type: application/json).',
+      ),
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
+  }
+  return parse(schema, raw, c);
+}
+
+function parse<S extends v.GenericSchema>(schema: S, raw: unknown, c: Context): Parsed<v.InferOutput<S>> {
+  const result = v.safeParse(schema, raw);
+  return result.success
+    ? { ok: true, value: result.output }
+    : { ok: false, response: errorResponse(c, 400, 'invalid_request', firstIssue(result.issues)) };
+}
+
+/** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
+function lastEventId(c: Context): number | null {
+  const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
+  if (raw === undefined || raw === '') return 0;
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+}
+
+const notFound = (c: Context) =>
+  errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
+const badEventId = (c: Context) =>
+  errorResponse(c, 400, 'invalid_last_event_id', 'Last-Event-ID must be an event id we sent.');
+
+/** DESIGN "Widget ↔ service protocol (v0)", mounted under `/v0/widget`; CORS and the widget check come before. */
+export function widgetChatRoutes({ chat, hub, service, isStreaming }: WidgetChatDeps): Hono {
+  const app = new Hono();
+
+  app.post('/:widgetId/conversations', async (c) => {
+    const body = await readJson(c, CreateConversationSchema, true);
+    if (!body.ok) return body.response;
+    const conversation = await chat.createConversation(c.req.param('widgetId'), body.value ?? {});
+    return c.json<CreateConversationResponse>({ conversationId: conversation.id }, 201);
+  });
+
+  app.post('/:widgetId/conversations/:id/messages', async (c) => {
+    const body = await readJson(c, SendMessageSchema);
+    if (!body.ok) return body.response;
+    const afterSeq = lastEventId(c);
+    if (afterSeq === null) return badEventId(c);
+    const sent = await service.send(c.req.param('widgetId'), c.req.param('id'), body.value);
+    if (!sent) return notFound(c);
+    c.header('x-service-message-id', sent.userMessage.id);
+    c.header('x-service-reply-id', sent.reply.id);
+    return streamFromLog(c, chat, hub, {
+      conversationId: sent.conversation.id,
+      messageId: sent.reply.id,
+      afterSeq,
+    });
+  });
+
+  app.get('/:widgetId/conversations/:id/events', async (c) => {
+    const afterSeq = lastEventId(c);
+    if (afterSeq === null) return badEventId(c);
+    const conversation = await chat.getConversation(c.req.param('widgetId'), c.req.param('id'));
+    if (!conversation) return notFound(c);
+    return streamFromLog(c, chat, hub, {
+      conversationId: conversation.id,
+      afterSeq,
+      isStreaming: () => isStreaming(conversation.id),
+    });
+  });
+
+  app.get('/:widgetId/conversations/:id/messages', async (c) => {
+    const history = await chat.listMessages(c.req.param('widgetId'), c.req.param('id'));
+    if (!history) return notFound(c);
+    c.header('cache-control', 'no-store');
+    return c.json<HistoryResponse & { lastSeq: number }>({
+      messages: history.messages.map(({ replyTo: _r, ...m }) => m),
+      lastSeq: history.lastSeq,
+    });
+  });
+
+  app.put('/:widgetId/conversations/:id/context', async (c) => {
+    const body = await readJson(c, ContextSchema);
+    if (!body.ok) return body.response;
+    const updated = await chat.setContext(c.req.param('widgetId'), c.req.param('id'), body.value);
+    if (!updated) return notFound(c);
+    return c.json<ContextRequest>({
+      userData: updated.userData,
+      customInstructions: updated.customInstructions,
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,25 @@
+import type { ServiceConfig } from '../config';
+import type { AssistantEngine } from './engine';
+import { createLocalEngine } from './local/local-engine';
+import { createOpenAiEngine } from './openai/create-openai-engine';
+
+export type ModelTier = 'fast' | 'smart' | 'super-smart';
+
+/**
+ * The engine the config names. For `openai` the API key is read from the environment variable `apiKeyEnv` names, so
+ * no secret sits in the config file; a missing key stops the service at start rather than failing every chat.
+ */
+export function engineFromConfig(
+  engine: ServiceConfig['engine'],
+  tier: ModelTier = 'smart',
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; value: AssistantEngine } | { ok: false; error: string } {
+  if (engine.type === 'local') return { ok: true, value: createLocalEngine() };
+  const apiKey = env[engine.apiKeyEnv];
+  if (!apiKey)
+    return { ok: false, error: `engine.apiKeyEnv: the environment variable ${engine.apiKeyEnv} is not set` };
+  return {
+    ok: true,
+    value: createOpenAiEngine({ baseUrl: engine.baseUrl, apiKey, model: engine.models[tier] }),
+  };
+}

@@ -1,0 +1,93 @@
+import { type CallActionOptions, callAction } from './actions/call-action';
+import { type ChatService, createChatService } from './chat/chat-service';
+import { createEventHub, type EventHub } from './chat/event-hub';
+import type { ServiceConfig, WidgetSettings } from './config';
+import type { EngineTools } from './engine/engine';
+import { engineFromConfig } from './engine/engine-from-config';
+import type { Logger } from './logger';
+import { type ChatStore, createChatStore } from './storage/chat-store';
+import { type Db, openDatabase } from './storage/db';
+import { migrate } from './storage/migrate';
+import { createTurnStore, type TurnStore } from './storage/turn-store';
+
+export interface RuntimeOptions {
+  config: ServiceConfig;
+  logger: Logger;
+  /** Embedded database folder; undefined keeps it in memory (tests, the demo's e2e). */
+  dataDir?: string;
+  /** `DATABASE_URL` wins over the config's `database` (DESIGN: storage). */
+  databaseUrl?: string;
+  /** Extra options for custom-action calls (tests pass a CA for their HTTPS doubles). */
+  actionOptions?: Partial<Omit<CallActionOptions, 'signal'>>;
+  turnTimeoutMs?: number;
+}
+
+/** Everything the HTTP layer serves from: storage, the engine, the chat service. */
+export interface Runtime {
+  db: Db;
+  chat: ChatStore;
+  turns: TurnStore;
+  hub: EventHub;
+  service: ChatService;
+  findWidget(id: string): WidgetSettings | undefined;
+  actionOptions: Omit<CallActionOptions, 'signal'>;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options;
+  const engine = engineFromConfig(config.engine);
+  if (!engine.ok) throw new Error(engine.error);
+  const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
+  try {
+    const applied = await migrate(db);
+    logger.info('database ready', { migrations: applied });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const chat = createChatStore(db);
+  const turns = createTurnStore(db, chat);
+  const interrupted = await turns.failInterruptedReplies();
+  if (interrupted > 0) logger.warn('ended replies interrupted by the last stop', { count: interrupted });
+
+  const widgets = new Map(config.widgets.map((w) => [w.id, w]));
+  const actionOptions = { allowHttpLoopback: config.allowHttpLoopback, ...options.actionOptions };
+  const hub = createEventHub();
+  const toolsFor = (widgetId: string, conversationId: string): EngineTools => ({
+    async callAction(action, params) {
+      const outcome = await callAction(action, params, { widgetId, conversationId }, actionOptions);
+      if (!outcome.ok)
+        logger.warn('custom action failed', { widgetId, action: action.name, ...outcome.error });
+      return outcome.ok
+        ? { ok: true, aiText: outcome.aiText, part: outcome.part }
+        : { ok: false, error: outcome.error };
+    },
+    // The catalog (feeds, push API, ranked search) is issue #5; until products are stored there is nothing to find.
+    searchProducts: async () => [],
+  });
+  const service = createChatService({
+    chat,
+    hub,
+    engine: engine.value,
+    logger,
+    loadState: turns.loadState,
+    saveState: turns.saveState,
+    toolsFor,
+    actionsOf: (id) => widgets.get(id)?.actions ?? [],
+    turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
+  });
+  return {
+    db,
+    chat,
+    turns,
+    hub,
+    service,
+    findWidget: (id) => widgets.get(id),
+    actionOptions,
+    async close() {
+      await service.idle();
+      await db.close();
+    },
+  };
+}

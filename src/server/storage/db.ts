@@ -1,0 +1,363 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
+
+// DESIGN: storage. One SQL dialect (PostgreSQL), one code path: the embedded database is PGlite (PostgreSQL 18 in
+// WebAssembly), a deployment may point at a PostgreSQL server instead. Everything above this file sees only `Db`.
+//
+// Conventions every caller relies on, identical on both backends:
+// - `bigint` columns come back as JS numbers (sequence numbers and counts stay far below 2^53);
+// - `jsonb` comes back parsed; pass jsonb parameters as JSON text (`JSON.stringify`) with a `$n::jsonb` cast, because
+//   node-postgres turns a JS array parameter into a PostgreSQL array literal, not JSON;
+// - `timestamptz` comes back as a `Date` (millisecond precision); `uuid` as a string.
+
+/** The whole database surface the service uses. */
+export interface Db {
+  /**
+   * Runs one statement (never several) with `$1`-style parameters and returns its rows.
+   * @example
+   * const rows = await db.query<{ id: string }>('SELECT id FROM conversations WHERE widget_id = $1', [widgetId]);
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs one or more statements without parameters (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. Use the `tx` handle inside;
+   * touching the outer handle from inside `fn` throws instead of deadlocking. On a `tx` handle it opens a savepoint.
+   * @example
+   * await db.transaction(async (tx) => {
+   *   await tx.query('SELECT pg_advisory_xact_lock($1)', [42]);
+   *   await tx.query('INSERT INTO t (a) VALUES ($1)', [1]);
+   * });
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Releases the database (waits for running work). Not allowed on a `tx` handle. */
+  close(): Promise<void>;
+}
+
+/** `database` from `service.config.json`: `"embedded"` or a `postgres://` URL (DESIGN: service configuration). */
+export type DatabaseSetting = 'embedded' | (string & {});
+
+export interface OpenDatabaseOptions {
+  /** Data folder of the embedded database; `undefined` keeps it in memory (tests). */
+  dataDir?: string;
+}
+
+/**
+ * Opens the database the config names. The caller decides the setting (e.g. `DATABASE_URL` over the config file).
+ * @example
+ * const db = await openDatabase(config.database, { dataDir: '.data/db' });
+ * await migrate(db);
+ */
+export function openDatabase(setting: DatabaseSetting, options: OpenDatabaseOptions = {}): Promise<Db> {
+  if (setting === 'embedded') return openPglite(options.dataDir);
+  if (/^postgres(ql)?:\/\//.test(setting)) return openPostgres(setting);
+  return Promise.reject(new Error('database must be "embedded" or a postgres:// URL'));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Guard shared by both backends: inside `transaction(fn)` every statement must go through `tx`. With PGlite, a query
+// on the outer handle would wait for the transaction that is waiting for it: a silent deadlock. With PostgreSQL it
+// would run on another connection, outside the transaction. Both are bugs; we make them loud.
+
+interface OpenTransaction {
+  owner: object;
+  isOpen: boolean;
+}
+const currentTransaction = new AsyncLocalStorage<OpenTransaction>();
+
+function assertNotInOwnTransaction(owner: object): void {
+  const open = currentTransaction.getStore();
+  if (open?.owner === owner && open.isOpen) {
+    throw new Error(
+      'storage: the database handle was used inside its own transaction; use the `tx` argument',
+    );
+  }
+}
+
+async function runAsTransaction<T>(owner: object, fn: () => Promise<T>): Promise<T> {
+  const marker: OpenTransaction = { owner, isOpen: true };
+  try {
+    return await currentTransaction.run(marker, fn);
+  } finally {
+    marker.isOpen = false;
+  }
+}
+
+/** One statement at a time on a connection: it cannot run two at once (node-postgres deprecates queueing). */
+function serializer() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    run<T>(work: () => Promise<T>): Promise<T> {
+      const result = tail.then(work, work);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    /** Resolves once everything queued so far has settled. */
+    idle: () => tail.then(() => undefined),
+  };
+}
+
+let savepointCounter = 0;
+
+/** How a transaction handle talks to its one connection. */
+interface Connection {
+  query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  exec(sql: string): Promise<void>;
+}
+
+/**
+ * A transaction handle over one connection: statements in order, savepoints for nesting. `end()` is called before
+ * COMMIT or ROLLBACK: it lets statements already issued finish (a callback may have left some running, e.g. a
+ * rejected `Promise.all`), then refuses new ones, so nothing runs outside the transaction or on a connection that
+ * went back to the pool.
+ */
+function transactionHandle(connection: Connection): { tx: Db; end(): Promise<void> } {
+  const serial = serializer();
+  let isOver = false;
+  const statement = async <T>(work: () => Promise<T>): Promise<T> => {
+    assertNotInOwnTransaction(tx);
+    if (isOver) throw new Error('storage: statement issued after its transaction ended');
+    return serial.run(work);
+  };
+  const tx: Db = {
+    query: <T>(sql: string, params: readonly unknown[] = []) =>
+      statement(() => connection.query<T>(sql, params)),
+    exec: (sql) => statement(() => connection.exec(sql)),
+    transaction: async (fn) => {
+      const name = `sp_${++savepointCounter}`;
+      await statement(() => connection.exec(`SAVEPOINT ${name}`));
+      const inner = transactionHandle(connection);
+      try {
+        const result = await runAsTransaction(tx, () => fn(inner.tx));
+        await inner.end();
+        await serial.run(() => connection.exec(`RELEASE SAVEPOINT ${name}`));
+        return result;
+      } catch (e) {
+        await inner.end();
+        await serial.run(() => connection.exec(`ROLLBACK TO SAVEPOINT ${name}`));
+        throw e;
+      }
+    },
+    close: async () => {
+      throw new Error('storage: close() is not allowed on a transaction handle');
+    },
+  };
+  return {
+    tx,
+    end: async () => {
+      isOver = true;
+      await serial.idle();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PGlite. It runs one statement at a time and queues everything behind an open transaction by itself
+// (`query`/`exec` take the same mutex as `transaction`), so concurrency here is about using it right, not locking.
+// It also runs synchronously inside its promises: a loop of awaited queries would never let the event loop serve a
+// request, a timer or a stream. Each statement therefore ends with a turn of the event loop, as a network round
+// trip would give.
+
+const openDataDirs = new Set<string>();
+
+/**
+ * Opens the embedded database: in memory when `dataDir` is undefined, else in that folder (created if missing).
+ * A data folder is locked to one process: PGlite has no postmaster to refuse a second writer, and two would
+ * corrupt it.
+ * @example
+ * const db = await openPglite('.data/db');
+ */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const dir = dataDir === undefined ? undefined : resolve(dataDir);
+  const unlock = dir === undefined ? () => {} : lockDataDir(dir);
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(dir, {
+      // Same shapes as the PostgreSQL backend: bigint → number, numeric → string.
+      parsers: { [pgliteTypes.INT8]: Number, [pgliteTypes.NUMERIC]: String },
+    });
+    await pglite.waitReady;
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+  let closed: Promise<void> | undefined;
+  const db: Db = {
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      assertNotInOwnTransaction(db);
+      const { rows } = await pglite.query<T>(sql, params as unknown[] | undefined);
+      await yieldToEventLoop();
+      return rows;
+    },
+    exec: async (sql) => {
+      assertNotInOwnTransaction(db);
+      await pglite.exec(sql);
+      await yieldToEventLoop();
+    },
+    transaction: async (fn) => {
+      assertNotInOwnTransaction(db);
+      return pglite.transaction(async (ptx) => {
+        const handle = transactionHandle({
+          query: async <T>(sql: string, params: readonly unknown[]) => {
+            const { rows } = await ptx.query<T>(sql, params as unknown[]);
+            await yieldToEventLoop();
+            return rows;
+          },
+          exec: async (sql) => {
+            await ptx.exec(sql);
+            await yieldToEventLoop();
+          },
+        });
+        try {
+          return await runAsTransaction(db, () => fn(handle.tx));
+        } finally {
+          await handle.end();
+        }
+      });
+    },
+    close: () => {
+      closed ??= pglite.close().finally(unlock);
+      return closed;
+    },
+  };
+  return db;
+}
+
+function lockDataDir(dir: string): () => void {
+  if (openDataDirs.has(dir)) throw new Error(`storage: ${dir} is already open in this process`);
+  mkdirSync(dir, { recursive: true });
+  const lockFile = resolve(dir, 'service-widget.lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+      // Our own pid in the file is a leftover (e.g. a restarted container where the service is pid 1).
+      if (holder !== process.pid && isProcessAlive(holder)) {
+        throw new Error(
+          `storage: ${dir} is in use by process ${holder}; stop it, or delete ${lockFile} if no service runs`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  openDataDirs.add(dir);
+  return () => {
+    openDataDirs.delete(dir);
+    rmSync(lockFile, { force: true });
+  };
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL server, through a node-postgres pool. A transaction holds one checked-out client from BEGIN to the end.
+
+const INT8_OID = 20;
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? Number
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The extended protocol, as PGlite's `query` uses: one statement per call on both backends. */
+function oneStatement(sql: string, params: readonly unknown[] = []): pg.QueryConfig {
+  // `queryMode` is node-postgres API (lib/query.js) that @types/pg does not declare.
+  return { text: sql, values: params as unknown[], queryMode: 'extended' } as pg.QueryConfig;
+}
+
+export interface PostgresOptions {
+  /** Pool size; default 10. */
+  max?: number;
+  /** Called when an idle pooled connection fails (server restart, network); the pool replaces it. */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * Opens a pool on a PostgreSQL server (13 or newer: `gen_random_uuid()` is built in). Checks the connection once.
+ * @example
+ * const db = await openPostgres('postgres://service@db.internal:5432/service');
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types: typeParsers,
+    application_name: 'service-widget',
+    // Everything that waits has a deadline (CONVENTIONS: the service).
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: 30_000,
+    idle_in_transaction_session_timeout: 60_000,
+  });
+  pool.on('error', (e) => options.onIdleError?.(e));
+  try {
+    await pool.query('SELECT 1');
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  let closed: Promise<void> | undefined;
+  const db: Db = {
+    query: async <T>(sql: string, params?: readonly unknown[]) => {
+      assertNotInOwnTransaction(db);
+      return (await pool.query(oneStatement(sql, params))).rows as T[];
+    },
+    exec: async (sql) => {
+      assertNotInOwnTransaction(db);
+      await pool.query(sql);
+    },
+    transaction: async (fn) => {
+      assertNotInOwnTransaction(db);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const handle = transactionHandle({
+          query: async <T>(sql: string, params: readonly unknown[]) =>
+            (await client.query(oneStatement(sql, params))).rows as T[],
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        });
+        let value: Awaited<ReturnType<typeof fn>>;
+        try {
+          value = await runAsTransaction(db, () => fn(handle.tx));
+        } finally {
+          await handle.end();
+        }
+        await client.query('COMMIT');
+        return value;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError as Error;
+        }
+        throw e;
+      } finally {
+        // A connection whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
+        client.release(broken);
+      }
+    },
+    close: () => {
+      closed ??= pool.end();
+      return closed;
+    },
+  };
+  return db;
+}

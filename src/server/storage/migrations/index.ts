@@ -1,0 +1,12 @@
+import { conversations } from './001-conversations';
+import { engineState } from './002-engine-state';
+import type { Migration } from './migration';
+
+export type { Migration } from './migration';
+
+/**
+ * Every migration, in order. TypeScript modules rather than `.sql` files so that the server bundle carries them with
+ * no file lookups at run time. To change the schema, add `NNN-name.ts` and list it here; never edit an applied one
+ * (`migrate` refuses a database whose applied SQL differs).
+ */
+export const migrations: readonly Migration[] = [conversations, engineState];

@@ -1,0 +1,66 @@
+import type { StreamEvent } from '../../protocol/chat';
+import type { ChatStore } from './chat-store';
+import type { Db } from './db';
+import { foldReplyParts } from './reply-parts';
+import { storableJson } from './storable';
+
+/** What the conversation layer keeps beside the chat itself: engine memory and the state of replies in flight. */
+export interface TurnStore {
+  loadState(conversationId: string): Promise<unknown>;
+  saveState(conversationId: string, state: unknown): Promise<void>;
+  /** Is a reply of this conversation still being written? */
+  isStreaming(conversationId: string): Promise<boolean>;
+  /**
+   * Ends every reply left `streaming` by a process that stopped mid-turn, with an `error` event, so no reader waits
+   * forever and history says what happened. Returns how many. Run at start, before serving.
+   */
+  failInterruptedReplies(): Promise<number>;
+}
+
+export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
+  return {
+    async loadState(conversationId) {
+      const rows = await db.query<{ state: unknown }>(
+        'SELECT state FROM engine_state WHERE conversation_id = $1',
+        [conversationId],
+      );
+      return rows[0]?.state ?? null;
+    },
+    async saveState(conversationId, state) {
+      await db.query(
+        `INSERT INTO engine_state (conversation_id, state) VALUES ($1, $2::jsonb)
+         ON CONFLICT (conversation_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
+        [conversationId, storableJson(state ?? null)],
+      );
+    },
+    async isStreaming(conversationId) {
+      const rows = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1 AND status = 'streaming'`,
+        [conversationId],
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    },
+    async failInterruptedReplies() {
+      const rows = await db.query<{ id: string; conversation_id: string }>(
+        `SELECT id, conversation_id FROM messages WHERE status = 'streaming' ORDER BY created_at`,
+      );
+      const event: StreamEvent = {
+        type: 'error',
+        code: 'interrupted',
+        message: 'The assistant was interrupted while answering. Please send your message again.',
+      };
+      let count = 0;
+      for (const row of rows) {
+        const parts = await chat.eventsAfter(row.conversation_id, 0, { messageId: row.id, limit: 10_000 });
+        const done = await chat.finishAssistantMessage(
+          row.id,
+          foldReplyParts(parts.map((p) => p.event)),
+          'failed',
+          event,
+        );
+        if (done.finished) count++;
+      }
+      return count;
+    },
+  };
+}
