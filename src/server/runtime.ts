@@ -48,8 +48,24 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const chat = createChatStore(db);
   const turns = createTurnStore(db, chat);
-  const interrupted = await turns.failInterruptedReplies();
-  if (interrupted > 0) logger.warn('ended replies interrupted by the last stop', { count: interrupted });
+  const turnTimeoutMs = options.turnTimeoutMs ?? 120_000;
+  // The embedded database has one process at a time (its data folder is locked), so every reply still `streaming` at
+  // start was cut off by the last stop. On PostgreSQL other instances may be mid-turn: only replies older than the
+  // turn deadline are certainly orphaned, swept at start and then every minute.
+  const isShared = (options.databaseUrl ?? config.database) !== 'embedded';
+  const orphanAgeMs = isShared ? turnTimeoutMs + 10_000 : 0;
+  const sweep = async () => {
+    const count = await turns.failInterruptedReplies(orphanAgeMs);
+    if (count > 0) logger.warn('ended replies interrupted by a stopped process', { count });
+  };
+  await sweep();
+  const sweeper = isShared
+    ? setInterval(
+        () => void sweep().catch((e: unknown) => logger.error('sweep failed', { error: String(e) })),
+        60_000,
+      )
+    : undefined;
+  sweeper?.unref();
 
   const widgets = new Map(config.widgets.map((w) => [w.id, w]));
   const actionOptions = { allowHttpLoopback: config.allowHttpLoopback, ...options.actionOptions };
@@ -75,7 +91,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     saveState: turns.saveState,
     toolsFor,
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
-    turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
+    turnTimeoutMs,
   });
   return {
     db,
@@ -86,6 +102,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     findWidget: (id) => widgets.get(id),
     actionOptions,
     async close() {
+      clearInterval(sweeper);
       await service.idle();
       await db.close();
     },

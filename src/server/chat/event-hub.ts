@@ -24,8 +24,8 @@ export function createEventHub(): EventHub {
     wait(conversationId, timeoutMs, signal) {
       return new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();
-        let set = waiters.get(conversationId);
-        if (!set) waiters.set(conversationId, (set = new Set()));
+        const set = waiters.get(conversationId) ?? new Set<() => void>();
+        waiters.set(conversationId, set);
         waiting++;
         const done = () => {
           clearTimeout(timer);

@@ -11,10 +11,11 @@ export interface TurnStore {
   /** Is a reply of this conversation still being written? */
   isStreaming(conversationId: string): Promise<boolean>;
   /**
-   * Ends every reply left `streaming` by a process that stopped mid-turn, with an `error` event, so no reader waits
-   * forever and history says what happened. Returns how many. Run at start, before serving.
+   * Ends replies left `streaming` by a process that stopped mid-turn, with an `error` event, so no reader waits forever
+   * and history says what happened. Returns how many. Only replies started more than `olderThanMs` ago: with several
+   * instances on one PostgreSQL, a reply younger than the turn deadline may belong to a live instance.
    */
-  failInterruptedReplies(): Promise<number>;
+  failInterruptedReplies(olderThanMs?: number): Promise<number>;
 }
 
 export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
@@ -40,9 +41,12 @@ export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
       );
       return (rows[0]?.n ?? 0) > 0;
     },
-    async failInterruptedReplies() {
+    async failInterruptedReplies(olderThanMs = 0) {
       const rows = await db.query<{ id: string; conversation_id: string }>(
-        `SELECT id, conversation_id FROM messages WHERE status = 'streaming' ORDER BY created_at`,
+        `SELECT id, conversation_id FROM messages
+          WHERE status = 'streaming' AND created_at <= now() - make_interval(secs => $1::float8 / 1000)
+          ORDER BY created_at`,
+        [olderThanMs],
       );
       const event: StreamEvent = {
         type: 'error',
