@@ -54,6 +54,7 @@ await build({
         cli: 'src/server/cli.ts',
         'demo-start': 'demo/start.ts',
         'demo-servers': 'demo/demo-servers.ts',
+        'bench-service-entry': 'scripts/bench-service-entry.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

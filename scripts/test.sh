@@ -21,6 +21,9 @@ step "build";       npm run -s build || fail "build"
 step "size";        npm run -s size || fail "size budget"
 
 mkdir -p test-results
+step "PostgreSQL for the storage suite"
+# shellcheck source=scripts/postgres-for-tests.sh
+source scripts/postgres-for-tests.sh
 step "unit tests"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json; unit=$?
 step "e2e tests (Chromium)"

@@ -4,6 +4,7 @@ import { adminRoutes } from './admin/admin-routes';
 import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
 import { errorResponse } from './error-response';
+import { inboxPageRoutes } from './inbox/inbox-page';
 import { type Logger, silentLogger } from './logger';
 import type { Runtime } from './runtime';
 import { sdkRoutes } from './static-sdk';
@@ -80,8 +81,10 @@ export function createApp({
       adminKey: config.adminKey,
       findWidget: runtime.findWidget,
       actionOptions: runtime.actionOptions,
+      inbox: { chat: runtime.chat, widgets: config.widgets },
     }),
   );
+  app.route('/inbox', inboxPageRoutes(distDir));
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
   app.onError((e, c) => {

@@ -3,9 +3,10 @@ import { loadConfigFile } from './config';
 import { startService } from './start';
 
 const USAGE = `Usage:
-  service-widget serve --config service.config.json [--port 8787] [--host 127.0.0.1]
+  service-widget serve --config service.config.json [--port 8787] [--host 127.0.0.1] [--data-dir .data/db]
 
-Starts the reference service: the widget's chat API and the built widget files under /sdk/.`;
+Starts the reference service: the widget's chat API and the built widget files under /sdk/.
+The embedded database lives in --data-dir; DATABASE_URL (postgres://…) overrides the config's "database".`;
 
 /** `npx service-widget …`; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -16,11 +17,16 @@ export async function main(argv: string[]): Promise<number> {
     );
     return command === 'help' || command === '--help' ? 0 : 2;
   }
-  let values: { config?: string; port?: string; host?: string };
+  let values: { config?: string; port?: string; host?: string; 'data-dir'?: string };
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+      },
     }));
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
@@ -40,7 +46,26 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Invalid config: ${config.error}\n`);
     return 1;
   }
-  const service = await startService({ config: config.value, port, host: values.host, log: true });
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    process.stderr.write('DATABASE_URL must be a postgres:// URL\n');
+    return 1;
+  }
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService({
+      config: config.value,
+      port,
+      host: values.host,
+      log: true,
+      dataDir: values['data-dir'] ?? '.data/db',
+      databaseUrl,
+    });
+  } catch (e) {
+    // A missing model key, a locked data folder, an unreachable database: one clear line, not a stack trace.
+    process.stderr.write(`Cannot start: ${(e as Error).message}\n`);
+    return 1;
+  }
   process.stdout.write(`service-widget listening on ${service.url}\n`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

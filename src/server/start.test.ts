@@ -53,6 +53,43 @@ describe('service-widget serve (CLI)', () => {
     expect(stderr()).toContain('widgets[0].id');
   });
 
+  it('stops with one clear line when the openai engine has no API key in its environment variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'service.config.json');
+    const engine = {
+      type: 'openai',
+      baseUrl: 'https://models.example/v1',
+      apiKeyEnv: 'NO_SUCH_KEY_VAR_FOR_TEST',
+      models: { fast: 'a', smart: 'b', 'super-smart': 'c' },
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({ adminKey: 'admin-key-123456', engine, widgets: [{ id: 'w', allowedOrigins: ['*'] }] }),
+    );
+    const stderr = capture();
+    expect(await main(['serve', '--config', file, '--port', '0', '--data-dir', join(dir, 'db')])).toBe(1);
+    expect(stderr()).toContain(
+      'Cannot start: engine.apiKeyEnv: the environment variable NO_SUCH_KEY_VAR_FOR_TEST is not set',
+    );
+  });
+
+  it('refuses a DATABASE_URL that is not a postgres:// URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'service.config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ adminKey: 'admin-key-123456', widgets: [{ id: 'w', allowedOrigins: ['*'] }] }),
+    );
+    const stderr = capture();
+    vi.stubEnv('DATABASE_URL', 'mysql://root@localhost/db');
+    try {
+      expect(await main(['serve', '--config', file, '--port', '0'])).toBe(1);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(stderr()).toContain('DATABASE_URL must be a postgres:// URL');
+  });
+
   it('explains a file that is not JSON, a missing --config and an unknown command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const file = join(dir, 'broken.json');

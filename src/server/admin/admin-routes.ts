@@ -5,6 +5,7 @@ import { type CallActionOptions, callAction } from '../actions/call-action';
 import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
+import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
 import { adminAuth } from './admin-auth';
 
 const TestActionSchema = v.strictObject({
@@ -21,6 +22,8 @@ export interface AdminDeps {
   adminKey: string;
   findWidget(id: string): WidgetSettings | undefined;
   actionOptions: Omit<CallActionOptions, 'signal'>;
+  /** The agents' inbox: `GET /widgets`, `/widgets/{id}/conversations`, `/widgets/{id}/conversations/{id}`. */
+  inbox: InboxApiDeps;
 }
 
 /**
@@ -28,9 +31,10 @@ export interface AdminDeps {
  * `POST /v0/admin/widgets/{widgetId}/actions/{name}/test` calls the endpoint for real, as a chat would, and answers
  * what the AI would receive and the card the shopper would see.
  */
-export function adminRoutes({ adminKey, findWidget, actionOptions }: AdminDeps): Hono {
+export function adminRoutes({ adminKey, findWidget, actionOptions, inbox }: AdminDeps): Hono {
   const app = new Hono();
   app.use('*', adminAuth(adminKey));
+  app.route('/', inboxApiRoutes(inbox));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));

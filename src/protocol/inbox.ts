@@ -1,0 +1,49 @@
+import type { ChatMessage } from './chat';
+import type { UserData } from './settings';
+
+// The agents' inbox: the admin JSON API under `/v0/admin` (Bearer admin key) that the `/inbox` page reads
+// (SPEC "Personalization data and widget settings": user data and custom instructions appear in the inbox).
+
+/** `GET /v0/admin/widgets/{widgetId}/conversations`: `limit` is 1..INBOX_LIMIT_MAX, default INBOX_LIMIT_DEFAULT. */
+export const INBOX_LIMIT_DEFAULT = 25;
+export const INBOX_LIMIT_MAX = 100;
+
+/** `GET /v0/admin/widgets` → */
+export interface InboxWidgetsResponse {
+  widgets: { id: string; title: string }[];
+}
+
+/** A conversation as an agent sees it in the list and above the transcript. */
+export interface InboxConversation {
+  id: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601: the last message, reply or context change. */
+  updatedAt: string;
+  userData: UserData | null;
+  customInstructions: string | null;
+  messageCount: number;
+  /** ISO 8601, or null for a conversation without messages. */
+  lastMessageAt: string | null;
+}
+
+/** `GET /v0/admin/widgets/{widgetId}/conversations?limit=&before=&includeEmpty=` → most recently active first. */
+export interface InboxListResponse {
+  conversations: InboxConversation[];
+  /** Pass as `before` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** `done` for user messages; a reply is `streaming` while it is written and `failed` when it broke off. */
+export type InboxMessageStatus = 'streaming' | 'done' | 'failed';
+
+export interface InboxMessage extends ChatMessage {
+  status: InboxMessageStatus;
+}
+
+/** `GET /v0/admin/widgets/{widgetId}/conversations/{id}` → */
+export interface InboxConversationResponse {
+  conversation: InboxConversation;
+  /** In conversation order. */
+  messages: InboxMessage[];
+}

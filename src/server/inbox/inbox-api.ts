@@ -1,0 +1,108 @@
+import { type Context, Hono } from 'hono';
+import * as v from 'valibot';
+import {
+  INBOX_LIMIT_DEFAULT,
+  INBOX_LIMIT_MAX,
+  type InboxConversation,
+  type InboxConversationResponse,
+  type InboxListResponse,
+  type InboxWidgetsResponse,
+} from '../../protocol/inbox';
+import { firstIssue } from '../chat/chat-requests';
+import type { WidgetSettings } from '../config';
+import { errorResponse } from '../error-response';
+import type { ChatStore, InboxEntry } from '../storage/chat-store';
+
+export interface InboxApiDeps {
+  chat: Pick<ChatStore, 'listConversations' | 'getConversation' | 'listMessages'>;
+  widgets: readonly WidgetSettings[];
+}
+
+const ListQuerySchema = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, `limit must be an integer from 1 to ${INBOX_LIMIT_MAX}`),
+      v.transform(Number),
+      v.minValue(1, `limit must be an integer from 1 to ${INBOX_LIMIT_MAX}`),
+      v.maxValue(INBOX_LIMIT_MAX, `limit must be an integer from 1 to ${INBOX_LIMIT_MAX}`),
+    ),
+    String(INBOX_LIMIT_DEFAULT),
+  ),
+  // The store's cursor (`nextCursor` of the previous page); its form is checked by the store.
+  before: v.optional(v.pipe(v.string(), v.maxLength(100, 'before must be a nextCursor from this API'))),
+  includeEmpty: v.optional(v.picklist(['true', 'false'], 'includeEmpty must be true or false'), 'false'),
+});
+
+const toInboxConversation = ({ widgetId: _w, ...entry }: InboxEntry): InboxConversation => entry;
+
+/**
+ * The agents' inbox over the admin API (mounted under `/v0/admin`, behind `adminAuth`): the widgets, their
+ * conversations most recently active first with user data and custom instructions, and one conversation's transcript.
+ * Answers are `no-store`: they hold what shoppers wrote.
+ * @example
+ * // GET /v0/admin/widgets/demo/conversations?limit=25  (Authorization: Bearer <adminKey>)
+ * // → { conversations: [{ id, createdAt, updatedAt, userData, customInstructions, messageCount, lastMessageAt }],
+ * //     nextCursor: "1718000000000000_…" | null }
+ */
+export function inboxApiRoutes({ chat, widgets }: InboxApiDeps): Hono {
+  const byId = new Map(widgets.map((w) => [w.id, w]));
+  const app = new Hono();
+  // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
+  const noStore = (c: Context) => c.header('cache-control', 'no-store');
+
+  app.get('/widgets', (c) => {
+    noStore(c);
+    return c.json<InboxWidgetsResponse>({ widgets: widgets.map((w) => ({ id: w.id, title: w.title })) });
+  });
+
+  app.get('/widgets/:widgetId/conversations', async (c) => {
+    noStore(c);
+    const widget = byId.get(c.req.param('widgetId'));
+    if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
+    const query = v.safeParse(ListQuerySchema, c.req.query());
+    if (!query.success) return errorResponse(c, 400, 'invalid_request', firstIssue(query.issues));
+    const { limit, before, includeEmpty } = query.output;
+    let page: Awaited<ReturnType<ChatStore['listConversations']>>;
+    try {
+      page = await chat.listConversations(widget.id, { limit, before, includeEmpty: includeEmpty === 'true' });
+    } catch (error) {
+      // The limit is checked above, so the store's only RangeError left is a cursor it did not hand out.
+      if (error instanceof RangeError)
+        return errorResponse(c, 400, 'invalid_cursor', 'before must be a nextCursor from this API.');
+      throw error;
+    }
+    return c.json<InboxListResponse>({
+      conversations: page.conversations.map(toInboxConversation),
+      nextCursor: page.nextCursor,
+    });
+  });
+
+  app.get('/widgets/:widgetId/conversations/:id', async (c) => {
+    noStore(c);
+    const widget = byId.get(c.req.param('widgetId'));
+    if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
+    const id = c.req.param('id');
+    const [conversation, history] = await Promise.all([
+      chat.getConversation(widget.id, id),
+      chat.listMessages(widget.id, id),
+    ]);
+    if (!conversation || !history)
+      return errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
+    const messages = history.messages.map(({ replyTo: _r, ...m }) => m);
+    const { widgetId: _w, ...fields } = conversation;
+    return c.json<InboxConversationResponse>({
+      conversation: {
+        ...fields,
+        messageCount: messages.length,
+        lastMessageAt: messages.reduce<string | null>(
+          (last, m) => (last === null || m.createdAt > last ? m.createdAt : last),
+          null,
+        ),
+      },
+      messages,
+    });
+  });
+
+  return app;
+}
