@@ -16,6 +16,8 @@ export interface DemoOptions {
   integratorPort?: number;
   host?: string;
   log?: boolean;
+  /** The service's embedded database folder; undefined (default) keeps it in memory, as the e2e specs want. */
+  dataDir?: string;
 }
 
 export interface RunningDemo {
@@ -32,6 +34,8 @@ export interface RunningDemo {
 export const DEMO_WIDGET_ID = 'demo';
 /** The same widget, except that "Get order status" calls the integrator's XML order endpoint. */
 export const DEMO_XML_WIDGET_ID = 'demo-xml';
+/** The demo's admin key (the inbox, the action test endpoint). Demo only: a real config keeps its own secret. */
+export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
 
 /**
  * The service config of the demo: the offline engine, and two widgets that accept the store's origins and use the
@@ -40,7 +44,7 @@ export const DEMO_XML_WIDGET_ID = 'demo-xml';
  */
 export function demoServiceConfig(storeOrigins: string[], integratorUrl: string): unknown {
   return {
-    adminKey: 'demo-admin-key-not-secret',
+    adminKey: DEMO_ADMIN_KEY,
     database: 'embedded',
     engine: { type: 'local' },
     allowHttpLoopback: true,
@@ -93,6 +97,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       host,
       distDir: resolve(root, 'dist'),
       log: options.log,
+      dataDir: options.dataDir,
     });
     store.setServiceUrl(service.url);
     return {

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type Context, Hono } from 'hono';
+import { errorResponse } from '../error-response';
+
+/**
+ * The page's policy: its own script and stylesheet only (no inline code, no `eval`), product pictures from anywhere
+ * on the web, never framed, no forms posted anywhere (the key form is handled by script), no referrer leaked.
+ */
+export const INBOX_CSP =
+  "default-src 'self'; img-src 'self' https: http:; style-src 'self'; script-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const PAGE_HEADERS: Record<string, string> = {
+  'content-security-policy': INBOX_CSP,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+const ASSET_TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+/** Built by `scripts/build.mjs` from `src/inbox/main.tsx` (and the CSS it imports) into `dist/inbox/assets/`. */
+const SHELL = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Inbox · service-widget</title>
+<link rel="stylesheet" href="/inbox/assets/inbox.css">
+<script type="module" src="/inbox/assets/inbox.js"></script>
+</head>
+<body>
+<div id="app"></div>
+<noscript>The inbox needs JavaScript.</noscript>
+</body>
+</html>
+`;
+
+/**
+ * `GET /inbox`: the agents' inbox, a static shell whose script asks for the admin key and reads the admin JSON API
+ * with it (a browser cannot send a Bearer header on navigation, so the page itself is public and holds no data).
+ * `GET /inbox/assets/{inbox.js,inbox.css}`: its built files, from `{distDir}/inbox/assets/`.
+ */
+export function inboxPageRoutes(distDir: string): Hono {
+  const assets = resolve(distDir, 'inbox', 'assets');
+  const app = new Hono();
+  const page = (c: Context) => c.html(SHELL, 200, PAGE_HEADERS);
+  app.get('/', page);
+  app.get('/assets/:file', async (c) => {
+    // A plain file name of a known type: no path separators, no `..`, nothing but what the build writes.
+    const match = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(js|css)$/.exec(c.req.param('file'));
+    if (!match) return errorResponse(c, 404, 'not_found', 'No such file.');
+    let body: Buffer;
+    try {
+      body = await readFile(resolve(assets, match[0]));
+    } catch {
+      return errorResponse(c, 404, 'not_found', 'No such file.');
+    }
+    return c.body(new Uint8Array(body), 200, {
+      'content-type': ASSET_TYPES[match[1]],
+      'x-content-type-options': 'nosniff',
+      // Fixed names, so a browser must revalidate to pick up a new build.
+      'cache-control': 'no-cache',
+    });
+  });
+  return app;
+}
