@@ -1,5 +1,6 @@
 // One command for every artefact: `dist/loader.js`, `dist/widget.js` + `dist/index.js` (+ chunks, + .d.ts),
-// `dist/server/*` (the reference service and the demo), `dist/demo-spa/` (the npm-use demo).
+// `dist/server/*` (the reference service and the demo), `dist/inbox/` (the agents' inbox page), `dist/demo-spa/`
+// (the npm-use demo).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -57,6 +58,29 @@ await build({
         'bench-service-entry': 'scripts/bench-service-entry.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+    },
+  },
+});
+
+// The agents' inbox page (`/inbox`): one module and one stylesheet under fixed names, which the service serves from
+// dist/inbox/assets/ behind a strict CSP (no inline code, so no module-preload polyfill).
+await build({
+  ...quiet,
+  ...jsx,
+  build: {
+    target: 'es2020',
+    outDir: 'dist/inbox',
+    emptyOutDir: false,
+    modulePreload: false,
+    copyPublicDir: false,
+    rollupOptions: {
+      input: { inbox: 'src/inbox/main.tsx' },
+      output: {
+        format: 'es',
+        entryFileNames: 'assets/[name].js',
+        chunkFileNames: 'assets/[name]-[hash].js',
+        assetFileNames: 'assets/[name][extname]',
+      },
     },
   },
 });

@@ -2,7 +2,7 @@
 // fields, `<timeline>` holding `<step>`s and `<items>` holding `<item>`s. Written by hand like any small serializer:
 // every text is escaped, so `<script>` in a name stays text in the document, and characters XML cannot carry at all
 // are replaced rather than written.
-import type { OrderCard } from '../../src/protocol/cards';
+import { ORDER_CARD_TEXT_FIELDS, type OrderCard } from '../../src/protocol/cards';
 
 // XML 1.0 `Char` excludes these; a document containing one is not well-formed.
 const NOT_XML_CHAR =
@@ -23,20 +23,10 @@ export function escapeXml(text: string): string {
 }
 
 /** The order card's text fields in SPEC's order; `order_id_value` and `timeline` are placed by hand. */
-const TEXT_FIELDS = [
-  'total_label',
-  'total_amount',
-  'customer_name',
-  'shipping_label',
-  'shipping_method',
-  'payment_label',
-  'payment_method_label',
-  'payment_method_value',
-  'payment_status_label',
-  'payment_status_value',
-  'order_tracking_label',
+const TEXT_FIELDS: readonly ((typeof ORDER_CARD_TEXT_FIELDS)[number] | 'order_tracking_url')[] = [
+  ...ORDER_CARD_TEXT_FIELDS.filter((f) => f !== 'order_id_label'),
   'order_tracking_url',
-] as const satisfies readonly (keyof OrderCard)[];
+];
 
 /**
  * Serializes an order card as SPEC's XML order document, indented two spaces, fields in SPEC's order; absent

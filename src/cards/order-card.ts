@@ -1,4 +1,5 @@
 import {
+  ORDER_CARD_TEXT_FIELDS,
   ORDER_STEP_STATUSES,
   ORDER_TIMELINE_MAX_STEPS,
   type OrderCard,
@@ -22,20 +23,7 @@ type OptionalTextKey = {
 }[keyof OrderCard];
 
 /** SPEC's optional text fields, in SPEC's order. */
-const OPTIONAL_TEXT_KEYS: readonly OptionalTextKey[] = [
-  'order_id_label',
-  'total_label',
-  'total_amount',
-  'customer_name',
-  'shipping_label',
-  'shipping_method',
-  'payment_label',
-  'payment_method_label',
-  'payment_method_value',
-  'payment_status_label',
-  'payment_status_value',
-  'order_tracking_label',
-];
+const OPTIONAL_TEXT_KEYS: readonly OptionalTextKey[] = ORDER_CARD_TEXT_FIELDS;
 
 /**
  * Validates an order card from a custom action's response (SPEC "Order card", JSON or XML mapped by

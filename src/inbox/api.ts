@@ -1,8 +1,4 @@
-import type {
-  InboxConversationResponse,
-  InboxListResponse,
-  InboxWidgetsResponse,
-} from '../protocol/inbox';
+import type { InboxConversationResponse, InboxListResponse, InboxWidgetsResponse } from '../protocol/inbox';
 import { err, ok, type Result } from '../protocol/result';
 
 /** What went wrong with a request: the service's `{ error: { code, message } }`, or `network` (status 0). */
@@ -62,10 +58,7 @@ export function createInboxApi(fetchFn: typeof fetch, baseUrl = '') {
         key,
       ),
     conversation: (key: string, widgetId: string, id: string) =>
-      get<InboxConversationResponse>(
-        `${widgetPath(widgetId)}/conversations/${encodeURIComponent(id)}`,
-        key,
-      ),
+      get<InboxConversationResponse>(`${widgetPath(widgetId)}/conversations/${encodeURIComponent(id)}`, key),
   };
 }
 

@@ -1,9 +1,5 @@
 import { action, signal } from '@preact/signals';
-import type {
-  InboxConversation,
-  InboxConversationResponse,
-  InboxWidgetsResponse,
-} from '../protocol/inbox';
+import type { InboxConversation, InboxConversationResponse, InboxWidgetsResponse } from '../protocol/inbox';
 import { type ApiError, type InboxApi, isSendableKey } from './api';
 
 /** sessionStorage only: the key lives as long as the tab, and "Sign out" removes it at once. */

@@ -50,6 +50,22 @@ export interface OrderCard {
   order_tracking_url?: string;
 }
 
+/** SPEC's optional text fields of an order card, in SPEC's order (`order_tracking_url` is a URL, so not here). */
+export const ORDER_CARD_TEXT_FIELDS = [
+  'order_id_label',
+  'total_label',
+  'total_amount',
+  'customer_name',
+  'shipping_label',
+  'shipping_method',
+  'payment_label',
+  'payment_method_label',
+  'payment_method_value',
+  'payment_status_label',
+  'payment_status_value',
+  'order_tracking_label',
+] as const satisfies readonly (keyof OrderCard)[];
+
 export const ORDER_STEP_STATUSES: readonly OrderStepStatus[] = [
   'completed',
   'in_progress',

@@ -65,7 +65,11 @@ export function inboxApiRoutes({ chat, widgets }: InboxApiDeps): Hono {
     const { limit, before, includeEmpty } = query.output;
     let page: Awaited<ReturnType<ChatStore['listConversations']>>;
     try {
-      page = await chat.listConversations(widget.id, { limit, before, includeEmpty: includeEmpty === 'true' });
+      page = await chat.listConversations(widget.id, {
+        limit,
+        before,
+        includeEmpty: includeEmpty === 'true',
+      });
     } catch (error) {
       // The limit is checked above, so the store's only RangeError left is a cursor it did not hand out.
       if (error instanceof RangeError)

@@ -1,0 +1,26 @@
+import type { MessagePart as MessagePartData } from '../protocol/chat';
+import { OrderCard } from './order-card';
+import { ProductCard, ProductList } from './product-card';
+
+/**
+ * The one place that maps a message part's `type` to what the agent sees. Text stays text: line breaks kept by CSS,
+ * no markdown or HTML interpreted. An unknown type (a newer service) is named rather than dropped silently.
+ */
+export function MessagePart({ part }: { part: MessagePartData }) {
+  switch (part.type) {
+    case 'text':
+      return <p class="text">{part.text}</p>;
+    case 'product-card':
+      return <ProductCard card={part.card} />;
+    case 'products':
+      return <ProductList cards={part.cards} />;
+    case 'order-card':
+      return <OrderCard card={part.card} />;
+    default:
+      return (
+        <p class="unknown-part">
+          (a part of type “{String((part as { type?: unknown }).type)}” this page cannot show)
+        </p>
+      );
+  }
+}
