@@ -84,7 +84,7 @@ export function createApp({
       inbox: { chat: runtime.chat, widgets: config.widgets },
     }),
   );
-  app.route('/inbox', inboxPageRoutes(distDir));
+  app.route('/', inboxPageRoutes(distDir));
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
   app.onError((e, c) => {

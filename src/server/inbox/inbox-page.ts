@@ -47,14 +47,15 @@ const SHELL = `<!doctype html>
 /**
  * `GET /inbox`: the agents' inbox, a static shell whose script asks for the admin key and reads the admin JSON API
  * with it (a browser cannot send a Bearer header on navigation, so the page itself is public and holds no data).
- * `GET /inbox/assets/{inbox.js,inbox.css}`: its built files, from `{distDir}/inbox/assets/`.
+ * `GET /inbox/assets/{inbox.js,inbox.css}`: its built files, from `{distDir}/inbox/assets/`. Mounted at the root.
  */
 export function inboxPageRoutes(distDir: string): Hono {
   const assets = resolve(distDir, 'inbox', 'assets');
   const app = new Hono();
   const page = (c: Context) => c.html(SHELL, 200, PAGE_HEADERS);
-  app.get('/', page);
-  app.get('/assets/:file', async (c) => {
+  app.get('/inbox', page);
+  app.get('/inbox/', page);
+  app.get('/inbox/assets/:file', async (c) => {
     // A plain file name of a known type: no path separators, no `..`, nothing but what the build writes.
     const match = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(js|css)$/.exec(c.req.param('file'));
     if (!match) return errorResponse(c, 404, 'not_found', 'No such file.');
