@@ -1,7 +1,7 @@
 // `npm run bench`, second half: what the reference service costs per chat turn, per custom-action call and per open
 // reply stream, on one process with the local engine and the embedded database in memory. Prints tables and writes
 // bench-results/service.json. It reports figures only: it never fails on timing, and exits non-zero only when it
-// cannot run. Knobs (environment): TURNS, WARMUP, CLIENTS, CALLS, ACTION_DELAY_MS, STREAMS, STREAM_TIMEOUT_MS.
+// cannot run. Knobs (environment): TURNS, WARMUP, CLIENTS, CLIENT_TURNS, CALLS, ACTION_DELAY_MS, STREAMS, STREAM_TIMEOUT_MS.
 //
 // The service runs alone in a child Node process (the built `dist/server/bench-service-entry.js`, its own event loop
 // and core, as in production) and samples its own `process.memoryUsage()`; this process plays the shoppers (node:http
@@ -10,12 +10,13 @@
 //
 //   1. chat turn, no action   POST …/messages to a widget without actions ("qwerty": a catalog miss, answered in
 //                             text), timed from the request's start to its `message.done`; one conversation per 10
-//                             turns; sequential, then CLIENTS clients at once
+//                             turns; TURNS one after another, then CLIENT_TURNS shared by CLIENTS clients at once
 //   2. custom-action call     "order 1234 status" runs "Get order status" against a loopback endpoint that answers an
 //                             order card after ACTION_DELAY_MS; the endpoint times itself (request in → response
 //                             out). Beside it, the same widget's no-action turn with the same number of events ("Where
 //                             is my order?" → the engine asks for the number), and the admin "test action" route,
-//                             which is callAction() behind one HTTP round trip
+//                             which is callAction() behind one HTTP round trip. Each overhead is a difference taken
+//                             pair by pair between neighbouring requests (with the call − endpoint time − without it)
 //   3. open reply streams     STREAMS conversations send at once; the endpoint holds every action call until all are
 //                             in, so every reply stream is open at the same time; then it answers them all
 import { fork } from 'node:child_process';
@@ -68,6 +69,7 @@ async function serviceChild() {
     },
     /** Collects garbage, then samples memory every 100 ms; the first sample is the baseline. */
     sampleStart() {
+      const before = resources();
       globalThis.gc?.();
       const baseline = read();
       memory = { baseline, peak: { ...baseline }, samples: 1 };
@@ -78,7 +80,12 @@ async function serviceChild() {
       }, 100);
       loopDelay = monitorEventLoopDelay({ resolution: 10 });
       loopDelay.enable();
-      return { baseline, resources: resources() };
+      return { baseline, resources: before };
+    },
+    /** Live memory now: garbage collected first, so what is left is what the open work holds. */
+    live() {
+      globalThis.gc?.();
+      return read();
     },
     sampleStop() {
       clearInterval(sampler);
@@ -377,7 +384,7 @@ async function pool(count, width, job) {
 
 // 1. ------------------------------------------------------------------------------------------------------------
 
-async function benchTurns({ turns, warmup, clients }) {
+async function benchTurns({ turns, warmup, clients, clientTurns }) {
   const service = await startChild({
     adminKey: ADMIN_KEY,
     widgets: [{ id: 'plain', allowedOrigins: [ORIGIN] }],
@@ -413,7 +420,7 @@ async function benchTurns({ turns, warmup, clients }) {
     await Promise.all(Array.from({ length: clients }, () => client(Math.ceil(warmup / clients), [], [])));
     const concurrent = [];
     const concurrentFailures = [];
-    const perClient = Math.ceil(turns / clients);
+    const perClient = Math.ceil(clientTurns / clients);
     started = performance.now();
     await Promise.all(
       Array.from({ length: clients }, () => client(perClient, concurrent, concurrentFailures)),
@@ -470,6 +477,8 @@ async function benchActions({ calls, warmup, delayMs }) {
     const base = service.url;
     const withAction = [];
     const baseline = [];
+    /** Per pair of neighbouring turns: (turn with the action − endpoint time) − turn without action. */
+    const turnPairs = [];
     const failures = { withAction: [], baseline: [], direct: [] };
     let withActionEvents = null;
     let baselineEvents = null;
@@ -488,6 +497,7 @@ async function benchActions({ calls, warmup, delayMs }) {
         baseline.push(b.ms);
         baselineEvents ??= b.types;
       } else failures.baseline.push(b.reason ?? 'the action was called');
+      if (a.ok && called && b.ok) turnPairs.push(a.ms - endpoint.handled.at(-1) - b.ms);
     }
 
     // callAction() behind the admin "test action" route, and that route's round trip without a call.
@@ -500,6 +510,8 @@ async function benchActions({ calls, warmup, delayMs }) {
       });
     const direct = [];
     const adminFloor = [];
+    /** Per pair of neighbouring admin calls: (test call − endpoint time) − the same route without a call. */
+    const directPairs = [];
     for (let i = 0; i < warmup + calls; i++) {
       const before = endpoint.handled.length;
       let started = performance.now();
@@ -510,37 +522,28 @@ async function benchActions({ calls, warmup, delayMs }) {
       const missMs = performance.now() - started;
       if (i < warmup) continue;
       if (res.status === 200 && JSON.parse(res.text).ok && endpoint.handled.length - before === 1) {
-        direct.push({ ms: total, endpointMs: endpoint.handled.at(-1) });
+        direct.push({ ms: total, endpointMs: endpoint.handled.at(-1), at: i });
       } else failures.direct.push(`status ${res.status}: ${res.text.slice(0, 80)}`);
       if (miss.status === 404) adminFloor.push(missMs);
+      if (direct.length > 0 && miss.status === 404 && direct.at(-1).at === i) {
+        directPairs.push(direct.at(-1).ms - direct.at(-1).endpointMs - missMs);
+      }
     }
 
-    const minusEndpoint = withAction.map((r) => r.ms - r.endpointMs);
-    const turnOverhead = stats(minusEndpoint);
-    const baselineStats = stats(baseline);
-    const directOverhead = stats(direct.map((r) => r.ms - r.endpointMs));
-    const adminFloorStats = stats(adminFloor);
-    const diff = (a, b) => (a === null || b === null ? null : Math.round((a - b) * 1000) / 1000);
     return {
       endpointDelayMs: delayMs,
       conversations: 'one per turn',
       events: { withAction: withActionEvents, baseline: baselineEvents },
       endpointOwn: stats([...withAction, ...direct].map((r) => r.endpointMs)),
       turnWithAction: stats(withAction.map((r) => r.ms)),
-      turnWithActionMinusEndpoint: turnOverhead,
-      turnWithoutAction: baselineStats,
-      callOverheadInTurn: {
-        p50: diff(turnOverhead.p50, baselineStats.p50),
-        p99: diff(turnOverhead.p99, baselineStats.p99),
-        note: '(turn with action − endpoint time) − turn without action, quantile by quantile',
-      },
-      adminTestMinusEndpoint: directOverhead,
-      adminRoundTripWithoutCall: adminFloorStats,
-      callActionOverhead: {
-        p50: diff(directOverhead.p50, adminFloorStats.p50),
-        p99: diff(directOverhead.p99, adminFloorStats.p99),
-        note: '(admin test − endpoint time) − admin round trip that makes no call, quantile by quantile',
-      },
+      turnWithActionMinusEndpoint: stats(withAction.map((r) => r.ms - r.endpointMs)),
+      turnWithoutAction: stats(baseline),
+      /** (turn with the action − endpoint time) − the no-action turn right after it, pair by pair. */
+      callOverheadInTurn: stats(turnPairs),
+      adminTestMinusEndpoint: stats(direct.map((r) => r.ms - r.endpointMs)),
+      adminRoundTripWithoutCall: stats(adminFloor),
+      /** (admin test call − endpoint time) − the admin call without an action call right after it, pair by pair. */
+      callActionOverhead: stats(directPairs),
       failed: {
         withAction: failures.withAction.length,
         baseline: failures.baseline.length,
@@ -593,6 +596,8 @@ async function benchStreams({ streams, timeoutMs }) {
     });
     const createMs = performance.now() - started;
 
+    // Let the sockets of the set-up requests close, so the snapshot below is the service at rest.
+    await new Promise((ok) => setTimeout(ok, 1500));
     const before = await service.call('sampleStart');
     let open = 0;
     let peakOpen = 0;
@@ -639,7 +644,11 @@ async function benchStreams({ streams, timeoutMs }) {
     );
     // When every call is held, wait a second so the memory sampler sees the plateau, then answer them all.
     const why = await Promise.race([released, Promise.all(results).then(() => 'every turn ended early')]);
-    if (why === 'all in flight') await new Promise((ok) => setTimeout(ok, 1000));
+    let live = null;
+    if (why === 'all in flight') {
+      await new Promise((ok) => setTimeout(ok, 1000));
+      live = await service.call('live');
+    }
     openWhenReleased = open;
     const releasedAt = performance.now();
     endpoint.mode = 'delay';
@@ -650,8 +659,9 @@ async function benchStreams({ streams, timeoutMs }) {
     const drainMs = performance.now() - releasedAt;
     const memory = await service.call('sampleStop');
 
-    // Readers wait on the event hub with a 1 s timer each: once every stream has ended and a second has passed, the
-    // service's timers and sockets are back where they were before the burst when no reader was left behind.
+    // The hub is not reachable from outside the service, but every reader waits on it with a 1 s timer, and every
+    // running turn holds its deadline timer: 1.5 s after the last stream ended, the service's timers and sockets are
+    // back where they were before the burst only when no reader, turn or connection was left behind.
     await new Promise((ok) => setTimeout(ok, 1500));
     const after = await service.call('resources');
     const delta = (name) => (after[name] ?? 0) - (before.resources[name] ?? 0);
@@ -682,6 +692,8 @@ async function benchStreams({ streams, timeoutMs }) {
         deltaRss: memory.peak.rss - memory.baseline.rss,
         deltaHeapUsed: memory.peak.heapUsed - memory.baseline.heapUsed,
         perStreamRss: Math.round((memory.peak.rss - memory.baseline.rss) / streams),
+        allOpenAfterGc: live,
+        perStreamLiveHeap: live && Math.round((live.heapUsed - memory.baseline.heapUsed) / streams),
         samples: memory.samples,
       },
       eventLoopDelayMs: memory.loopDelayMs,
@@ -729,24 +741,10 @@ function report(results, settings) {
       distRow(`turn with the action (${a.events.withAction?.length} events)`, a.turnWithAction),
       distRow('…minus the endpoint own time', a.turnWithActionMinusEndpoint),
       distRow(`turn without action, same widget (${a.events.baseline?.length} events)`, a.turnWithoutAction),
-      [
-        'call overhead in a turn (difference)',
-        ms(a.callOverheadInTurn.p50),
-        ms(a.callOverheadInTurn.p99),
-        '',
-        '',
-        '',
-      ],
+      distRow('= call overhead in a turn (paired difference)', a.callOverheadInTurn),
       distRow('admin test action (callAction) − endpoint time', a.adminTestMinusEndpoint),
       distRow('admin route round trip without a call (404)', a.adminRoundTripWithoutCall),
-      [
-        'callAction() overhead (difference)',
-        ms(a.callActionOverhead.p50),
-        ms(a.callActionOverhead.p99),
-        '',
-        '',
-        '',
-      ],
+      distRow('= callAction() overhead (paired difference)', a.callActionOverhead),
     ]),
   );
   const failedActions = a.failed.withAction + a.failed.baseline + a.failed.direct;
@@ -773,15 +771,27 @@ function report(results, settings) {
         ['all in flight after', s.allInFlightAfterMs === null ? 'never' : `${s.allInFlightAfterMs} ms`],
         ['all done after release', `${s.drainAfterReleaseMs} ms`],
         ['total wall time (send → last message.done)', `${s.wallMs} ms`],
-        ['RSS baseline → peak (delta)', `${mib(m.baseline.rss)} → ${mib(m.peak.rss)} (+${mib(m.deltaRss)})`],
+        [
+          'RSS baseline → peak, 100 ms samples (delta)',
+          `${mib(m.baseline.rss)} → ${mib(m.peak.rss)} (+${mib(m.deltaRss)})`,
+        ],
         [
           'heap used baseline → peak (delta)',
           `${mib(m.baseline.heapUsed)} → ${mib(m.peak.heapUsed)} (+${mib(m.deltaHeapUsed)})`,
         ],
-        ['RSS per open stream', `${(m.perStreamRss / 1024).toFixed(1)} KiB`],
+        ['RSS per open stream (peak delta / streams)', `${(m.perStreamRss / 1024).toFixed(1)} KiB`],
+        [
+          'all open, GC run: RSS / heap used',
+          m.allOpenAfterGc
+            ? `${mib(m.allOpenAfterGc.rss)} / ${mib(m.allOpenAfterGc.heapUsed)} (${(m.perStreamLiveHeap / 1024).toFixed(1)} KiB heap per stream)`
+            : '–',
+        ],
         ['RSS / heap used after, GC run', `${mib(m.afterGc.rss)} / ${mib(m.afterGc.heapUsed)}`],
         ['event-loop delay p99 / max', `${ms(s.eventLoopDelayMs.p99)} / ${ms(s.eventLoopDelayMs.max)}`],
-        ['left behind: timers (hub waiters) / sockets', `${s.leftAfter.timers} / ${s.leftAfter.sockets}`],
+        [
+          'left 1.5 s after: timers / sockets (hub waiters, turns)',
+          `${s.leftAfter.timers} / ${s.leftAfter.sockets}`,
+        ],
       ],
     ),
   );
@@ -797,6 +807,8 @@ async function main() {
     turns: knob('TURNS', 1000),
     warmup: knob('WARMUP', 50),
     clients: Math.max(1, knob('CLIENTS', 10)),
+    // Half as many turns as the sequential run by default: the figure is the same shape, and the run stays ~3 min.
+    clientTurns: knob('CLIENT_TURNS', 500),
     calls: knob('CALLS', 500),
     actionDelayMs: knob('ACTION_DELAY_MS', 20),
     streams: Math.max(1, knob('STREAMS', 1000)),
