@@ -72,6 +72,7 @@ export function createApp({
       hub: runtime.hub,
       service: runtime.service,
       isStreaming: runtime.turns.isStreaming,
+      streamPollMs: runtime.streamPollMs,
     }),
   );
   app.route('/v0/widget', widget);

@@ -30,6 +30,8 @@ export interface Runtime {
   hub: EventHub;
   service: ChatService;
   findWidget(id: string): WidgetSettings | undefined;
+  /** How often an open reply stream re-reads the log unprompted: often only when other instances may write. */
+  streamPollMs: number;
   actionOptions: Omit<CallActionOptions, 'signal'>;
   close(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     hub,
     service,
     findWidget: (id) => widgets.get(id),
+    streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,
     async close() {
       clearInterval(sweeper);

@@ -16,6 +16,11 @@ export interface LogStreamOptions {
   maxOpenMs?: number;
   /** How often to send a keep-alive comment while nothing happens (proxies close idle connections). */
   keepAliveMs?: number;
+  /**
+   * How often to re-read the log without a wake-up. Only other processes' appends go unannounced: on a shared
+   * PostgreSQL poll often (1 s); on the embedded database every append is in this process and wakes the reader.
+   */
+  pollMs?: number;
 }
 
 const PAGE = 500;
@@ -36,7 +41,7 @@ export function streamFromLog(
   hub: EventHub,
   options: LogStreamOptions,
 ): Response {
-  const { conversationId, messageId, maxOpenMs = 10 * 60_000, keepAliveMs = 15_000 } = options;
+  const { conversationId, messageId, maxOpenMs = 10 * 60_000, keepAliveMs = 15_000, pollMs = 1000 } = options;
   c.header('cache-control', 'no-store');
   c.header('x-accel-buffering', 'no');
   return streamSSE(c, async (stream) => {
@@ -47,6 +52,7 @@ export function streamFromLog(
     let sawTerminal = false;
     let lastWrite = Date.now();
     while (!closed.signal.aborted && Date.now() < deadline) {
+      const mark = hub.mark();
       const batch = await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
       for (const { seq, event } of batch) {
         await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
@@ -63,8 +69,8 @@ export function streamFromLog(
         if (tail.length === 0) return;
         continue;
       }
-      // Woken by an append on this instance; otherwise re-read every second (another instance may be writing).
-      await hub.wait(conversationId, 1000, closed.signal);
+      // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
+      await hub.wait(conversationId, pollMs, closed.signal, mark);
       if (Date.now() - lastWrite >= keepAliveMs) {
         await stream.write(': keep-alive\n\n');
         lastWrite = Date.now();

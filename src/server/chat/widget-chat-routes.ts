@@ -14,6 +14,8 @@ export interface WidgetChatDeps {
   service: ChatService;
   /** Whether the conversation has a reply still being written (for a resume to know when it is caught up). */
   isStreaming(conversationId: string): Promise<boolean>;
+  /** See `LogStreamOptions.pollMs`. */
+  streamPollMs: number;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -66,7 +68,7 @@ const badEventId = (c: Context) =>
   errorResponse(c, 400, 'invalid_last_event_id', 'Last-Event-ID must be an event id we sent.');
 
 /** DESIGN "Widget ↔ service protocol (v0)", mounted under `/v0/widget`; CORS and the widget check come before. */
-export function widgetChatRoutes({ chat, hub, service, isStreaming }: WidgetChatDeps): Hono {
+export function widgetChatRoutes({ chat, hub, service, isStreaming, streamPollMs }: WidgetChatDeps): Hono {
   const app = new Hono();
 
   app.post('/:widgetId/conversations', async (c) => {
@@ -101,6 +103,7 @@ export function widgetChatRoutes({ chat, hub, service, isStreaming }: WidgetChat
       conversationId: conversation.id,
       afterSeq,
       isStreaming: () => isStreaming(conversation.id),
+      pollMs: streamPollMs,
     });
   });
 
