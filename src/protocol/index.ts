@@ -1,4 +1,5 @@
 export * from './cards';
+export * from './catalog';
 export * from './chat';
 export * from './constants';
 export * from './events';
