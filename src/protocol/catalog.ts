@@ -1,7 +1,12 @@
 /** SPEC's availability values of the push API; schema.org availability URLs map onto them. */
 export type Availability = 'in stock' | 'out of stock' | 'preorder' | 'discontinued';
 
-export const AVAILABILITIES: readonly Availability[] = ['in stock', 'out of stock', 'preorder', 'discontinued'];
+export const AVAILABILITIES: readonly Availability[] = [
+  'in stock',
+  'out of stock',
+  'preorder',
+  'discontinued',
+];
 
 /**
  * A product as the service stores and returns it, whatever its source (schema.org feed, third-party JSON feed, push
