@@ -1,0 +1,68 @@
+import type { CatalogProduct } from '../../../protocol/catalog';
+import type { Result } from '../../../protocol/result';
+
+/** One item a feed normalizer refused: its position in the feed, its `url` when it had a string one, and why. */
+export interface RejectedItem {
+  index: number;
+  url?: string;
+  reason: string;
+}
+
+/** What a feed normalizer returns: the usable products in feed order and one report per refused item. */
+export interface FeedNormalization {
+  products: CatalogProduct[];
+  rejected: RejectedItem[];
+}
+
+// Two spellings of one address (`HTTPS://Shop.example:443/p` and `https://shop.example/p`) are one row.
+const urlKey = (url: string): string => {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+};
+
+/**
+ * Applies a per-item normalizer to every item, then enforces uniqueness (SPEC: "rows are keyed by URL, so each must be
+ * unique"; the push API keys by identifier): the first product with a URL or identifier keeps it, each later one is
+ * rejected with `duplicate url (first at index N)` or `duplicate identifier (first at index N)`, N being the index of
+ * the product that kept it. Reports come out in feed order; a refused item's `url` is its raw string `url` (cleaned,
+ * for finding it in the feed), a duplicate's is the normalized one.
+ */
+export function normalizeItems(
+  items: readonly unknown[],
+  normalizeItem: (item: unknown) => Result<CatalogProduct, string>,
+  urlOf: (item: unknown) => string | undefined,
+): FeedNormalization {
+  const products: CatalogProduct[] = [];
+  const rejected: RejectedItem[] = [];
+  const firstByUrl = new Map<string, number>();
+  const firstByIdentifier = new Map<string, number>();
+  const reject = (index: number, url: string | undefined, reason: string) => {
+    rejected.push(url === undefined ? { index, reason } : { index, url, reason });
+  };
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    const r = normalizeItem(item);
+    if (!r.ok) {
+      reject(index, urlOf(item), r.error);
+      continue;
+    }
+    const key = urlKey(r.value.productData.url);
+    const firstUrl = firstByUrl.get(key);
+    if (firstUrl !== undefined) {
+      reject(index, r.value.productData.url, `duplicate url (first at index ${firstUrl})`);
+      continue;
+    }
+    const firstId = firstByIdentifier.get(r.value.identifier);
+    if (firstId !== undefined) {
+      reject(index, r.value.productData.url, `duplicate identifier (first at index ${firstId})`);
+      continue;
+    }
+    firstByUrl.set(key, index);
+    firstByIdentifier.set(r.value.identifier, index);
+    products.push(r.value);
+  }
+  return { products, rejected };
+}
