@@ -1,5 +1,6 @@
 import { conversations } from './001-conversations';
 import { engineState } from './002-engine-state';
+import { catalog } from './003-catalog';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -9,4 +10,4 @@ export type { Migration } from './migration';
  * no file lookups at run time. To change the schema, add `NNN-name.ts` and list it here; never edit an applied one
  * (`migrate` refuses a database whose applied SQL differs).
  */
-export const migrations: readonly Migration[] = [conversations, engineState];
+export const migrations: readonly Migration[] = [conversations, engineState, catalog];

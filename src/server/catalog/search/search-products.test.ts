@@ -1,0 +1,221 @@
+// @vitest-environment node
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
+import { readProductQuery } from '../../engine/local/product-query';
+import type { Db } from '../../storage/db';
+import { migrate } from '../../storage/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import { type CatalogStore, createCatalogStore } from '../store/catalog-store';
+import { searchProducts, toProductCard } from './search-products';
+
+const item = (identifier: string, data: Omit<ProductData, 'url'>): CatalogProduct => ({
+  identifier,
+  productData: { url: `https://shop.example/${identifier}`, priceCurrency: 'EUR', ...data },
+});
+
+const FIXTURE: CatalogProduct[] = [
+  item('trail', {
+    displayText: 'Trail Running Shoes',
+    brand: 'Salomon',
+    sku: 'SAL-TR-42',
+    price: '89.95',
+    availability: 'in stock',
+    category: 'Shoes/Running',
+    description: 'Grippy shoes for muddy trails.',
+  }),
+  item('road', {
+    displayText: 'Road Running Shoe',
+    brand: 'Asics',
+    sku: 'ASX-900',
+    mpn: 'GEL-NIMBUS-25',
+    price: '149.00',
+    availability: 'in stock',
+    category: 'Shoes/Running',
+  }),
+  item('budget', {
+    displayText: 'Budget Runner Shoes',
+    brand: 'Decathlon',
+    price: '39.99',
+    availability: 'out of stock',
+    description: 'Entry-level running shoes.',
+  }),
+  item('socks', {
+    displayText: 'Running Socks',
+    price: '12.00',
+    availability: 'in stock',
+    attributes: { material: 'merino' },
+  }),
+  item('boots', {
+    displayText: 'Hiking Boots',
+    price: '129.00',
+    availability: 'in stock',
+    description: 'Waterproof boots, not for running.',
+  }),
+  item('sandals', { displayText: 'Beach Sandals', price: '19,90 €', availability: 'in stock' }),
+  item('hidden', {
+    displayText: 'Secret Running Shoes',
+    price: '50.00',
+    availability: 'in stock',
+    visible: false,
+  }),
+  item('batteries', { displayText: 'AA Batteries', sku: '900', price: '5.00' }),
+];
+
+describe.each(backends)('catalog search on $name', (backend: Backend) => {
+  let db: Db;
+  let store: CatalogStore;
+  const widgetId = `w-${randomUUID()}`;
+  beforeAll(async () => {
+    db = (await backend.open()).db;
+    await migrate(db);
+    store = createCatalogStore(db);
+    await store.replaceFeedProducts(widgetId, FIXTURE);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  const ids = async (query: Parameters<typeof searchProducts>[2], widget = widgetId) =>
+    (await searchProducts(db, widget, query)).map((p) => p.identifier);
+
+  it('finds "running shoes under 100" in a sensible order', async () => {
+    const query = readProductQuery('do you have running shoes under 100?');
+    expect(query).toMatchObject({ text: 'running shoes', maxPrice: 100 });
+    // Products with every term only (socks and boots mention running but are no shoes), the one that says so in its
+    // name, category and description first; the road shoe is over budget.
+    expect(await ids(query)).toEqual(['trail', 'budget']);
+    expect(await ids({ text: 'running shoes' })).toEqual(['trail', 'budget', 'road']);
+  });
+
+  it('matches singular and plural, and word prefixes', async () => {
+    expect(await ids({ text: 'shoe' })).toEqual(expect.arrayContaining(['trail', 'road', 'budget']));
+    expect(await ids({ text: 'battery' })).toEqual(['batteries']);
+    expect(await ids({ text: 'sandal' })).toEqual(['sandals']);
+    expect(await ids({ text: 'merino' })).toEqual(['socks']);
+    expect(await ids({ text: 'salomon' })).toEqual(['trail']);
+  });
+
+  it('falls back to products with some of the terms when none has all', async () => {
+    // A match in the name weighs more than one in the description.
+    expect(await ids({ text: 'waterproof sandals' })).toEqual(['sandals', 'boots']);
+  });
+
+  it('ranks an exact sku or mpn match first', async () => {
+    expect(await ids({ text: 'gel-nimbus-25' })).toEqual(['road']);
+    expect((await ids({ text: 'SAL-TR-42 running shoes' }))[0]).toBe('trail');
+    // "900" is the sku of the batteries and part of the road shoe's sku: the longest exact code wins.
+    expect(await ids({ text: 'ASX-900' })).toEqual(['road']);
+    expect(await ids(readProductQuery('do you have asx-900?'))).toEqual(['road']);
+    expect((await ids({ text: '900' }))[0]).toBe('batteries');
+  });
+
+  it('filters by availability and price range', async () => {
+    expect(await ids({ text: 'running shoes', inStockOnly: true })).toEqual(['trail', 'road']);
+    // Without search terms: by name.
+    expect(await ids({ text: '', minPrice: 20, maxPrice: 100 })).toEqual(['budget', 'trail']);
+    expect(await ids({ text: '', maxPrice: 19.9 })).toEqual(['batteries', 'sandals', 'socks']);
+    expect(await ids({ text: 'shoes', minPrice: 100 })).toEqual(['road']);
+  });
+
+  it('never returns hidden products', async () => {
+    expect(await ids({ text: 'secret' })).toEqual([]);
+    expect(await ids({ text: '', limit: 50 })).not.toContain('hidden');
+  });
+
+  it('searches the pushed data', async () => {
+    const widget = `w-${randomUUID()}`;
+    await store.replaceFeedProducts(widget, FIXTURE);
+    await store.updateProducts(widget, [
+      { identifier: 'road', productData: { price: '79.00', availability: 'out of stock' } },
+      { identifier: 'hidden', productData: { visible: true } },
+    ]);
+    expect(await ids({ text: 'running shoes', maxPrice: 100 }, widget)).toEqual([
+      'hidden',
+      'trail',
+      'budget',
+      'road',
+    ]);
+    expect(await ids({ text: 'running shoes', inStockOnly: true }, widget)).toEqual(['hidden', 'trail']);
+  });
+
+  it('honours the limit, at most 50', async () => {
+    expect(await ids({ text: '', limit: 2 })).toHaveLength(2);
+    expect(await ids({ text: '' })).toHaveLength(6);
+    expect(await ids({ text: '', limit: 1000 })).toHaveLength(7);
+    expect(await ids({ text: '', limit: 0 })).toHaveLength(1);
+  });
+
+  it.each([
+    "'; DROP TABLE products; --",
+    '%_',
+    '\\',
+    '\\\\',
+    "shoes' & !running | (a:*) <-> b",
+    '&|!():*',
+    '"',
+    '',
+    '   ',
+    '\u0000',
+    'x'.repeat(5000),
+  ])('treats the hostile query %j as text', async (text) => {
+    const found = await searchProducts(db, widgetId, { text });
+    expect(Array.isArray(found)).toBe(true);
+    expect(await store.countProducts(widgetId)).toBe(FIXTURE.length);
+  });
+
+  it('keeps widgets apart', async () => {
+    expect(await ids({ text: 'running shoes' }, `w-${randomUUID()}`)).toEqual([]);
+  });
+
+  it('gives the same order every time', async () => {
+    const first = await ids({ text: 'running', limit: 50 });
+    for (let i = 0; i < 3; i++) expect(await ids({ text: 'running', limit: 50 })).toEqual(first);
+  });
+});
+
+describe('toProductCard()', () => {
+  it('maps name, url, formatted price, description and image', () => {
+    expect(
+      toProductCard(
+        item('x', {
+          displayText: 'Mug',
+          price: '9.9',
+          imageUrl: 'https://cdn.example/mug.png',
+          description: 'A mug.',
+        }),
+      ),
+    ).toEqual({
+      url: 'https://shop.example/x',
+      name: 'Mug',
+      price: '€9.90',
+      description: 'A mug.',
+      image: 'https://cdn.example/mug.png',
+    });
+  });
+
+  it('keeps a formatted price as given and shows an unusual currency code after a number', () => {
+    expect(toProductCard(item('x', { displayText: 'A', price: '19,90 €' }))?.price).toBe('19,90 €');
+    expect(toProductCard(item('x', { displayText: 'A', price: '19,90', priceCurrency: 'euro' }))?.price).toBe(
+      '19,90 EURO',
+    );
+    expect(toProductCard(item('x', { displayText: 'A', price: '5', priceCurrency: '' }))?.price).toBe('5');
+  });
+
+  it('cuts a long description near 300 characters', () => {
+    const card = toProductCard(item('x', { displayText: 'A', price: '1', description: 'word '.repeat(200) }));
+    expect(card?.description?.length).toBeLessThanOrEqual(300);
+    expect(card?.description?.endsWith('…')).toBe(true);
+  });
+
+  it('gives null without a price or with a non-http url, and drops a non-http image', () => {
+    expect(toProductCard(item('x', { displayText: 'A' }))).toBeNull();
+    expect(
+      toProductCard({
+        identifier: 'x',
+        productData: { displayText: 'A', url: 'javascript:alert(1)', price: '1' },
+      }),
+    ).toBeNull();
+    expect(
+      toProductCard(item('x', { displayText: 'A', price: '1', imageUrl: 'data:image/png,x' }))?.image,
+    ).toBeUndefined();
+  });
+});

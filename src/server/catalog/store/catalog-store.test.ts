@@ -1,0 +1,287 @@
+// @vitest-environment node
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
+import type { Db } from '../../storage/db';
+import { migrate } from '../../storage/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import { type CatalogStore, createCatalogStore } from './catalog-store';
+import { parsePrice } from './product-row';
+
+/** Every test works in its own widget, so tests share one database without seeing each other. */
+const newWidget = () => `w-${randomUUID()}`;
+
+const product = (n: number, extra: Partial<ProductData> = {}): CatalogProduct => ({
+  identifier: `p${n}`,
+  productData: {
+    displayText: `Product ${n}`,
+    url: `https://shop.example/p/${n}`,
+    price: `${n}.00`,
+    ...extra,
+  },
+});
+const many = (count: number) => Array.from({ length: count }, (_, i) => product(i + 1));
+
+describe.each(backends)('catalog store on $name', (backend: Backend) => {
+  let db: Db;
+  let store: CatalogStore;
+  beforeAll(async () => {
+    db = (await backend.open()).db;
+    await migrate(db);
+    store = createCatalogStore(db);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  const updatedAt = async (widgetId: string, identifier: string) =>
+    (
+      await db.query<{ updated_at: Date }>(
+        'SELECT updated_at FROM products WHERE widget_id = $1 AND identifier = $2',
+        [widgetId, identifier],
+      )
+    )[0]?.updated_at.getTime();
+
+  describe('replaceFeedProducts()', () => {
+    it('adds, updates, removes and counts unchanged products', async () => {
+      const widgetId = newWidget();
+      expect(await store.replaceFeedProducts(widgetId, [product(1), product(2), product(3)])).toEqual({
+        added: 3,
+        updated: 0,
+        removed: 0,
+        unchanged: 0,
+      });
+      const next = [product(1), product(2, { price: '2.50' }), product(4)];
+      expect(await store.replaceFeedProducts(widgetId, next)).toEqual({
+        added: 1,
+        updated: 1,
+        removed: 1,
+        unchanged: 1,
+      });
+      expect(await store.getProduct(widgetId, 'p3')).toBeNull();
+      expect(await store.getProduct(widgetId, 'p2')).toEqual(product(2, { price: '2.50' }));
+      expect(await store.countProducts(widgetId)).toBe(3);
+      expect(await store.replaceFeedProducts(widgetId, [])).toEqual({
+        added: 0,
+        updated: 0,
+        removed: 3,
+        unchanged: 0,
+      });
+      expect(await store.countProducts(widgetId)).toBe(0);
+    });
+
+    it('is atomic: a product the database refuses mid-way leaves the old catalog intact', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, many(10));
+      const before = await db.query('SELECT * FROM products WHERE widget_id = $1 ORDER BY identifier', [
+        widgetId,
+      ]);
+      const next = many(2500).map((p) => ({ ...p, productData: { ...p.productData, price: '1.00' } }));
+      // The third chunk holds a product with an empty identifier (CHECK constraint), after two chunks were written.
+      next[2200] = { ...next[2200], identifier: '' };
+      await expect(store.replaceFeedProducts(widgetId, next, { chunkSize: 1000 })).rejects.toThrow(/check/i);
+      const after = await db.query('SELECT * FROM products WHERE widget_id = $1 ORDER BY identifier', [
+        widgetId,
+      ]);
+      expect(after).toEqual(before);
+      expect(await store.countProducts(widgetId)).toBe(10);
+    });
+
+    it('refuses duplicate identifiers or urls without touching the catalog', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      await expect(store.replaceFeedProducts(widgetId, [product(2), product(2)])).rejects.toThrow(
+        /identifier/,
+      );
+      const sameUrl = {
+        ...product(3),
+        productData: { ...product(3).productData, url: product(2).productData.url },
+      };
+      await expect(store.replaceFeedProducts(widgetId, [product(2), sameUrl])).rejects.toThrow(/url/);
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(product(1));
+      expect(await store.countProducts(widgetId)).toBe(1);
+    });
+
+    it('lets two products swap urls in one refresh', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1), product(2)]);
+      const swapped = [
+        product(1, { url: 'https://shop.example/p/2' }),
+        product(2, { url: 'https://shop.example/p/1' }),
+      ];
+      expect(await store.replaceFeedProducts(widgetId, swapped)).toMatchObject({ updated: 2 });
+      expect((await store.getProduct(widgetId, 'p1'))?.productData.url).toBe('https://shop.example/p/2');
+    });
+
+    it('keeps a push update through an unchanged feed refresh and drops it when the feed changes the product', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1), product(2)]);
+      await store.updateProducts(widgetId, [
+        { identifier: 'p1', productData: { price: '0.99', availability: 'out of stock' } },
+        { identifier: 'p2', productData: { price: '0.50' } },
+      ]);
+      expect(
+        await store.replaceFeedProducts(widgetId, [product(1), product(2, { description: 'New' })]),
+      ).toEqual({
+        added: 0,
+        updated: 1,
+        removed: 0,
+        unchanged: 1,
+      });
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(
+        product(1, { price: '0.99', availability: 'out of stock' }),
+      );
+      expect(await store.getProduct(widgetId, 'p2')).toEqual(product(2, { description: 'New' }));
+      // Key order does not count as a change.
+      const reordered = {
+        identifier: 'p1',
+        productData: { price: '1.00', url: product(1).productData.url, displayText: 'Product 1' },
+      };
+      expect(
+        await store.replaceFeedProducts(widgetId, [reordered, product(2, { description: 'New' })]),
+      ).toMatchObject({
+        unchanged: 2,
+      });
+      expect((await store.getProduct(widgetId, 'p1'))?.productData.price).toBe('0.99');
+    });
+
+    it('keeps products added through the push API when the feed lacks them', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      await store.addProducts(widgetId, [product(50)]);
+      expect(await store.replaceFeedProducts(widgetId, [product(2)])).toMatchObject({ added: 1, removed: 1 });
+      expect(await store.getProduct(widgetId, 'p50')).toEqual(product(50));
+      expect(await store.getProduct(widgetId, 'p1')).toBeNull();
+    });
+
+    it('takes over a push-added product that the feed now has, and displaces one whose url it takes', async () => {
+      const widgetId = newWidget();
+      await store.addProducts(widgetId, [product(1), product(9, { url: 'https://shop.example/p/2' })]);
+      expect(await store.replaceFeedProducts(widgetId, [product(1, { price: '5.00' }), product(2)])).toEqual({
+        added: 1,
+        updated: 1,
+        removed: 1,
+        unchanged: 0,
+      });
+      expect(await store.getProduct(widgetId, 'p9')).toBeNull();
+      // p1 is the feed's now: a refresh without it removes it.
+      expect(await store.replaceFeedProducts(widgetId, [product(2)])).toMatchObject({ removed: 1 });
+      expect(await store.getProduct(widgetId, 'p1')).toBeNull();
+    });
+
+    it('isolates widgets', async () => {
+      const a = newWidget();
+      const b = newWidget();
+      await store.replaceFeedProducts(a, [product(1), product(2)]);
+      await store.replaceFeedProducts(b, [product(1)]);
+      await store.replaceFeedProducts(b, []);
+      expect(await store.countProducts(a)).toBe(2);
+      expect(await store.getProduct(b, 'p1')).toBeNull();
+      expect(
+        await store.updateProducts(b, [{ identifier: 'p2', productData: { price: '1' } }]),
+      ).toMatchObject({
+        missing: ['p2'],
+      });
+      expect(await store.getProduct(a, 'p2')).toEqual(product(2));
+    });
+  });
+
+  describe('updateProducts()', () => {
+    it('updates existing products only and reports the missing ones', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1), product(2)]);
+      const result = await store.updateProducts(widgetId, [
+        { identifier: 'p1', productData: { price: '9.99', attributes: { color: 'red' } } },
+        { identifier: 'nope', productData: { price: '1.00' } },
+      ]);
+      expect(result).toEqual({ updated: ['p1'], unchanged: [], missing: ['nope'] });
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(
+        product(1, { price: '9.99', attributes: { color: 'red' } }),
+      );
+      expect(await store.getProduct(widgetId, 'nope')).toBeNull();
+      expect(await store.countProducts(widgetId)).toBe(2);
+    });
+
+    it('changes nothing when the same update is replayed', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      const update = [{ identifier: 'p1', productData: { price: '7.00', visible: false } }];
+      expect(await store.updateProducts(widgetId, update)).toMatchObject({ updated: ['p1'] });
+      const row = await db.query('SELECT * FROM products WHERE widget_id = $1', [widgetId]);
+      expect(await store.updateProducts(widgetId, update)).toEqual({
+        updated: [],
+        unchanged: ['p1'],
+        missing: [],
+      });
+      expect(await db.query('SELECT * FROM products WHERE widget_id = $1', [widgetId])).toEqual(row);
+      // A value equal to the feed's is no change either.
+      expect(
+        await store.updateProducts(widgetId, [
+          { identifier: 'p1', productData: { displayText: 'Product 1' } },
+        ]),
+      ).toMatchObject({ unchanged: ['p1'] });
+    });
+
+    it('applies several updates of one product in order and accumulates overrides', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      await store.updateProducts(widgetId, [
+        { identifier: 'p1', productData: { price: '3.00' } },
+        { identifier: 'p1', productData: { price: '4.00', oldPrice: '5.00' } },
+      ]);
+      await store.updateProducts(widgetId, [{ identifier: 'p1', productData: { availability: 'preorder' } }]);
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(
+        product(1, { price: '4.00', oldPrice: '5.00', availability: 'preorder' }),
+      );
+    });
+
+    it('handles a batch of 1,500 updates', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, many(1500));
+      const updates = many(1500).map((p) => ({ identifier: p.identifier, productData: { price: '1.23' } }));
+      const result = await store.updateProducts(widgetId, updates);
+      expect(result.updated).toHaveLength(1500);
+      const [{ n }] = await db.query<{ n: number }>(
+        'SELECT count(*)::bigint AS n FROM products WHERE widget_id = $1 AND price_num = 1.23',
+        [widgetId],
+      );
+      expect(n).toBe(1500);
+    });
+  });
+
+  describe('addProducts()', () => {
+    it('adds new products, updates existing ones and refuses a url already taken', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      const before = await updatedAt(widgetId, 'p1');
+      const result = await store.addProducts(widgetId, [
+        product(1, { price: '8.00' }),
+        product(2),
+        product(3, { url: product(1).productData.url }),
+      ]);
+      expect(result).toEqual({ added: ['p2'], updated: ['p1'], unchanged: [], urlTaken: ['p3'] });
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(product(1, { price: '8.00' }));
+      expect(await store.getProduct(widgetId, 'p2')).toEqual(product(2));
+      expect(await updatedAt(widgetId, 'p1')).toBeGreaterThanOrEqual(before!);
+      expect(await store.addProducts(widgetId, [product(2)])).toEqual({
+        added: [],
+        updated: [],
+        unchanged: ['p2'],
+        urlTaken: [],
+      });
+    });
+  });
+});
+
+describe('parsePrice()', () => {
+  it.each([
+    ['89.95', '89.95'],
+    ['19,90 €', '19.90'],
+    ['$1,299.00', '1299.00'],
+    ['1.299,00 EUR', '1299.00'],
+    ['1.299', '1299'],
+    ['from 12', '12'],
+    ['free', null],
+    [undefined, null],
+  ])('reads %j as %j', (text, expected) => {
+    expect(parsePrice(text)).toBe(expected);
+  });
+});

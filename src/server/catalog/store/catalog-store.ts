@@ -1,0 +1,308 @@
+import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
+import type { Db } from '../../storage/db';
+import { canonicalJson, type DerivedColumns, deriveColumns, feedHash, mergeProductData } from './product-row';
+
+// The product catalog of each widget (DESIGN "Catalog"; SPEC "Product data push API"), over plain SQL that runs
+// unchanged on PGlite and PostgreSQL (migration 003). Two sources write it:
+// - the feed: `replaceFeedProducts` makes the widget's feed products exactly the given list, in one transaction;
+// - the push API: `updateProducts` changes existing products only, `addProducts` creates products (source `push`).
+// Push changes are stored apart from the base record (`pushed`), so they survive a feed refresh that leaves the
+// product's feed data as it was, and are dropped when the feed changes that product (its `feed_hash` differs).
+// Products added through the push API are not the feed's: a feed refresh that lacks them keeps them.
+
+export interface ReplaceFeedOptions {
+  /** Products per INSERT statement; default 1,000. */
+  chunkSize?: number;
+}
+
+export interface ReplaceFeedResult {
+  /** New identifiers. */
+  added: number;
+  /** Products whose feed data changed, or that were push-added and are now in the feed (their overrides dropped). */
+  updated: number;
+  /**
+   * Feed products no longer in the feed, plus push-added products whose url a feed product now has (the feed wins:
+   * urls are unique per widget).
+   */
+  removed: number;
+  /** Feed data as it was: the row, and any push overrides on it, stay as they are. */
+  unchanged: number;
+}
+
+export interface ProductUpdate {
+  identifier: string;
+  productData: Partial<ProductData>;
+}
+
+export interface UpdateProductsResult {
+  /** Identifiers whose stored product changed. */
+  updated: string[];
+  /** Identifiers that exist but already had these values (a replayed request): nothing was written. */
+  unchanged: string[];
+  /** Identifiers with no product in this widget: SPEC's partial result reports them with status 404. */
+  missing: string[];
+}
+
+export interface AddProductsResult {
+  /** New products, stored with source `push`. */
+  added: string[];
+  /** Existing products: the given fields became push overrides, exactly like an update. */
+  updated: string[];
+  unchanged: string[];
+  /** New products whose url another product of the widget (or an earlier one in the batch) already has. */
+  urlTaken: string[];
+}
+
+export interface CatalogStore {
+  /**
+   * Makes the widget's feed products exactly `products`, atomically: upserts them, deletes feed products that are
+   * gone, keeps push-added products and keeps push overrides on products whose feed data did not change. Identifiers
+   * and urls must be unique within `products` (the feed parser skips duplicates); otherwise it throws and changes
+   * nothing.
+   */
+  replaceFeedProducts(
+    widgetId: string,
+    products: readonly CatalogProduct[],
+    options?: ReplaceFeedOptions,
+  ): Promise<ReplaceFeedResult>;
+  /** The product as a reader sees it (push overrides merged), or null. Hidden products included. */
+  getProduct(widgetId: string, identifier: string): Promise<CatalogProduct | null>;
+  /**
+   * Applies push updates to existing products only; top-level fields of `productData` replace the stored ones
+   * (`attributes` as a whole). Several updates of one identifier apply in order. Idempotent.
+   */
+  updateProducts(widgetId: string, updates: readonly ProductUpdate[]): Promise<UpdateProductsResult>;
+  /** Push-API adds: `displayText` and `url` are required (checked at the edge). See {@link AddProductsResult}. */
+  addProducts(widgetId: string, products: readonly CatalogProduct[]): Promise<AddProductsResult>;
+  /** All products of the widget, hidden ones included. */
+  countProducts(widgetId: string): Promise<number>;
+}
+
+const DEFAULT_CHUNK = 1_000;
+/** First key of the advisory lock that serializes writers of one widget's catalog. */
+const CATALOG_LOCK = 7_406_393;
+
+/** One element of a `jsonb_to_recordset` batch written to `products`. */
+interface RowRecord extends DerivedColumns {
+  identifier: string;
+  data?: ProductData;
+  feed_hash?: string;
+  pushed?: Partial<ProductData> | null;
+}
+
+const RECORD_COLUMNS = `identifier text, url text, name text, data jsonb, feed_hash text, pushed jsonb,
+  search_name text, search_text text, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+
+const chunks = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+interface StoredRow {
+  identifier: string;
+  data: ProductData;
+  pushed: Partial<ProductData> | null;
+}
+
+/**
+ * @example
+ * const catalog = createCatalogStore(db);
+ * await catalog.replaceFeedProducts('w1', [{ identifier: 'sku-1', productData: { displayText: 'Mug', url } }]);
+ * await catalog.updateProducts('w1', [{ identifier: 'sku-1', productData: { price: '9.90' } }]);
+ */
+export function createCatalogStore(db: Db): CatalogStore {
+  const lockWidget = (tx: Db, widgetId: string) =>
+    tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CATALOG_LOCK, widgetId]);
+
+  /** Rewrites `pushed` and the derived columns of existing rows. */
+  async function writeOverrides(tx: Db, widgetId: string, records: RowRecord[]): Promise<void> {
+    for (const chunk of chunks(records, DEFAULT_CHUNK)) {
+      await tx.query(
+        `UPDATE products p SET pushed = r.pushed, url = r.url, name = r.name, search_name = r.search_name,
+           search_text = r.search_text, code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock,
+           visible = r.visible, updated_at = now()
+         FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
+         WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
+        [widgetId, JSON.stringify(chunk)],
+      );
+    }
+  }
+
+  /** Folds updates into the stored overrides; returns the rows to write and who changed. */
+  function foldUpdates(stored: StoredRow[], updates: readonly ProductUpdate[]) {
+    const byId = new Map(stored.map((r) => [r.identifier, r]));
+    const next = new Map<string, Partial<ProductData>>();
+    for (const { identifier, productData } of updates) {
+      const row = byId.get(identifier);
+      if (!row) continue;
+      // Through JSON: an `undefined` field is absent, as it will be once stored.
+      const fields = JSON.parse(canonicalJson(productData)) as Partial<ProductData>;
+      next.set(identifier, { ...(next.get(identifier) ?? row.pushed ?? {}), ...fields });
+    }
+    const records: RowRecord[] = [];
+    const updated: string[] = [];
+    const unchanged: string[] = [];
+    for (const [identifier, pushed] of next) {
+      const row = byId.get(identifier)!;
+      // Compared as the reader sees it: an override equal to the stored value, or a replay, writes nothing.
+      const before = mergeProductData(row.data, row.pushed);
+      const after = mergeProductData(row.data, pushed);
+      if (canonicalJson(before) === canonicalJson(after)) {
+        unchanged.push(identifier);
+        continue;
+      }
+      updated.push(identifier);
+      records.push({ identifier, pushed: JSON.parse(canonicalJson(pushed)), ...deriveColumns(after) });
+    }
+    return { records, updated, unchanged };
+  }
+
+  const selectForUpdate = (tx: Db, widgetId: string, identifiers: string[]) =>
+    tx.query<StoredRow>(
+      `SELECT identifier, data, pushed FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])
+       ORDER BY identifier FOR UPDATE`,
+      [widgetId, identifiers],
+    );
+
+  return {
+    async replaceFeedProducts(widgetId, products, options = {}) {
+      const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
+      const identifiers = products.map((p) => p.identifier);
+      const urls = products.map((p) => p.productData.url);
+      assertUnique('identifier', identifiers);
+      assertUnique('url', urls);
+      return db.transaction(async (tx) => {
+        await lockWidget(tx, widgetId);
+        const gone = await tx.query(
+          `DELETE FROM products p WHERE p.widget_id = $1 AND p.source = 'feed'
+             AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS k(identifier) WHERE k.identifier = p.identifier)
+           RETURNING 1`,
+          [widgetId, identifiers],
+        );
+        const displaced = await tx.query(
+          `DELETE FROM products p USING unnest($2::text[], $3::text[]) AS f(identifier, url)
+           WHERE p.widget_id = $1 AND p.source = 'push' AND p.url = f.url AND p.identifier <> f.identifier
+           RETURNING 1`,
+          [widgetId, identifiers, urls],
+        );
+        let added = 0;
+        let updated = 0;
+        for (const chunk of chunks(products, chunkSize)) {
+          const records: RowRecord[] = chunk.map((p) => ({
+            identifier: p.identifier,
+            data: p.productData,
+            feed_hash: feedHash(p.productData),
+            ...deriveColumns(p.productData),
+          }));
+          // Unchanged feed rows match the WHERE of DO UPDATE false: not written, not returned. `xmax = 0` tells an
+          // inserted row from an updated one.
+          const written = await tx.query<{ inserted: boolean }>(
+            `INSERT INTO products AS p (widget_id, identifier, url, name, data, source, feed_hash, pushed,
+               search_name, search_text, code_keys, price_num, in_stock, visible)
+             SELECT $1, r.identifier, r.url, r.name, r.data, 'feed', r.feed_hash, NULL,
+               r.search_name, r.search_text, r.code_keys, r.price_num, r.in_stock, r.visible
+             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
+             ON CONFLICT (widget_id, identifier) DO UPDATE SET url = excluded.url, name = excluded.name,
+               data = excluded.data, source = 'feed', feed_hash = excluded.feed_hash, pushed = NULL,
+               search_name = excluded.search_name, search_text = excluded.search_text,
+               code_keys = excluded.code_keys, price_num = excluded.price_num, in_stock = excluded.in_stock,
+               visible = excluded.visible, updated_at = now()
+             WHERE p.source <> 'feed' OR p.feed_hash IS DISTINCT FROM excluded.feed_hash
+             RETURNING (xmax = 0) AS inserted`,
+            [widgetId, JSON.stringify(records)],
+          );
+          const inserted = written.filter((w) => w.inserted).length;
+          added += inserted;
+          updated += written.length - inserted;
+        }
+        return {
+          added,
+          updated,
+          removed: gone.length + displaced.length,
+          unchanged: products.length - added - updated,
+        };
+      });
+    },
+
+    async getProduct(widgetId, identifier) {
+      const [row] = await db.query<StoredRow>(
+        'SELECT identifier, data, pushed FROM products WHERE widget_id = $1 AND identifier = $2',
+        [widgetId, identifier],
+      );
+      return row ? { identifier: row.identifier, productData: mergeProductData(row.data, row.pushed) } : null;
+    },
+
+    async updateProducts(widgetId, updates) {
+      const identifiers = [...new Set(updates.map((u) => u.identifier))];
+      if (identifiers.length === 0) return { updated: [], unchanged: [], missing: [] };
+      return db.transaction(async (tx) => {
+        await lockWidget(tx, widgetId);
+        const stored = await selectForUpdate(tx, widgetId, identifiers);
+        const found = new Set(stored.map((r) => r.identifier));
+        const { records, updated, unchanged } = foldUpdates(stored, updates);
+        await writeOverrides(tx, widgetId, records);
+        return { updated, unchanged, missing: identifiers.filter((id) => !found.has(id)) };
+      });
+    },
+
+    async addProducts(widgetId, products) {
+      if (products.length === 0) return { added: [], updated: [], unchanged: [], urlTaken: [] };
+      const identifiers = [...new Set(products.map((p) => p.identifier))];
+      return db.transaction(async (tx) => {
+        await lockWidget(tx, widgetId);
+        const stored = await selectForUpdate(tx, widgetId, identifiers);
+        const found = new Set(stored.map((r) => r.identifier));
+        const existing = products.filter((p) => found.has(p.identifier));
+        const { records, updated, unchanged } = foldUpdates(stored, existing);
+        await writeOverrides(tx, widgetId, records);
+
+        // New products: the last record of an identifier wins; a url must be free.
+        const fresh = new Map<string, ProductData>();
+        for (const p of products) if (!found.has(p.identifier)) fresh.set(p.identifier, p.productData);
+        const taken = await tx.query<{ url: string }>(
+          'SELECT url FROM products WHERE widget_id = $1 AND url = ANY($2::text[])',
+          [widgetId, [...fresh.values()].map((d) => d.url)],
+        );
+        const usedUrls = new Set(taken.map((t) => t.url));
+        const urlTaken: string[] = [];
+        const inserts: RowRecord[] = [];
+        for (const [identifier, data] of fresh) {
+          if (usedUrls.has(data.url)) {
+            urlTaken.push(identifier);
+            continue;
+          }
+          usedUrls.add(data.url);
+          inserts.push({ identifier, data, ...deriveColumns(data) });
+        }
+        for (const chunk of chunks(inserts, DEFAULT_CHUNK)) {
+          await tx.query(
+            `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
+               search_name, search_text, code_keys, price_num, in_stock, visible)
+             SELECT $1, r.identifier, r.url, r.name, r.data, 'push', NULL, NULL,
+               r.search_name, r.search_text, r.code_keys, r.price_num, r.in_stock, r.visible
+             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
+            [widgetId, JSON.stringify(chunk)],
+          );
+        }
+        return { added: inserts.map((r) => r.identifier), updated, unchanged, urlTaken };
+      });
+    },
+
+    async countProducts(widgetId) {
+      const [row] = await db.query<{ n: number }>(
+        'SELECT count(*)::bigint AS n FROM products WHERE widget_id = $1',
+        [widgetId],
+      );
+      return row.n;
+    },
+  };
+}
+
+function assertUnique(field: string, values: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(v)) throw new Error(`catalog: duplicate ${field} in the feed: ${JSON.stringify(v)}`);
+    seen.add(v);
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { ProductData } from '../../../protocol/catalog';
+import { CODE_KEY_MIN, codeKey, documentWords } from '../search/search-text';
+
+// How a product record becomes the columns the catalog searches on (migration 003). Everything is derived from the
+// effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values.
+
+/** The derived columns of one product, as one element of a `jsonb_to_recordset` batch. */
+export interface DerivedColumns {
+  url: string;
+  name: string;
+  search_name: string;
+  search_text: string;
+  code_keys: string[];
+  /** Decimal text for the `numeric` column, or null when the price does not read as a number. */
+  price_num: string | null;
+  in_stock: boolean;
+  visible: boolean;
+}
+
+/** The record a reader sees: the base data with the push overrides on top (top-level fields replace). */
+export const mergeProductData = (data: ProductData, pushed: Partial<ProductData> | null): ProductData =>
+  pushed ? { ...data, ...pushed } : data;
+
+export function deriveColumns(p: ProductData): DerivedColumns {
+  const attributeValues = p.attributes ? Object.values(p.attributes).map(String) : [];
+  const codes = [p.sku, p.mpn, p.gtin]
+    .filter((c): c is string => typeof c === 'string')
+    .map(codeKey)
+    .filter((k) => k.replaceAll(' ', '').length >= CODE_KEY_MIN);
+  return {
+    url: p.url,
+    name: p.displayText ?? '',
+    search_name: documentWords(p.displayText, p.brand, p.sku, p.mpn, p.gtin),
+    search_text: documentWords(
+      p.displayText,
+      p.sku,
+      p.mpn,
+      p.gtin,
+      p.brand,
+      p.category?.replaceAll('/', ' '),
+      ...attributeValues,
+      p.description,
+    ),
+    code_keys: [...new Set(codes)],
+    price_num: parsePrice(p.price),
+    // No availability means unknown: such a product is not hidden by an "in stock only" search.
+    in_stock: p.availability === undefined || p.availability === 'in stock',
+    visible: p.visible !== false,
+  };
+}
+
+/**
+ * The number in a price text, as decimal text: "89.95", "19,90 €", "$1,299.00", "1.299,00" → "89.95", "19.90",
+ * "1299.00", "1299.00". The last `.` or `,` is the decimal mark when 1 or 2 digits follow it, else a thousands mark.
+ * Null when there is no number.
+ */
+export function parsePrice(price: string | undefined): string | null {
+  if (typeof price !== 'string') return null;
+  const match = price.match(/-?\d[\d.,\s']*/);
+  if (!match) return null;
+  const raw = match[0].replace(/[\s']/g, '').replace(/[.,]+$/, '');
+  const lastMark = Math.max(raw.lastIndexOf('.'), raw.lastIndexOf(','));
+  let text: string;
+  if (lastMark >= 0 && raw.length - lastMark - 1 <= 2) {
+    text = `${raw.slice(0, lastMark).replace(/[.,]/g, '')}.${raw.slice(lastMark + 1)}`;
+  } else {
+    text = raw.replace(/[.,]/g, '');
+  }
+  return /^-?\d+(?:\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? text : null;
+}
+
+/** JSON with sorted keys and no `undefined`: equal records give equal text, whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The `feed_hash` of a feed item: changes exactly when the feed changes that product's data. */
+export const feedHash = (data: ProductData): string =>
+  createHash('sha256').update(canonicalJson(data)).digest('base64url');
