@@ -1,4 +1,7 @@
 import { type CallActionOptions, callAction } from './actions/call-action';
+import { type RefreshReport, scheduleFeedRefresh } from './catalog/ingest/feed-ingest';
+import { searchProducts, toProductCard } from './catalog/search/search-products';
+import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
 import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
@@ -27,6 +30,10 @@ export interface Runtime {
   db: Db;
   chat: ChatStore;
   turns: TurnStore;
+  catalog: CatalogStore;
+  /** Re-downloads a widget's feeds now (null: the widget has none); the last report per widget is kept. */
+  refreshFeeds(widgetId: string): Promise<RefreshReport | null>;
+  lastFeedReport(widgetId: string): RefreshReport | undefined;
   hub: EventHub;
   service: ChatService;
   findWidget(id: string): WidgetSettings | undefined;
@@ -71,6 +78,16 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const widgets = new Map(config.widgets.map((w) => [w.id, w]));
   const actionOptions = { allowHttpLoopback: config.allowHttpLoopback, ...options.actionOptions };
+  const catalog = createCatalogStore(db);
+  const feedReports = new Map<string, RefreshReport>();
+  // Feeds download in the background: the service answers at once, and products appear when the first refresh lands.
+  const feeds = scheduleFeedRefresh(
+    config.widgets,
+    catalog,
+    { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
+    logger,
+    (report) => feedReports.set(report.widgetId, report),
+  );
   const hub = createEventHub();
   const toolsFor = (widgetId: string, conversationId: string): EngineTools => ({
     async callAction(action, params) {
@@ -81,8 +98,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         ? { ok: true, aiText: outcome.aiText, part: outcome.part }
         : { ok: false, error: outcome.error };
     },
-    // The catalog (feeds, push API, ranked search) is issue #5; until products are stored there is nothing to find.
-    searchProducts: async () => [],
+    async searchProducts(query) {
+      const found = await searchProducts(db, widgetId, query);
+      return found.flatMap((p) => toProductCard(p) ?? []);
+    },
   });
   const service = createChatService({
     chat,
@@ -99,6 +118,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     db,
     chat,
     turns,
+    catalog,
+    refreshFeeds: feeds.refreshNow,
+    lastFeedReport: (id) => feedReports.get(id),
     hub,
     service,
     findWidget: (id) => widgets.get(id),
@@ -106,6 +128,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     actionOptions,
     async close() {
       clearInterval(sweeper);
+      await feeds.stop();
       await service.idle();
       await db.close();
     },
