@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { PUSH_API_BASE } from '../protocol/push';
 import { adminRoutes } from './admin/admin-routes';
 import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
 import { errorResponse } from './error-response';
 import { inboxPageRoutes } from './inbox/inbox-page';
 import { type Logger, silentLogger } from './logger';
+import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
 import { sdkRoutes } from './static-sdk';
 import { widgetConfigOf } from './widget-config-route';
@@ -43,6 +45,11 @@ export function createApp({
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  // Before the global body cap: a matched push route answers without reaching it, and applies its own (batches).
+  app.route(
+    PUSH_API_BASE,
+    pushRoutes({ catalog: runtime.catalog, db: runtime.db, widgets: config.widgets, logger }),
+  );
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,

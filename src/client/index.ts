@@ -1,0 +1,23 @@
+/**
+ * Typed clients for integrators (DESIGN: `src/client/`, imports protocol only). Node 20+ and browsers: they need
+ * nothing but `fetch`, `AbortController` and `URL`.
+ */
+export {
+  type BatchPushFailure,
+  type BatchPushResult,
+  type CallOptions,
+  type FailedProduct,
+  type FieldError,
+  type GetProductResult,
+  MAX_BATCH_SIZE,
+  type NewProduct,
+  type NewProductData,
+  ProductDataClient,
+  type ProductDataClientOptions,
+  type ProductUpdate,
+  type PushErrorKind,
+  type PushFailure,
+  type PushResult,
+  type PushSuccess,
+} from './product-data-client';
+export type { RetryInfo, RetryReason } from './request';
