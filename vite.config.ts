@@ -13,7 +13,7 @@ export default defineConfig({
     emptyOutDir: false,
     modulePreload: false,
     rollupOptions: {
-      input: { widget: 'src/widget/boot.ts', index: 'src/index.ts' },
+      input: { widget: 'src/widget/boot.ts', index: 'src/index.ts', client: 'src/client/index.ts' },
       preserveEntrySignatures: 'exports-only',
       output: {
         format: 'es',
