@@ -90,6 +90,7 @@ export function createApp({
       findWidget: runtime.findWidget,
       actionOptions: runtime.actionOptions,
       inbox: { chat: runtime.chat, widgets: config.widgets },
+      feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
     }),
   );
   app.route('/', inboxPageRoutes(distDir));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { type CallActionOptions, callAction } from '../actions/call-action';
+import type { RefreshReport } from '../catalog/ingest/feed-ingest';
 import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
@@ -24,14 +25,23 @@ export interface AdminDeps {
   actionOptions: Omit<CallActionOptions, 'signal'>;
   /** The agents' inbox: `GET /widgets`, `/widgets/{id}/conversations`, `/widgets/{id}/conversations/{id}`. */
   inbox: InboxApiDeps;
+  /** The widget's feeds: refresh now (null: the widget has none) and the last report; the routes are off without. */
+  feeds?: {
+    refresh(widgetId: string): Promise<RefreshReport | null>;
+    lastReport(widgetId: string): RefreshReport | undefined;
+  };
 }
 
 /**
  * The dashboard's side of the service. "Test in the chat preview" (SPEC: custom action definition; DESIGN):
  * `POST /v0/admin/widgets/{widgetId}/actions/{name}/test` calls the endpoint for real, as a chat would, and answers
  * what the AI would receive and the card the shopper would see.
+ *
+ * Feeds: `POST /v0/admin/widgets/{widgetId}/feeds/refresh` downloads the widget's feeds now and answers the
+ * RefreshReport (a refresh already running, scheduled or asked for, is joined rather than doubled);
+ * `GET /v0/admin/widgets/{widgetId}/feeds/status` answers the last report, or `{ status: 'never-run' }`.
  */
-export function adminRoutes({ adminKey, findWidget, actionOptions, inbox }: AdminDeps): Hono {
+export function adminRoutes({ adminKey, findWidget, actionOptions, inbox, feeds }: AdminDeps): Hono {
   const app = new Hono();
   app.use('*', adminAuth(adminKey));
   app.route('/', inboxApiRoutes(inbox));
@@ -69,5 +79,28 @@ export function adminRoutes({ adminKey, findWidget, actionOptions, inbox }: Admi
       : c.json({ ok: false, status: outcome.status ?? null, aiText: '', error: outcome.error });
   });
 
+  if (feeds) {
+    app.post('/widgets/:widgetId/feeds/refresh', async (c) => {
+      const widget = findWidget(c.req.param('widgetId'));
+      if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
+      const report = await feeds.refresh(widget.id);
+      if (!report) return errorResponse(c, 409, 'no_feeds', `Widget ${widget.id} has no feeds to refresh.`);
+      return c.json(withStatus(report));
+    });
+
+    app.get('/widgets/:widgetId/feeds/status', (c) => {
+      const widget = findWidget(c.req.param('widgetId'));
+      if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
+      const report = feeds.lastReport(widget.id);
+      return c.json(report ? withStatus(report) : { status: 'never-run' as const });
+    });
+  }
+
   return app;
 }
+
+/** The report with a one-word verdict first: `applied`, or `failed` when the previous catalog was left as it was. */
+const withStatus = (report: RefreshReport) => ({
+  status: report.applied ? ('applied' as const) : ('failed' as const),
+  ...report,
+});

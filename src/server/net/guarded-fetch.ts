@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import http, { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { err, ok, type Result } from '../../protocol/result';
@@ -53,7 +54,10 @@ export interface GuardedFetchOptions {
   body?: string;
   /** One deadline for everything: DNS, connect, TLS, every redirect hop and the whole body. */
   timeoutMs: number;
-  /** Body bytes read at most; the rest is not read and the response is marked `truncated`. */
+  /**
+   * Body bytes read at most. guardedFetch stops there and marks the response `truncated`; guardedStream fails with
+   * `too_large` instead (a streamed consumer may already have used the first part, so a cut must be loud).
+   */
   maxBytes: number;
   /** Redirects followed at most (default 3); one more is `too_many_redirects`. */
   maxRedirects?: number;
@@ -108,7 +112,101 @@ export async function guardedFetch(
   url: string,
   options: GuardedFetchOptions,
 ): Promise<Result<GuardedResponse, GuardedFetchError>> {
-  const maxRedirects = options.maxRedirects ?? 3;
+  const deadline = startDeadline(options);
+  try {
+    const final = await openFinal(url, options, deadline.signal);
+    const { text, truncated } = await readFinalBody(final, options.maxBytes, deadline.signal);
+    return ok({
+      status: final.status,
+      headers: final.res.headers,
+      body: text,
+      truncated,
+      finalUrl: final.target.url.href,
+    });
+  } catch (e) {
+    return err(toFetchError(deadline.signal.aborted ? deadline.signal.reason : e));
+  } finally {
+    deadline.dispose();
+  }
+}
+
+export type GuardedStreamErrorCode = GuardedFetchErrorCode | 'too_large';
+
+/** What a {@link guardedStream} body fails with: the same codes as the request, plus `too_large`. */
+export class GuardedStreamError extends Error {
+  constructor(
+    readonly code: GuardedStreamErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GuardedStreamError';
+  }
+}
+
+export interface GuardedStreamResponse {
+  status: number;
+  /** Node's lower-cased response headers of the final hop. */
+  headers: IncomingHttpHeaders;
+  /** The URL that answered, after redirects. */
+  finalUrl: string;
+  /**
+   * The body as Buffers (a Readable, so `for await` works), never decompressed. It fails with a
+   * {@link GuardedStreamError}: `too_large` past `maxBytes`, `timeout` at the deadline (which still runs while the body
+   * is read), `aborted` on the caller's signal, `network` when the connection drops before the body is complete.
+   * Destroying it closes the connection; a body never read is closed at the deadline.
+   */
+  body: Readable;
+}
+
+/**
+ * {@link guardedFetch} for bodies too large to buffer (feed downloads): the same checks, redirects and single
+ * deadline, but the answer comes as soon as the final response's headers do and the body is streamed. A body longer
+ * than `maxBytes` is an error (`too_large`), never a silent cut: a `content-length` over the cap is refused before any
+ * byte is read, and a body that grows past it fails the stream. Never throws; the body stream fails instead.
+ *
+ * @example
+ * const res = await guardedStream('https://shop.example/feed.json', {
+ *   method: 'GET', headers: { accept: 'application/json' }, timeoutMs: 120_000, maxBytes: 256 * 1024 * 1024,
+ *   allowHttpLoopback: false,
+ * });
+ * if (res.ok) for await (const chunk of res.value.body) process(chunk); // throws GuardedStreamError
+ */
+export async function guardedStream(
+  url: string,
+  options: GuardedFetchOptions,
+): Promise<Result<GuardedStreamResponse, { code: GuardedStreamErrorCode; message: string }>> {
+  const deadline = startDeadline(options);
+  let final: FinalResponse;
+  try {
+    final = await openFinal(url, options, deadline.signal);
+  } catch (e) {
+    deadline.dispose();
+    return err(toFetchError(deadline.signal.aborted ? deadline.signal.reason : e));
+  }
+  const declared = Number(final.res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    final.req.destroy();
+    deadline.dispose();
+    return err({
+      code: 'too_large',
+      message: `the body is ${declared} bytes, more than the ${options.maxBytes} allowed`,
+    });
+  }
+  return ok({
+    status: final.status,
+    headers: final.res.headers,
+    finalUrl: final.target.url.href,
+    body: cappedBody(final, options.maxBytes, deadline),
+  });
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/** One deadline for the whole exchange, also tripped by the caller's signal; `dispose` stops both. */
+function startDeadline(options: GuardedFetchOptions): Deadline {
   const deadline = new AbortController();
   const timer = setTimeout(
     () => deadline.abort(new GuardError('timeout', `no complete answer within ${options.timeoutMs} ms`)),
@@ -117,45 +215,155 @@ export async function guardedFetch(
   const onCallerAbort = () => deadline.abort(new GuardError('aborted', 'the request was cancelled'));
   if (options.signal?.aborted) onCallerAbort();
   else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: deadline.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
 
-  try {
-    let current = url;
-    let method = options.method.toUpperCase();
-    let body = options.body;
-    let headers = ownHeaders(options.headers);
-    for (let redirects = 0; ; redirects++) {
-      const target = await checkTarget(current, options, deadline.signal);
-      const response = await send(target, method, headers, body, options, deadline.signal);
-      if (response.kind === 'final') return ok(response.value);
+interface FinalResponse {
+  target: Target;
+  status: number;
+  req: ClientRequest;
+  /** Unread: nothing has consumed the body yet. */
+  res: IncomingMessage;
+}
 
-      if (redirects >= maxRedirects) {
-        throw new GuardError('too_many_redirects', `more than ${maxRedirects} redirects`);
-      }
-      let next: URL;
-      try {
-        next = new URL(response.location, target.url);
-      } catch {
-        throw new GuardError('invalid_url', `redirect to an invalid URL: ${response.location}`);
-      }
-      // RFC 9110 §15.4: 303 turns into GET; so do 301/302 after a POST, as every browser does.
-      if (
-        response.status === 303 ||
-        ((response.status === 301 || response.status === 302) && method === 'POST')
-      ) {
-        if (method !== 'HEAD') method = 'GET';
-        body = undefined;
-        headers = withoutHeader(headers, (name) => name === 'content-type');
-      }
-      if (next.origin !== target.url.origin)
-        headers = withoutHeader(headers, (name) => CREDENTIAL_HEADERS.has(name));
-      current = next.href;
+/** Checks and sends, following redirects hop by hop, up to the final (non-redirect) response's headers. */
+async function openFinal(
+  url: string,
+  options: GuardedFetchOptions,
+  signal: AbortSignal,
+): Promise<FinalResponse> {
+  const maxRedirects = options.maxRedirects ?? 3;
+  let current = url;
+  let method = options.method.toUpperCase();
+  let body = options.body;
+  let headers = ownHeaders(options.headers);
+  for (let redirects = 0; ; redirects++) {
+    const target = await checkTarget(current, options, signal);
+    const response = await send(target, method, headers, body, options, signal);
+    if (response.kind === 'final')
+      return { target, status: response.status, req: response.req, res: response.res };
+
+    if (redirects >= maxRedirects) {
+      throw new GuardError('too_many_redirects', `more than ${maxRedirects} redirects`);
     }
-  } catch (e) {
-    return err(toFetchError(deadline.signal.aborted ? deadline.signal.reason : e));
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    let next: URL;
+    try {
+      next = new URL(response.location, target.url);
+    } catch {
+      throw new GuardError('invalid_url', `redirect to an invalid URL: ${response.location}`);
+    }
+    // RFC 9110 §15.4: 303 turns into GET; so do 301/302 after a POST, as every browser does.
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
+      if (method !== 'HEAD') method = 'GET';
+      body = undefined;
+      headers = withoutHeader(headers, (name) => name === 'content-type');
+    }
+    if (next.origin !== target.url.origin)
+      headers = withoutHeader(headers, (name) => CREDENTIAL_HEADERS.has(name));
+    current = next.href;
   }
+}
+
+/** Buffers the final body up to `maxBytes` (guardedFetch); the deadline destroys the request while it reads. */
+function readFinalBody(
+  { req, res }: FinalResponse,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ text: string; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      req.destroy();
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      req.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal.removeEventListener('abort', onAbort);
+    readBody(res, maxBytes).then(
+      (read) => {
+        settle();
+        if (read.truncated) req.destroy();
+        resolve(read);
+      },
+      (e: unknown) => {
+        settle();
+        req.destroy();
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * The final body as a Readable with backpressure (the socket pauses while the consumer is busy), failing with a
+ * GuardedStreamError past `maxBytes`, at the deadline, or on a connection closed early. The deadline is released when
+ * the body ends or is destroyed, whichever comes first.
+ */
+function cappedBody({ req, res }: FinalResponse, maxBytes: number, deadline: Deadline): Readable {
+  let received = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    deadline.dispose();
+    deadline.signal.removeEventListener('abort', onAbort);
+    res.removeListener('data', onData);
+  };
+  const body = new Readable({
+    read() {
+      res.resume();
+    },
+    destroy(error, callback) {
+      finish();
+      // An early destroy (the consumer gave up, or a cap) closes the connection; after `end` it is already done.
+      if (!res.complete) req.destroy();
+      callback(error);
+    },
+  });
+  const fail = (code: GuardedStreamErrorCode, message: string) => {
+    if (!body.destroyed) body.destroy(new GuardedStreamError(code, message));
+  };
+  const onAbort = () => {
+    const e = toFetchError(deadline.signal.reason);
+    fail(e.code, e.message);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) {
+      fail('too_large', `the body is larger than the ${maxBytes} bytes allowed`);
+      return;
+    }
+    if (!body.push(chunk)) res.pause();
+  };
+  if (deadline.signal.aborted) onAbort();
+  else deadline.signal.addEventListener('abort', onAbort, { once: true });
+  res.on('data', onData);
+  res.pause();
+  res.on('end', () => {
+    if (body.destroyed) return;
+    finish();
+    body.push(null);
+  });
+  res.on('error', (e) => {
+    const fe = toFetchError(e);
+    fail(fe.code, fe.message);
+  });
+  res.on('close', () => {
+    if (!res.complete) fail('network', 'the connection closed before the body was complete');
+  });
+  return body;
 }
 
 interface Target {
@@ -228,10 +436,10 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
 }
 
 type SendOutcome =
-  | { kind: 'final'; value: GuardedResponse }
+  | { kind: 'final'; status: number; req: ClientRequest; res: IncomingMessage }
   | { kind: 'redirect'; status: number; location: string };
 
-/** One request to a checked target; reads the body unless the answer is a redirect to follow. */
+/** One request to a checked target, up to the response's headers; a redirect's connection is closed at once. */
 function send(
   target: Target,
   method: string,
@@ -300,21 +508,9 @@ function send(
         resolve({ kind: 'redirect', status, location });
         return;
       }
-      readBody(res, options.maxBytes).then(
-        ({ text, truncated }) => {
-          settle();
-          if (truncated) req.destroy();
-          resolve({
-            kind: 'final',
-            value: { status, headers: res.headers, body: text, truncated, finalUrl: target.url.href },
-          });
-        },
-        (e: unknown) => {
-          settle();
-          req.destroy();
-          reject(e);
-        },
-      );
+      // The body is the caller's to read (buffered or streamed), under the caller's watch of the deadline.
+      settle();
+      resolve({ kind: 'final', status, req, res });
     });
     req.end(payload);
   });

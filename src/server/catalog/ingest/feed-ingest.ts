@@ -1,12 +1,17 @@
 import type { CatalogProduct } from '../../../protocol/catalog';
 import type { WidgetSettings } from '../../config';
 import type { Logger } from '../../logger';
-import { guardedFetch } from '../../net/guarded-fetch';
-import { normalizeJsonFeed } from '../normalize/json-feed';
-import { normalizeSchemaOrgFeed } from '../normalize/schema-org-feed';
+import { GuardedStreamError, guardedStream } from '../../net/guarded-fetch';
+import { createFeedCollector } from '../normalize/feed-result';
+import { rawUrlOf } from '../normalize/fields';
+import { normalizeJsonFeedProduct } from '../normalize/json-feed';
+import { normalizeSchemaOrgProduct } from '../normalize/schema-org-product';
 import type { CatalogStore } from '../store/catalog-store';
+import { DEFAULT_MAX_ITEM_BYTES, JsonStreamError, streamJsonArray } from './json-array-stream';
 
 type Feed = WidgetSettings['feeds'][number];
+
+export const DEFAULT_FEED_MAX_BYTES = 256 * 1024 * 1024;
 
 export interface FeedReport {
   url: string;
@@ -28,15 +33,21 @@ export interface RefreshReport {
 
 export interface FeedIngestOptions {
   allowHttpLoopback: boolean;
-  /** A feed body larger than this is refused whole (a half-read feed never applies). */
+  /**
+   * A feed body larger than this is refused whole (a half-read feed never applies); default 256 MiB. The body is
+   * streamed, so this bounds the download, not memory: only normalized products are kept.
+   */
   maxBytes?: number;
+  /** One product's JSON text larger than this is rejected as an item, the rest of the feed goes on; default 1 MiB. */
+  maxItemBytes?: number;
   timeoutMs?: number;
   ca?: string;
 }
 
 /**
- * Downloads every feed of a widget and makes them the widget's feed catalog in one transaction. A feed that fails to
- * download, is cut at the byte cap, or is not JSON fails the refresh and changes nothing: a half-downloaded feed must
+ * Downloads every feed of a widget and makes them the widget's feed catalog in one transaction. Each feed is streamed
+ * and parsed element by element (a 100,000-product feed is never in memory as text). A feed that fails to download,
+ * goes past the byte cap, or is not JSON anywhere fails the refresh and changes nothing: a half-downloaded feed must
  * never empty a store. Items that fail SPEC's rules are skipped and reported with their index, url and reason.
  * All of a widget's feeds are applied together because the store's replace covers every feed product of the widget.
  */
@@ -76,7 +87,13 @@ export async function refreshWidgetFeeds(
 
 async function downloadFeed(
   feed: Feed,
-  { allowHttpLoopback, maxBytes = 64 * 1024 * 1024, timeoutMs = 120_000, ca }: FeedIngestOptions,
+  {
+    allowHttpLoopback,
+    maxBytes = DEFAULT_FEED_MAX_BYTES,
+    maxItemBytes = DEFAULT_MAX_ITEM_BYTES,
+    timeoutMs = 120_000,
+    ca,
+  }: FeedIngestOptions,
 ): Promise<{ report: FeedReport; products: CatalogProduct[] }> {
   const fail = (error: string) => ({
     report: { url: feed.url, ok: false, error, accepted: 0, rejected: [] },
@@ -85,7 +102,7 @@ async function downloadFeed(
   const headers: Record<string, string> = { accept: 'application/json' };
   // SPEC: the token is the whole header value, no scheme in front of it.
   if (feed.token) headers.authorization = feed.token;
-  const response = await guardedFetch(feed.url, {
+  const response = await guardedStream(feed.url, {
     method: 'GET',
     headers,
     timeoutMs,
@@ -93,27 +110,49 @@ async function downloadFeed(
     allowHttpLoopback,
     ca,
   });
-  if (!response.ok) return fail(`${response.error.code}: ${response.error.message}`);
-  const { status, body, truncated } = response.value;
-  if (status < 200 || status > 299) return fail(`the feed answered HTTP ${status}`);
-  if (truncated) return fail(`the feed is larger than ${maxBytes} bytes`);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body);
-  } catch (error) {
-    return fail(`the feed is not valid JSON (${(error as Error).message})`);
+  if (!response.ok) {
+    return response.error.code === 'too_large'
+      ? fail(`the feed is larger than ${maxBytes} bytes`)
+      : fail(`${response.error.code}: ${response.error.message}`);
   }
-  const result =
+  const { status, body } = response.value;
+  if (status < 200 || status > 299) {
+    body.destroy();
+    return fail(`the feed answered HTTP ${status}`);
+  }
+  const context = { baseUrl: feed.url };
+  const collector =
     feed.format === 'json'
-      ? normalizeJsonFeed(doc, { baseUrl: feed.url })
-      : normalizeSchemaOrgFeed(doc as unknown[], { baseUrl: feed.url });
-  if (result.products.length === 0 && result.rejected.some((r) => r.index === -1)) {
-    return fail(result.rejected.find((r) => r.index === -1)!.reason);
+      ? createFeedCollector(
+          (item) => normalizeJsonFeedProduct(item, context),
+          (item) => rawUrlOf(item, ['url', 'Url']),
+        )
+      : createFeedCollector(
+          (item) => normalizeSchemaOrgProduct(item, context),
+          (item) => rawUrlOf(item, ['url']),
+        );
+  // Each element is normalized as soon as it is complete, so only the compact products accumulate, never the body.
+  try {
+    const items = streamJsonArray(body, {
+      maxItemBytes,
+      wrapperKeys: feed.format === 'json' ? ['products', 'Products'] : undefined,
+    });
+    for await (const item of items) {
+      if ('error' in item) collector.reject(item.index, item.error);
+      else collector.add(item.index, item.value);
+    }
+  } catch (error) {
+    body.destroy();
+    if (error instanceof GuardedStreamError) {
+      return error.code === 'too_large'
+        ? fail(`the feed is larger than ${maxBytes} bytes`)
+        : fail(`${error.code}: ${error.message}`);
+    }
+    if (error instanceof JsonStreamError) return fail(error.message);
+    return fail(`the feed could not be read (${String(error)})`);
   }
-  return {
-    report: { url: feed.url, ok: true, accepted: result.products.length, rejected: result.rejected },
-    products: result.products,
-  };
+  const { products, rejected } = collector.result;
+  return { report: { url: feed.url, ok: true, accepted: products.length, rejected }, products };
 }
 
 /** Refreshes every widget's feeds now and then on each widget's shortest `refreshMinutes`; never overlapping. */

@@ -35,34 +35,62 @@ export function normalizeItems(
   normalizeItem: (item: unknown) => Result<CatalogProduct, string>,
   urlOf: (item: unknown) => string | undefined,
 ): FeedNormalization {
-  const products: CatalogProduct[] = [];
-  const rejected: RejectedItem[] = [];
+  const collector = createFeedCollector(normalizeItem, urlOf);
+  for (let index = 0; index < items.length; index++) collector.add(index, items[index]);
+  return collector.result;
+}
+
+/** {@link normalizeItems} one item at a time, for a feed read as a stream. */
+export interface FeedCollector {
+  /** Normalizes the item at `index` (indexes must increase) and keeps or rejects it. */
+  add(index: number, item: unknown): void;
+  /** Rejects the item at `index` without reading it (e.g. too large to parse). */
+  reject(index: number, reason: string): void;
+  /** What has been collected so far; the same object throughout. */
+  readonly result: FeedNormalization;
+}
+
+/**
+ * The incremental form of {@link normalizeItems}, with the same rules and reports.
+ *
+ * @example
+ * const collector = createFeedCollector((item) => normalizeSchemaOrgProduct(item, context), (item) => rawUrlOf(item, ['url']));
+ * for await (const { index, value } of items) collector.add(index, value);
+ * const { products, rejected } = collector.result;
+ */
+export function createFeedCollector(
+  normalizeItem: (item: unknown) => Result<CatalogProduct, string>,
+  urlOf: (item: unknown) => string | undefined,
+): FeedCollector {
+  const result: FeedNormalization = { products: [], rejected: [] };
   const firstByUrl = new Map<string, number>();
   const firstByIdentifier = new Map<string, number>();
   const reject = (index: number, url: string | undefined, reason: string) => {
-    rejected.push(url === undefined ? { index, reason } : { index, url, reason });
+    result.rejected.push(url === undefined ? { index, reason } : { index, url, reason });
   };
-  for (let index = 0; index < items.length; index++) {
-    const item = items[index];
-    const r = normalizeItem(item);
-    if (!r.ok) {
-      reject(index, urlOf(item), r.error);
-      continue;
-    }
-    const key = urlKey(r.value.productData.url);
-    const firstUrl = firstByUrl.get(key);
-    if (firstUrl !== undefined) {
-      reject(index, r.value.productData.url, `duplicate url (first at index ${firstUrl})`);
-      continue;
-    }
-    const firstId = firstByIdentifier.get(r.value.identifier);
-    if (firstId !== undefined) {
-      reject(index, r.value.productData.url, `duplicate identifier (first at index ${firstId})`);
-      continue;
-    }
-    firstByUrl.set(key, index);
-    firstByIdentifier.set(r.value.identifier, index);
-    products.push(r.value);
-  }
-  return { products, rejected };
+  return {
+    result,
+    reject: (index, reason) => reject(index, undefined, reason),
+    add(index, item) {
+      const r = normalizeItem(item);
+      if (!r.ok) {
+        reject(index, urlOf(item), r.error);
+        return;
+      }
+      const key = urlKey(r.value.productData.url);
+      const firstUrl = firstByUrl.get(key);
+      if (firstUrl !== undefined) {
+        reject(index, r.value.productData.url, `duplicate url (first at index ${firstUrl})`);
+        return;
+      }
+      const firstId = firstByIdentifier.get(r.value.identifier);
+      if (firstId !== undefined) {
+        reject(index, r.value.productData.url, `duplicate identifier (first at index ${firstId})`);
+        return;
+      }
+      firstByUrl.set(key, index);
+      firstByIdentifier.set(r.value.identifier, index);
+      result.products.push(r.value);
+    },
+  };
 }
