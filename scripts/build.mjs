@@ -56,6 +56,7 @@ await build({
         'demo-start': 'demo/start.ts',
         'demo-servers': 'demo/demo-servers.ts',
         'bench-service-entry': 'scripts/bench-service-entry.ts',
+        'bench-catalog-entry': 'scripts/bench-catalog-entry.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

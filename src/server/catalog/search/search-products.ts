@@ -5,14 +5,23 @@ import type { Db } from '../../storage/db';
 import { mergeProductData } from '../store/product-row';
 import { codeCandidates, queryTerms, toTsQuery } from './search-text';
 
-// Keyword search over a widget's catalog (DESIGN "Catalog"), on PostgreSQL full-text search with the `simple`
-// configuration (no language stemming; search-text.ts folds plurals on both sides and matches terms as prefixes).
-// Order: exact sku/mpn/gtin matches (the longest matched code first), then products with every term, then the rest by rank; ties by name, then
-// identifier, so the same catalog and query always give the same list. When some product has every term, products
-// with only some of them are left out ("red dress" shows red dresses, not every red thing).
+// Keyword search over a widget's catalog (DESIGN "Catalog"), on PostgreSQL full-text search over tsvectors built in
+// JS (no language stemming; search-text.ts folds plurals on both sides and matches terms as prefixes).
+// Order: exact sku/mpn/gtin matches (the longest matched code first), then products with every term, then the rest by
+// rank; ties by name, then identifier, so the same catalog and query always give the same list. When some product
+// has every term, products with only some of them are left out ("red dress" shows red dresses, not every red thing).
+//
+// Ranking is bounded: a broad query ("shoes" in a catalog of 100,000) must not read and rank every product that
+// matches. The candidates are at most CANDIDATES products whose name (name, brand, codes) matches, plus at most
+// CANDIDATES whose text matches, taken from the GIN indexes in storage order, plus as many exact code matches; only they
+// are ranked. Up to CANDIDATES matches per kind the result is exactly the full ranking; beyond, it is the best of a
+// sample in which name matches come first, so the products shown still match in their name whenever some do.
+// Products with every term are looked for first; only when none has every term are products with some taken.
 
 export const SEARCH_LIMIT_DEFAULT = 6;
 export const SEARCH_LIMIT_MAX = 50;
+/** Candidates per kind (name match, text match) that are ranked; see above. */
+export const CANDIDATES = 100;
 
 interface Hit {
   identifier: string;
@@ -38,35 +47,54 @@ export async function searchProducts(
   const terms = queryTerms(query.text ?? '').slice(0, 20);
   const codes = codeCandidates(query.text ?? '');
   const finite = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : null);
-  const hasText = terms.length > 0 || codes.length > 0;
-  const rows = await db.query<Hit>(
-    `SELECT identifier, data, pushed, exact, all_terms FROM (
-       SELECT identifier, data, pushed, name,
+  // $1 widget, $2 every term, $3 codes, $4 some term, $5/$6 price range, $7 in stock only, $8 limit, $9 candidates.
+  const params = [
+    widgetId,
+    toTsQuery(terms, '&'),
+    codes,
+    toTsQuery(terms, '|'),
+    finite(query.minPrice),
+    finite(query.maxPrice),
+    query.inStockOnly === true,
+    limit,
+    CANDIDATES,
+  ];
+  const filters = `widget_id = $1 AND visible
+    AND ($5::numeric IS NULL OR price_num >= $5::numeric) AND ($6::numeric IS NULL OR price_num <= $6::numeric)
+    AND (NOT $7::boolean OR in_stock)`;
+  // Ranked on the search columns alone; `data` is read for the `limit` rows returned only.
+  const output = `SELECT p.identifier, p.data, p.pushed, hit.exact, hit.all_terms FROM (
+       SELECT identifier, name,
          CASE WHEN code_keys && $3::text[]
            THEN (SELECT max(length(k)) FROM unnest(code_keys) AS k WHERE k = ANY($3::text[])) ELSE 0 END AS exact,
-         ($2 <> '' AND search_tsv @@ to_tsquery('simple', $2)) AS all_terms,
-         CASE WHEN $4 = '' THEN 0 ELSE ts_rank(search_tsv, to_tsquery('simple', $4)) END AS rank
-       FROM products
-       WHERE widget_id = $1 AND visible
-         AND (NOT $8::boolean OR code_keys && $3::text[] OR ($4 <> '' AND search_tsv @@ to_tsquery('simple', $4)))
-         AND ($5::numeric IS NULL OR price_num >= $5::numeric)
-         AND ($6::numeric IS NULL OR price_num <= $6::numeric)
-         AND (NOT $7::boolean OR in_stock)
-     ) AS hit
-     ORDER BY exact DESC, all_terms DESC, rank DESC, name COLLATE "C", identifier COLLATE "C"
-     LIMIT $9`,
-    [
-      widgetId,
-      toTsQuery(terms, '&'),
-      codes,
-      toTsQuery(terms, '|'),
-      finite(query.minPrice),
-      finite(query.maxPrice),
-      query.inStockOnly === true,
-      hasText,
-      limit,
-    ],
-  );
+         ($2 <> '' AND search_tsv @@ $2::tsquery) AS all_terms,
+         CASE WHEN $4 = '' THEN 0 ELSE ts_rank(search_tsv, $4::tsquery) END AS rank
+       FROM products`;
+  const order = `ORDER BY exact DESC, all_terms DESC, rank DESC, name COLLATE "C", identifier COLLATE "C"`;
+  const ranked = (where: string) =>
+    `${output} WHERE ${where} ${order} LIMIT $8) AS hit
+     JOIN products p ON p.widget_id = $1 AND p.identifier = hit.identifier
+     ORDER BY hit.exact DESC, hit.all_terms DESC, hit.rank DESC, hit.name COLLATE "C", hit.identifier COLLATE "C"`;
+
+  let rows: Hit[];
+  if (terms.length === 0 && codes.length === 0) {
+    rows = await db.query<Hit>(ranked(filters), params.slice(0, 8));
+  } else {
+    /** Ranks the candidates: exact codes, and products matching `tsquery` parameter `$n` in the name or the text. */
+    const candidates = (n: 2 | 4) => {
+      const kinds = [`SELECT identifier FROM products WHERE ${filters} AND code_keys && $3::text[] LIMIT $9`];
+      if (terms.length > 0) {
+        for (const column of ['name_tsv', 'search_tsv'])
+          kinds.push(
+            `SELECT identifier FROM products WHERE ${filters} AND ${column} @@ $${n}::tsquery LIMIT $9`,
+          );
+      }
+      const union = kinds.map((k) => `(${k})`).join(' UNION ALL ');
+      return db.query<Hit>(ranked(`widget_id = $1 AND identifier IN (${union})`), params);
+    };
+    rows = await candidates(2);
+    if (terms.length > 1 && !rows.some((r) => r.all_terms)) rows = await candidates(4);
+  }
   // The most specific code wins: for "asx 900", the sku "ASX-900" is the exact match, not the sku "900".
   const bestCode = Math.max(0, ...rows.map((r) => r.exact));
   const someHaveAll = rows.some((r) => r.all_terms);

@@ -1,8 +1,10 @@
 import { keywords, words } from '../../engine/local/text-tokens';
 
-// The one tokenizer for both sides of catalog search: what is stored in `search_name`/`search_text`/`code_keys`
+// The one tokenizer for both sides of catalog search: what is stored in `search_tsv`/`name_tsv`/`code_keys`
 // (store/product-row.ts) and what a query is turned into (search-products.ts). Only runs of letters and digits
-// survive (text-tokens `words`), so a tsquery built from them cannot hold an operator, a quote or a backslash.
+// survive (text-tokens `words`), so a tsvector or tsquery literal built from them cannot hold an operator, a quote or
+// a backslash, and both sides are literals: PostgreSQL's text-search parser (which splits words by locale) never
+// runs, so PGlite and a server match the same words.
 
 /**
  * A conservative English singular, so "shoes" meets "shoe" and "batteries" meets "battery". text-tokens `stem` is
@@ -16,18 +18,72 @@ export function singular(word: string): string {
   return word;
 }
 
-/** Stored search words of some texts: each word and its singular, deduplicated, space-separated. */
-export function documentWords(...texts: (string | undefined)[]): string {
-  const out = new Set<string>();
+/**
+ * The stored search words of some texts: each word and its singular, in order, without stop words (a query never
+ * holds one: see `queryTerms`) and without words already in `seen` (which it extends).
+ */
+export function searchWords(seen: Set<string>, ...texts: (string | undefined)[]): string[] {
+  const out: string[] = [];
   for (const text of texts) {
     if (!text) continue;
     for (const word of words(text)) {
-      out.add(word);
-      out.add(singular(word));
+      // The word, then its singular: both stored, as the query side matches a singular as a prefix.
+      for (const form of storedForms(word)) {
+        if (seen.has(form)) continue;
+        seen.add(form);
+        out.push(form);
+      }
     }
   }
-  return [...out].join(' ');
+  return out;
 }
+
+const NONE: readonly string[] = [];
+const formsCache = new Map<string, readonly string[]>();
+/** The forms of a word that are stored: itself and its singular, minus stop words and overlong words. Memoized. */
+function storedForms(word: string): readonly string[] {
+  let forms = formsCache.get(word);
+  if (forms === undefined) {
+    if (word.length > LEXEME_MAX || keywords(word).size === 0) forms = NONE;
+    else {
+      const one = singular(word);
+      forms = one === word || keywords(one).size === 0 ? [word] : [word, one];
+    }
+    if (formsCache.size >= 100_000) formsCache.clear();
+    formsCache.set(word, forms);
+  }
+  return forms;
+}
+
+/** Longer words are neither stored nor searched (PostgreSQL refuses lexemes over 2,047 bytes). */
+export const LEXEME_MAX = 200;
+
+/**
+ * The `tsvector` literal of a product: `nameWords` at positions 1… with weight A, then `textWords` with weight D,
+ * exactly what `setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', text), 'D')` gave for
+ * words of letters and digits, built without PostgreSQL's text-search parser. Words are letters and digits only, so
+ * quoting is safe.
+ */
+export function tsvectorLiteral(nameWords: readonly string[], textWords: readonly string[]): string {
+  const positions = new Map<string, string>();
+  let position = 0;
+  const put = (word: string, weight: string) => {
+    position = Math.min(position + 1, POSITION_MAX);
+    const at = positions.get(word);
+    positions.set(word, at === undefined ? `${position}${weight}` : `${at},${position}${weight}`);
+  };
+  for (const word of nameWords) put(word, 'A');
+  for (const word of textWords) put(word, '');
+  let out = '';
+  for (const [word, at] of positions) out += `${out ? ' ' : ''}'${word}':${at}`;
+  return out;
+}
+
+/** The `tsvector` literal of words without positions (`name_tsv`). */
+export const lexemesLiteral = (lexemes: readonly string[]): string => lexemes.map((w) => `'${w}'`).join(' ');
+
+/** PostgreSQL's largest tsvector position. */
+const POSITION_MAX = 16_383;
 
 /** A product code (sku, mpn, gtin) as compared: its words, space-separated ("ABC-123/x" → "abc 123 x"). */
 export const codeKey = (code: string): string => words(code).join(' ');
@@ -39,13 +95,13 @@ export const CODE_KEY_MIN = 3;
 export const queryTerms = (text: string): string[] => [
   ...new Set(
     words(text)
-      .filter((w) => keywords(w).size > 0)
+      .filter((w) => w.length <= LEXEME_MAX && keywords(w).size > 0)
       .map(singular),
   ),
 ];
 
 /**
- * A `to_tsquery('simple', …)` text from query terms: each term as a prefix (`'shoe':*`), except short and numeric
+ * A `tsquery` literal (cast with `$n::tsquery`, no text-search parser) from query terms: each term as a prefix (`'shoe':*`), except short and numeric
  * ones, which must match exactly ("xl", "42"). Terms are letters and digits only (see above), so quoting is safe.
  */
 export function toTsQuery(terms: readonly string[], operator: '&' | '|'): string {

@@ -11,7 +11,7 @@ import { canonicalJson, type DerivedColumns, deriveColumns, feedHash, mergeProdu
 // Products added through the push API are not the feed's: a feed refresh that lacks them keeps them.
 
 export interface ReplaceFeedOptions {
-  /** Products per INSERT statement; default 1,000. */
+  /** Products per INSERT or UPDATE statement; default 5,000. */
   chunkSize?: number;
 }
 
@@ -78,7 +78,7 @@ export interface CatalogStore {
   countProducts(widgetId: string): Promise<number>;
 }
 
-const DEFAULT_CHUNK = 1_000;
+const DEFAULT_CHUNK = 5_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -91,7 +91,27 @@ interface RowRecord extends DerivedColumns {
 }
 
 const RECORD_COLUMNS = `identifier text, url text, name text, data jsonb, feed_hash text, pushed jsonb,
-  search_name text, search_text text, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+  search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+
+/** Rows a feed refresh (or a push add) must write or delete before it refreshes the planner's statistics and GIN indexes. */
+const MAINTAIN_MIN = 1_000;
+const GIN_INDEXES = ['products_search_idx', 'products_name_tsv_idx', 'products_code_keys_idx'];
+
+/**
+ * After a large change: fresh planner statistics (PGlite has no autovacuum, and a plan made without them combines the
+ * GIN index with a scan of every row of the widget) and empty GIN pending lists (which every search would otherwise
+ * read through). In a savepoint: a role that does not own the table may not run them, and the refresh stands anyway.
+ */
+async function maintain(tx: Db): Promise<void> {
+  try {
+    await tx.transaction(async (sp) => {
+      for (const index of GIN_INDEXES) await sp.query('SELECT gin_clean_pending_list($1::regclass)', [index]);
+      await sp.query('ANALYZE products');
+    });
+  } catch {
+    // Only slower searches until autovacuum (on a server) or the next large refresh does it.
+  }
+}
 
 const chunks = <T>(items: readonly T[], size: number): T[][] => {
   const out: T[][] = [];
@@ -119,8 +139,8 @@ export function createCatalogStore(db: Db): CatalogStore {
   async function writeOverrides(tx: Db, widgetId: string, records: RowRecord[]): Promise<void> {
     for (const chunk of chunks(records, DEFAULT_CHUNK)) {
       await tx.query(
-        `UPDATE products p SET pushed = r.pushed, url = r.url, name = r.name, search_name = r.search_name,
-           search_text = r.search_text, code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock,
+        `UPDATE products p SET pushed = r.pushed, url = r.url, name = r.name, search_tsv = r.search_tsv,
+           name_tsv = r.name_tsv, code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock,
            visible = r.visible, updated_at = now()
          FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
          WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
@@ -172,6 +192,8 @@ export function createCatalogStore(db: Db): CatalogStore {
       const urls = products.map((p) => p.productData.url);
       assertUnique('identifier', identifiers);
       assertUnique('url', urls);
+      // Hashes first, outside the transaction: only new and changed products are derived and sent.
+      const hashes = products.map((p) => feedHash(p.productData));
       return db.transaction(async (tx) => {
         await lockWidget(tx, widgetId);
         const gone = await tx.query(
@@ -186,41 +208,55 @@ export function createCatalogStore(db: Db): CatalogStore {
            RETURNING 1`,
           [widgetId, identifiers, urls],
         );
-        let added = 0;
-        let updated = 0;
-        for (const chunk of chunks(products, chunkSize)) {
-          const records: RowRecord[] = chunk.map((p) => ({
+        // The products to write, compared in SQL: new identifiers, push-added ones the feed now lists, and feed
+        // products whose feed data changed. An unchanged feed product is neither sent nor touched.
+        const stale = await tx.query<{ i: number; existing: boolean }>(
+          `SELECT f.i::int AS i, p.identifier IS NOT NULL AS existing
+           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS f(identifier, hash, i)
+           LEFT JOIN products p ON p.widget_id = $1 AND p.identifier = f.identifier
+           WHERE p.identifier IS NULL OR p.source <> 'feed' OR p.feed_hash <> f.hash`,
+          [widgetId, identifiers, hashes],
+        );
+        const record = (i: number): RowRecord => {
+          const p = products[i - 1];
+          return {
             identifier: p.identifier,
             data: p.productData,
-            feed_hash: feedHash(p.productData),
+            feed_hash: hashes[i - 1],
             ...deriveColumns(p.productData),
-          }));
-          // Unchanged feed rows match the WHERE of DO UPDATE false: not written, not returned. `xmax = 0` tells an
-          // inserted row from an updated one.
-          const written = await tx.query<{ inserted: boolean }>(
-            `INSERT INTO products AS p (widget_id, identifier, url, name, data, source, feed_hash, pushed,
-               search_name, search_text, code_keys, price_num, in_stock, visible)
+          };
+        };
+        const fresh = stale.filter((s) => !s.existing).map((s) => s.i);
+        const changed = stale.filter((s) => s.existing).map((s) => s.i);
+        for (const chunk of chunks(fresh, chunkSize)) {
+          await tx.query(
+            `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
+               search_tsv, name_tsv, code_keys, price_num, in_stock, visible)
              SELECT $1, r.identifier, r.url, r.name, r.data, 'feed', r.feed_hash, NULL,
-               r.search_name, r.search_text, r.code_keys, r.price_num, r.in_stock, r.visible
-             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
-             ON CONFLICT (widget_id, identifier) DO UPDATE SET url = excluded.url, name = excluded.name,
-               data = excluded.data, source = 'feed', feed_hash = excluded.feed_hash, pushed = NULL,
-               search_name = excluded.search_name, search_text = excluded.search_text,
-               code_keys = excluded.code_keys, price_num = excluded.price_num, in_stock = excluded.in_stock,
-               visible = excluded.visible, updated_at = now()
-             WHERE p.source <> 'feed' OR p.feed_hash IS DISTINCT FROM excluded.feed_hash
-             RETURNING (xmax = 0) AS inserted`,
-            [widgetId, JSON.stringify(records)],
+               r.search_tsv, r.name_tsv, r.code_keys, r.price_num, r.in_stock, r.visible
+             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
+            [widgetId, JSON.stringify(chunk.map(record))],
           );
-          const inserted = written.filter((w) => w.inserted).length;
-          added += inserted;
-          updated += written.length - inserted;
         }
+        // A changed product's push overrides go: they were made against feed data that is no longer there.
+        for (const chunk of chunks(changed, chunkSize)) {
+          await tx.query(
+            `UPDATE products p SET url = r.url, name = r.name, data = r.data, source = 'feed',
+               feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
+               code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
+               updated_at = now()
+             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
+             WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
+            [widgetId, JSON.stringify(chunk.map(record))],
+          );
+        }
+        const removed = gone.length + displaced.length;
+        if (stale.length + removed >= Math.max(MAINTAIN_MIN, products.length / 10)) await maintain(tx);
         return {
-          added,
-          updated,
-          removed: gone.length + displaced.length,
-          unchanged: products.length - added - updated,
+          added: fresh.length,
+          updated: changed.length,
+          removed,
+          unchanged: products.length - stale.length,
         };
       });
     },
@@ -278,13 +314,14 @@ export function createCatalogStore(db: Db): CatalogStore {
         for (const chunk of chunks(inserts, DEFAULT_CHUNK)) {
           await tx.query(
             `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
-               search_name, search_text, code_keys, price_num, in_stock, visible)
+               search_tsv, name_tsv, code_keys, price_num, in_stock, visible)
              SELECT $1, r.identifier, r.url, r.name, r.data, 'push', NULL, NULL,
-               r.search_name, r.search_text, r.code_keys, r.price_num, r.in_stock, r.visible
+               r.search_tsv, r.name_tsv, r.code_keys, r.price_num, r.in_stock, r.visible
              FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
             [widgetId, JSON.stringify(chunk)],
           );
         }
+        if (inserts.length >= MAINTAIN_MIN) await maintain(tx);
         return { added: inserts.map((r) => r.identifier), updated, unchanged, urlTaken };
       });
     },

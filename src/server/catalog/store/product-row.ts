@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
-import { CODE_KEY_MIN, codeKey, documentWords } from '../search/search-text';
+import { CODE_KEY_MIN, codeKey, lexemesLiteral, searchWords, tsvectorLiteral } from '../search/search-text';
 
-// How a product record becomes the columns the catalog searches on (migration 003). Everything is derived from the
-// effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values.
+// How a product record becomes the columns the catalog searches on (migrations 003 and 004). Everything is derived
+// from the effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values;
+// the two tsvectors are written as literals, so PostgreSQL's text-search parser never runs on a product.
 
 /** The derived columns of one product, as one element of a `jsonb_to_recordset` batch. */
 export interface DerivedColumns {
   url: string;
   name: string;
-  search_name: string;
-  search_text: string;
+  /** `tsvector` literal: the name words (name, brand, codes) with weight A, then every searchable word with weight D. */
+  search_tsv: string;
+  /** `tsvector` literal of the name words alone. */
+  name_tsv: string;
   code_keys: string[];
   /** Decimal text for the `numeric` column, or null when the price does not read as a number. */
   price_num: string | null;
@@ -28,20 +31,23 @@ export function deriveColumns(p: ProductData): DerivedColumns {
     .filter((c): c is string => typeof c === 'string')
     .map(codeKey)
     .filter((k) => k.replaceAll(' ', '').length >= CODE_KEY_MIN);
+  const nameWords = searchWords(new Set(), p.displayText, p.brand, p.sku, p.mpn, p.gtin);
+  const textWords = searchWords(
+    new Set(),
+    p.displayText,
+    p.sku,
+    p.mpn,
+    p.gtin,
+    p.brand,
+    p.category?.replaceAll('/', ' '),
+    ...attributeValues,
+    p.description,
+  );
   return {
     url: p.url,
     name: p.displayText ?? '',
-    search_name: documentWords(p.displayText, p.brand, p.sku, p.mpn, p.gtin),
-    search_text: documentWords(
-      p.displayText,
-      p.sku,
-      p.mpn,
-      p.gtin,
-      p.brand,
-      p.category?.replaceAll('/', ' '),
-      ...attributeValues,
-      p.description,
-    ),
+    search_tsv: tsvectorLiteral(nameWords, textWords),
+    name_tsv: lexemesLiteral(nameWords),
     code_keys: [...new Set(codes)],
     price_num: parsePrice(p.price),
     // No availability means unknown: such a product is not hidden by an "in stock only" search.

@@ -1,0 +1,7 @@
+// What `npm run bench` (scripts/bench-catalog.mjs) imports from the build: the catalog store, search and feed ingest
+// on the embedded database, bundled like the CLI, so the figures are those of the code that ships.
+export { refreshWidgetFeeds } from '../src/server/catalog/ingest/feed-ingest';
+export { searchProducts } from '../src/server/catalog/search/search-products';
+export { createCatalogStore } from '../src/server/catalog/store/catalog-store';
+export { openPglite } from '../src/server/storage/db';
+export { migrate } from '../src/server/storage/migrate';
