@@ -52,15 +52,16 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
       {
         id: DEMO_WIDGET_ID,
         allowedOrigins: storeOrigins,
-        title: 'Lumen & Loom assistant',
-        greeting: 'Hi! I can help you find lamps, chairs, mugs and rugs.',
+        title: 'Ridgeline Outfitters assistant',
+        greeting:
+          'Hi! I can help you find running shoes, hiking boots, rain jackets and more, or check on an order.',
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
       },
       {
         id: DEMO_XML_WIDGET_ID,
         allowedOrigins: storeOrigins,
-        title: 'Lumen & Loom assistant (XML)',
+        title: 'Ridgeline Outfitters assistant (XML)',
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'xml'),
       },

@@ -8,7 +8,8 @@
   const query = new URLSearchParams(location.search);
   const settings = {
     userData: { customerId: 'c-1042', firstName: 'Ada', loyaltyTier: 'gold', cartItems: 2, newsletter: true },
-    customInstructions: 'The shopper is on the Lumen & Loom demo store. Prefer items that are in stock.',
+    customInstructions:
+      'The shopper is on the Ridgeline Outfitters demo store (outdoor and running gear). Prefer items that are in stock.',
   };
   const hidden = query.get('hidden');
   if (hidden === 'true') settings.hidden = true;
