@@ -30,7 +30,7 @@ const settings = {
   // The page is served by the store; the widget's files and API come from the service.
   baseUrl: serviceUrl.startsWith('%') ? location.origin : serviceUrl,
   userData: { customerId: 'c-1042', firstName: 'Ada', channel: 'spa' },
-  customInstructions: 'The shopper is on the single-page version of the Lumen & Loom demo store.',
+  customInstructions: 'The shopper is on the single-page version of the Ridgeline Outfitters demo store.',
 };
 
 let api: ServiceApi | undefined;
@@ -56,9 +56,9 @@ interface Route {
 }
 
 const products = [
-  ['Halden table lamp', 'Brushed brass, linen shade.', '€89.00'],
-  ['Moss lounge chair', 'Oak frame, wool bouclé seat.', '€349.00'],
-  ['Fjord stoneware mug', 'Hand-glazed, 350 ml.', '€18.00'],
+  ['Strider Tempo 3', 'Light road running shoe with a responsive foam.', '€119.00'],
+  ['Stormcell Packable Rain Jacket', 'Packs into its own pocket.', '€79.00'],
+  ['Aquila Steel Bottle 750 ml', 'Double-walled, keeps drinks cold for a day.', '€24.95'],
 ];
 
 const routes: Record<string, Route> = {
@@ -91,7 +91,7 @@ const app = document.getElementById('app') as HTMLElement;
 async function render(path: string): Promise<void> {
   const route = routes[path] ?? routes['/spa/'];
   app.innerHTML = route.render();
-  document.title = `Lumen & Loom · ${route.title}`;
+  document.title = `Ridgeline Outfitters · ${route.title}`;
   if (route.widget && !api) await loadWidget();
   if (!route.widget && api) destroyWidget();
 }
