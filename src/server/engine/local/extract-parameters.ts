@@ -1,7 +1,7 @@
 import type { ActionDefinition } from '../../config';
+import type { ParameterValue } from '../engine';
 import { stem, words } from './text-tokens';
 
-export type ParameterValue = string | number | boolean;
 type Parameter = ActionDefinition['parameters'][number];
 
 const YES = new Set([
