@@ -291,7 +291,7 @@ describe('a 100,000-product feed', () => {
     serveGenerated('/bench.json');
     let stored = 0;
     let heldAtApply = 0;
-    // The store is the boundary here: its own benchmark is catalog-bench. This one measures the feed side alone.
+    // The store is the boundary here: its own benchmark is scripts/bench-catalog.mjs. This one measures the feed side alone.
     const countingStore = {
       replaceFeedProducts: async (_: string, products: readonly unknown[]) => {
         stored = products.length;
