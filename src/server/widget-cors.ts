@@ -23,7 +23,8 @@ export function widgetCors(findWidget: (id: string) => WidgetSettings | undefine
         );
       c.header('access-control-allow-origin', origin);
       c.header('vary', 'Origin');
-      c.header('access-control-expose-headers', 'content-type');
+      // The widget reads the reply's id from the answer to a message (cross-origin: only exposed headers are readable).
+      c.header('access-control-expose-headers', 'content-type, x-service-message-id, x-service-reply-id');
       if (c.req.method === 'OPTIONS') {
         c.header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS');
         c.header(

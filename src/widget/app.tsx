@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { MessagePart } from '../protocol';
 import { Composer } from './composer';
 import type { Strings } from './i18n';
 import { Launcher } from './launcher';
@@ -9,6 +10,10 @@ import type { Store } from './store';
 export interface AppProps {
   store: Store;
   strings: Strings;
+  /** Sends a failed message again (the conversation's `retry`). */
+  onRetry: (messageId: string) => void;
+  /** A link in a message or card was followed: `service:link-click` and `onLinkClick`. */
+  onLinkClick: (url: string) => void;
 }
 
 // On touch devices, focusing the textarea would pop the keyboard over a panel the shopper has not read yet.
@@ -23,7 +28,7 @@ const isTouchFirst = (): boolean =>
  *   returns focus to the launcher, or when the launcher is hidden to what had focus before the panel opened.
  *   `closeChat()` called while the shopper is elsewhere on the page leaves focus where it is.
  */
-export function App({ store, strings }: AppProps) {
+export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
   const isOpen = store.isOpen.value;
   const config = store.config.value;
   const launcherRef = useRef<HTMLButtonElement>(null);
@@ -52,6 +57,14 @@ export function App({ store, strings }: AppProps) {
     else if (focusBeforeOpen.current?.isConnected) (focusBeforeOpen.current as HTMLElement).focus?.();
   }, [isOpen]);
 
+  const linkTarget = config.linkTarget;
+  const renderPart = useMemo(
+    () =>
+      (part: MessagePart): preact.ComponentChild =>
+        part.type === 'text' ? part.text : null,
+    [linkTarget, onLinkClick],
+  );
+
   const closeFromInside = (): void => {
     isCloseFromInside.current = true;
     store.closeChat();
@@ -72,12 +85,15 @@ export function App({ store, strings }: AppProps) {
         >
           <MessageList
             greeting={config.greeting}
-            isOffline={store.status.value === 'offline'}
-            messages={store.messages.value}
+            status={store.status}
+            messages={store.messages}
+            announcement={store.announcement}
             strings={strings}
+            renderPart={renderPart}
+            onRetry={onRetry}
           />
           <Composer
-            draft={store.draft.value}
+            draft={store.draft}
             strings={strings}
             inputRef={inputRef}
             onDraft={store.setDraft}
@@ -89,6 +105,7 @@ export function App({ store, strings }: AppProps) {
         isOpen={isOpen}
         isHidden={store.isHidden.value}
         isPanelMounted={store.isPanelMounted.value}
+        unread={store.unread.value}
         strings={strings}
         buttonRef={launcherRef}
         onClick={() => (store.isOpen.peek() ? closeFromInside() : store.openChat())}

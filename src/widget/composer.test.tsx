@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { createRef } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +13,7 @@ function renderComposer(draft = 'Hello') {
   const onDraft = vi.fn();
   render(
     <Composer
-      draft={draft}
+      draft={signal(draft)}
       strings={pickStrings('en')}
       inputRef={createRef()}
       onDraft={onDraft}

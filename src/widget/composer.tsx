@@ -1,3 +1,4 @@
+import type { ReadonlySignal } from '@preact/signals';
 import type { Ref } from 'preact';
 import { MESSAGE_TEXT_MAX } from '../protocol';
 import type { Strings } from './i18n';
@@ -5,7 +6,8 @@ import { Icon } from './icon';
 import { INPUT_ID } from './ids';
 
 export interface ComposerProps {
-  draft: string;
+  /** Read here, not in the parent: a keystroke re-renders the composer alone, never the conversation above. */
+  draft: ReadonlySignal<string>;
   strings: Strings;
   inputRef: Ref<HTMLTextAreaElement>;
   onDraft: (text: string) => void;
@@ -13,7 +15,8 @@ export interface ComposerProps {
 }
 
 /** Enter sends; Shift+Enter is a new line; Enter that confirms an IME composition does neither. */
-export function Composer({ draft, strings, inputRef, onDraft, onSend }: ComposerProps) {
+export function Composer({ draft: draftSignal, strings, inputRef, onDraft, onSend }: ComposerProps) {
+  const draft = draftSignal.value;
   return (
     <form
       part="composer"

@@ -4,12 +4,19 @@ const en = {
   closeChat: 'Close chat',
   title: 'Shopping assistant',
   greeting: 'Hi! How can I help you today?',
-  offline: 'The assistant is offline right now. Please try again later.',
+  offline: 'The assistant cannot be reached right now. Messages you write are sent when it is back.',
   conversation: 'Conversation',
   inputLabel: 'Message',
   placeholder: 'Ask a question…',
   send: 'Send',
   pending: 'Sending…',
+  reconnecting: 'Reconnecting…',
+  typing: 'The assistant is writing',
+  busy: 'Looking that up…',
+  failed: 'Sorry, the answer could not be completed.',
+  refused: 'This message could not be sent.',
+  retry: 'Retry',
+  unread: 'new answers',
 };
 
 export type Strings = typeof en;
@@ -20,12 +27,20 @@ const de: Strings = {
   closeChat: 'Chat schließen',
   title: 'Einkaufsassistent',
   greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
-  offline: 'Der Assistent ist gerade nicht erreichbar. Bitte versuchen Sie es später noch einmal.',
+  offline:
+    'Der Assistent ist gerade nicht erreichbar. Ihre Nachrichten werden gesendet, sobald er wieder da ist.',
   conversation: 'Unterhaltung',
   inputLabel: 'Nachricht',
   placeholder: 'Stellen Sie eine Frage…',
   send: 'Senden',
   pending: 'Wird gesendet…',
+  reconnecting: 'Verbindung wird wiederhergestellt…',
+  typing: 'Der Assistent schreibt',
+  busy: 'Einen Moment, ich sehe nach…',
+  failed: 'Die Antwort konnte leider nicht fertiggestellt werden.',
+  refused: 'Diese Nachricht konnte nicht gesendet werden.',
+  retry: 'Erneut versuchen',
+  unread: 'neue Antworten',
 };
 
 const STRINGS = new Map<string, Strings>([

@@ -166,7 +166,7 @@ describe('when the service is unreachable', () => {
     launcher.click();
     await flush();
     expect(part('[part="panel"]').hidden).toBe(false);
-    expect(part('[part="messages"]').textContent).toContain('The assistant is offline right now.');
+    expect(part('[part="messages"]').textContent).toContain('The assistant cannot be reached right now.');
     expect(serviceErrors(consoleError)).toEqual([expect.stringMatching(/offline/)]);
   };
 

@@ -3,6 +3,8 @@ import { h, render } from 'preact';
 import {
   EVENT_CHAT_CLOSE,
   EVENT_CHAT_OPEN,
+  EVENT_LINK_CLICK,
+  EVENT_MESSAGE_SENT,
   EVENT_READY,
   err,
   GLOBAL_NAME,
@@ -14,6 +16,7 @@ import {
 } from '../protocol';
 import { adoptStyles } from './adopt-styles';
 import { App } from './app';
+import { createConversation } from './chat/conversation';
 import { fetchWidgetConfig, matchesHideUrls, parseWidgetConfig } from './config';
 import { createDisposer, type Disposer } from './disposer';
 import { emit } from './emit';
@@ -135,7 +138,16 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   // Styles are parsed; the first render (Preact's first run on this page) gets a task of its own.
   await yieldToHost();
   if (controller.signal.aborted) return err('the widget was destroyed while it started');
-  render(h(App, { store, strings }), shadow);
+  const conversation = createConversation({
+    store,
+    strings,
+    baseUrl: settings.baseUrl,
+    widgetId,
+    onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
+  });
+  disposer.add(() => conversation.dispose());
+  const onLinkClick = (url: string): void => emit(EVENT_LINK_CLICK, { widgetId, url }, settings.onLinkClick);
+  render(h(App, { store, strings, onRetry: conversation.retry, onLinkClick }), shadow);
 
   // Open state: remembered per widget, and announced only when it changes.
   let wasOpen = store.isOpen.peek();
@@ -158,7 +170,10 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   const api = createPublicApi({
     store,
     widgetId,
-    clearStorage: () => clearWidgetItems(widgetId),
+    reset: () => {
+      conversation.reset();
+      clearWidgetItems(widgetId);
+    },
     destroy: () => {
       render(null, shadow);
       host.remove();

@@ -7,8 +7,8 @@ import { VERSION } from './version';
 export interface PublicApiDeps {
   store: Store;
   widgetId: string;
-  /** Clears this widget's `_service_` storage keys. */
-  clearStorage(): void;
+  /** A new conversation: clears messages, personalization (here and on the service) and this widget's storage. */
+  reset(): void;
   /** Removes the host element, listeners and global; called once. */
   destroy(): void;
 }
@@ -72,10 +72,7 @@ export function createPublicApi(deps: PublicApiDeps): ServiceApi {
       checkCustomInstructions,
       store.setCustomInstructions,
     ),
-    reset: guard('reset', () => {
-      store.reset();
-      deps.clearStorage();
-    }),
+    reset: guard('reset', () => deps.reset()),
     destroy: guard('destroy', () => {
       isDestroyed = true;
       deps.destroy();

@@ -4,7 +4,7 @@ import { STORAGE_PREFIX } from '../protocol';
 // access goes through these helpers, and a failure just means nothing is remembered.
 const getStorage = (): Storage | undefined => {
   try {
-    return window.localStorage;
+    return globalThis.localStorage;
   } catch {
     return undefined;
   }

@@ -2,15 +2,26 @@ import { action, signal } from '@preact/signals';
 import type { ChatMessage, OpenChatOptions, UserData, WidgetConfig } from '../protocol';
 import { createId } from './id';
 
-/** `online` once the config came back; `offline` when the service could not be reached. */
-export type ConnectionStatus = 'online' | 'offline';
+/**
+ * What the shopper is told about the connection: `online`; `offline` (the config could not be fetched, the browser
+ * is offline, or the service cannot be reached: messages wait in the queue); `reconnecting` (a request failed and is
+ * being retried, or a dropped answer is being resumed).
+ */
+export type ConnectionStatus = 'online' | 'offline' | 'reconnecting';
 
 /**
- * A message as the widget holds it: the protocol's `ChatMessage` plus where it stands. A user message is `pending`
- * until the service has it (the transport arrives in a later issue); until then its `id` is its `clientMessageId`.
+ * Where a message stands. User messages: `pending` (queued or on the way; its `id` is its `clientMessageId`) →
+ * `sent`, or `failed` when the service refused it. Assistant replies: `streaming` → `done` | `failed`.
  */
+export type MessageStatus = 'pending' | 'sent' | 'streaming' | 'done' | 'failed';
+
+/** A message as the widget holds it: the protocol's `ChatMessage` plus where it stands. Never mutated: replaced. */
 export interface WidgetMessage extends ChatMessage {
-  status: 'pending' | 'sent' | 'failed';
+  status: MessageStatus;
+  /** A failed message: what went wrong, in the shopper's words. */
+  error?: string;
+  /** A streaming reply waiting for a custom action (the "looking that up" line). */
+  isBusy?: boolean;
 }
 
 export interface StoreInit {
@@ -37,6 +48,10 @@ export function createStore(init: StoreInit) {
   const messages = signal<readonly WidgetMessage[]>([]);
   const userData = signal(init.userData);
   const customInstructions = signal(init.customInstructions);
+  /** Answers that arrived while the panel was closed (the launcher's badge). */
+  const unread = signal(0);
+  /** The last finished answer as plain text, for the polite live region. */
+  const announcement = signal('');
 
   const send = action((text: string): boolean => {
     const trimmed = text.trim();
@@ -65,6 +80,8 @@ export function createStore(init: StoreInit) {
     messages,
     userData,
     customInstructions,
+    unread,
+    announcement,
     setHidden: action((value: boolean) => {
       isHidden.value = value;
     }),
@@ -72,6 +89,7 @@ export function createStore(init: StoreInit) {
     openChat: action(({ message, autoSend }: OpenChatOptions = {}) => {
       isPanelMounted.value = true;
       isOpen.value = true;
+      unread.value = 0;
       if (message === undefined) return;
       if (autoSend) send(message);
       else draft.value = message;
@@ -82,6 +100,7 @@ export function createStore(init: StoreInit) {
     toggleChat: action(() => {
       isPanelMounted.value = true;
       isOpen.value = !isOpen.value;
+      if (isOpen.value) unread.value = 0;
     }),
     /** Builds the (closed) panel ahead of the first open; idempotent. */
     mountPanel: action(() => {
@@ -101,6 +120,8 @@ export function createStore(init: StoreInit) {
     reset: action(() => {
       messages.value = [];
       draft.value = '';
+      unread.value = 0;
+      announcement.value = '';
       userData.value = undefined;
       customInstructions.value = undefined;
     }),

@@ -1,0 +1,385 @@
+// @vitest-environment node
+import { createServer, type Server } from 'node:http';
+import {
+  type AddressInfo,
+  connect,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+} from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WidgetConfig } from '../../protocol';
+import { parseConfig } from '../../server/config';
+import { type RunningService, startService } from '../../server/start';
+import { pickStrings } from '../i18n';
+import { createStore, type Store } from '../store';
+import { type Conversation, createConversation } from './conversation';
+
+// The widget's conversation against the REAL reference service (in-memory PGlite, local engine) over HTTP, through a
+// TCP proxy on loopback that can cut connections mid-answer or refuse them (the shopper's flaky network). The order
+// endpoint is the integrator's, so a local HTTP server stands in for it.
+// Node environment: the service cannot run inside happy-dom (its Response class replaces Node's). The few browser
+// globals the conversation uses are provided here: window events, `navigator.onLine` and an in-memory
+// localStorage. The same code runs in Chromium in e2e/chat.e2e.ts.
+
+class MemoryStorage {
+  #items = new Map<string, string>();
+  get length() {
+    return this.#items.size;
+  }
+  key(i: number) {
+    return [...this.#items.keys()][i] ?? null;
+  }
+  getItem(key: string) {
+    return this.#items.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    this.#items.set(key, String(value));
+  }
+  removeItem(key: string) {
+    this.#items.delete(key);
+  }
+  clear() {
+    this.#items.clear();
+  }
+}
+const events = new EventTarget();
+const localStorage = new MemoryStorage();
+Object.assign(globalThis, {
+  localStorage,
+  addEventListener: events.addEventListener.bind(events),
+  removeEventListener: events.removeEventListener.bind(events),
+});
+if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
+
+const ADMIN_KEY = 'conversation-admin-key-1234';
+const ORDER = {
+  order_id_value: '1002',
+  timeline: { step: [{ label: 'Shipped', status: 'in_progress' }] },
+};
+let integratorDelayMs = 0;
+let integrator: Server;
+let service: RunningService;
+let slowService: RunningService;
+
+/** A TCP proxy in front of a service: `cutWhen` drops every connection once the answer contains a marker. */
+class CuttableProxy {
+  server: TcpServer | undefined;
+  port = 0;
+  sockets = new Set<Socket>();
+  cutWhen: string | undefined;
+  cuts = 0;
+  constructor(readonly target: () => number) {}
+  async up(): Promise<void> {
+    this.server = createTcpServer((client) => {
+      const upstream = connect(this.target(), '127.0.0.1');
+      this.sockets.add(client).add(upstream);
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => {
+        client.write(chunk);
+        if (this.cutWhen && chunk.toString().includes(this.cutWhen)) {
+          this.cutWhen = undefined;
+          this.cuts++;
+          // After this chunk has left: the phone went into a tunnel.
+          setTimeout(() => this.cut(), 5);
+        }
+      });
+      const drop = (): void => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+    });
+    await new Promise<void>((ok) => this.server?.listen(this.port, '127.0.0.1', ok));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+  cut(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+  /** Stops accepting (connections are refused) and cuts what is open. */
+  async down(): Promise<void> {
+    this.cut();
+    await new Promise<void>((ok) => this.server?.close(() => ok()));
+  }
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+}
+
+let proxy: CuttableProxy;
+let slowProxy: CuttableProxy;
+const portOf = (s: RunningService) => Number(new URL(s.url).port);
+
+beforeAll(async () => {
+  integrator = createServer((req, res) => {
+    setTimeout(() => {
+      if (req.url?.startsWith('/orders/1002')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ORDER));
+      } else res.writeHead(404).end('No such order.');
+    }, integratorDelayMs);
+  });
+  await new Promise<void>((ok) => integrator.listen(0, '127.0.0.1', ok));
+  const integratorUrl = `http://127.0.0.1:${(integrator.address() as AddressInfo).port}`;
+  const config = parseConfig({
+    adminKey: ADMIN_KEY,
+    allowHttpLoopback: true,
+    widgets: [
+      {
+        id: 'shop',
+        allowedOrigins: ['*'],
+        actions: [
+          {
+            name: 'Get order status',
+            description: 'Looks up an order by its order number.',
+            method: 'GET',
+            url: `${integratorUrl}/orders/{order_id}`,
+            parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+          },
+        ],
+      },
+    ],
+  });
+  if (!config.ok) throw new Error(config.error);
+  service = await startService({ config: config.value, port: 0 });
+  // Answers that take longer than the turn deadline end with an `error` event.
+  slowService = await startService({ config: config.value, port: 0, turnTimeoutMs: 300 });
+  proxy = new CuttableProxy(() => portOf(service));
+  slowProxy = new CuttableProxy(() => portOf(slowService));
+  await proxy.up();
+  await slowProxy.up();
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.down();
+  await slowProxy?.down();
+  await service?.close();
+  await slowService?.close();
+  await new Promise((ok) => integrator.close(ok));
+}, 30_000);
+
+const CONFIG: WidgetConfig = {
+  greeting: 'Hi',
+  title: 'Shop',
+  theme: { color: '#1d4ed8' },
+  launcherPosition: 'bottom-right',
+  linkTarget: '_self',
+  hideUrls: [],
+};
+
+const open: Conversation[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) c.dispose();
+  localStorage.clear();
+  integratorDelayMs = 0;
+  proxy.cutWhen = undefined;
+  if (!proxy.server?.listening) await proxy.up();
+});
+
+/** A widget's store and conversation, as mount() makes them (`isPanelMounted` starts the history load). */
+function widget(options: { baseUrl?: string; userData?: Record<string, string>; isOpen?: boolean } = {}) {
+  const store = createStore({
+    config: CONFIG,
+    status: 'online',
+    isHidden: false,
+    isOpen: options.isOpen ?? true,
+    userData: options.userData,
+  });
+  const sent: string[] = [];
+  const conversation = createConversation({
+    store,
+    strings: pickStrings('en'),
+    baseUrl: options.baseUrl ?? proxy.url,
+    widgetId: 'shop',
+    onSent: (text) => sent.push(text),
+    backoff: () => 30,
+  });
+  open.push(conversation);
+  store.mountPanel();
+  return { store, conversation, sent };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const lastReply = (store: Store) => store.messages.value.filter((m) => m.role === 'assistant').at(-1);
+const replyText = (store: Store) =>
+  (lastReply(store)?.parts ?? []).map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
+const isAnswered = (store: Store, count: number) =>
+  store.messages.value.filter((m) => m.role === 'assistant' && m.status === 'done').length === count;
+
+async function adminConversation(id: string) {
+  const res = await fetch(`${service.url}/v0/admin/widgets/shop/conversations/${id}`, {
+    headers: { authorization: `Bearer ${ADMIN_KEY}` },
+  });
+  return (await res.json()) as {
+    conversation: { userData: unknown; customInstructions: unknown };
+    messages: { role: string; clientMessageId?: string; parts: { type: string; text?: string }[] }[];
+  };
+}
+
+const conversationId = () => localStorage.getItem('_service_shop_conversation') ?? '';
+
+describe('createConversation against the reference service', () => {
+  it('sends a message, streams the answer into the store as it arrives and reports the message sent once', async () => {
+    const { store, sent } = widget();
+    const seen = new Set<string>();
+    const stop = store.messages.subscribe(() => seen.add(replyText(store)));
+    store.send('Where is my order?');
+    expect(store.messages.value[0]?.status).toBe('pending');
+    await until(() => isAnswered(store, 1), 'the answer');
+    stop();
+    expect(store.messages.value.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'sent'],
+      ['assistant', 'done'],
+    ]);
+    expect(replyText(store)).toBe('Could you tell me the order number?');
+    expect(sent).toEqual(['Where is my order?']);
+    expect(store.announcement.value).toBe('Could you tell me the order number?');
+    // Each state of the reply is a prefix of the final text: appended in order, never replaced or doubled.
+    for (const text of seen) expect('Could you tell me the order number?'.startsWith(text)).toBe(true);
+    expect(seen.size).toBeGreaterThan(2);
+  });
+
+  it('shows the busy line while the custom action runs, then the order card', async () => {
+    const { store } = widget();
+    integratorDelayMs = 200;
+    let wasBusy = false;
+    const stop = store.messages.subscribe(() => {
+      wasBusy ||= lastReply(store)?.isBusy === true;
+    });
+    store.send('Where is order 1002?');
+    await until(() => isAnswered(store, 1), 'the answer');
+    stop();
+    expect(wasBusy).toBe(true);
+    expect(lastReply(store)?.isBusy).toBe(false);
+    expect(lastReply(store)?.parts.find((p) => p.type === 'order-card')).toEqual({
+      type: 'order-card',
+      card: ORDER,
+    });
+  });
+
+  it('resumes an answer whose stream was cut mid-way, without lost or doubled text', async () => {
+    const { store } = widget();
+    integratorDelayMs = 300;
+    proxy.cutWhen = 'action.started';
+    const cutsBefore = proxy.cuts;
+    store.send('Where is order 1002?');
+    await until(() => isAnswered(store, 1), 'the resumed answer');
+    expect(proxy.cuts).toBe(cutsBefore + 1);
+    const history = await adminConversation(conversationId());
+    const stored = history.messages.filter((m) => m.role === 'assistant').at(-1);
+    expect(lastReply(store)?.parts).toEqual(stored?.parts);
+    expect(history.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('queues a message while the service is unreachable, shows it pending, and sends it exactly once when back', async () => {
+    const { store, sent } = widget();
+    store.send('Hello');
+    await until(() => isAnswered(store, 1), 'the first answer');
+    await proxy.down();
+    store.send('Do you have running shoes?');
+    await until(() => store.status.value !== 'online', 'the connection state');
+    expect(store.messages.value.at(-1)?.status).toBe('pending');
+    expect(JSON.parse(localStorage.getItem('_service_shop_queue') ?? '[]')).toEqual([
+      [store.messages.value.at(-1)?.clientMessageId, 'Do you have running shoes?'],
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await proxy.up();
+    await until(() => isAnswered(store, 2), 'the queued answer');
+    expect(store.status.value).toBe('online');
+    expect(localStorage.getItem('_service_shop_queue')).toBeNull();
+    expect(sent).toEqual(['Hello', 'Do you have running shoes?']);
+    const history = await adminConversation(conversationId());
+    expect(history.messages.filter((m) => m.role === 'user').map((m) => m.parts[0]?.text)).toEqual([
+      'Hello',
+      'Do you have running shoes?',
+    ]);
+  });
+
+  it('restores the history on the next page and sends what was queued before the reload', async () => {
+    const first = widget();
+    first.store.send('Where is my order?');
+    await until(() => isAnswered(first.store, 1), 'the answer');
+    await proxy.down();
+    first.store.send('It is 1002');
+    await until(() => localStorage.getItem('_service_shop_queue') !== null, 'the persisted queue');
+    first.conversation.dispose();
+    await proxy.up();
+
+    const next = widget();
+    await until(() => isAnswered(next.store, 2), 'the restored and sent conversation');
+    expect(next.store.messages.value.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(next.store.messages.value[0]?.parts).toEqual([{ type: 'text', text: 'Where is my order?' }]);
+    expect(lastReply(next.store)?.parts.some((p) => p.type === 'order-card')).toBe(true);
+    const history = await adminConversation(conversationId());
+    expect(history.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+
+  it('sends personalization to the context endpoint before the next message, and reset() clears it', async () => {
+    const { store, conversation } = widget({ userData: { name: 'Ada' } });
+    store.send('Hi');
+    await until(() => isAnswered(store, 1), 'the answer');
+    const id = conversationId();
+    expect((await adminConversation(id)).conversation.userData).toEqual({ name: 'Ada' });
+    store.setUserData({ name: 'Ada', tier: 'gold' });
+    store.setCustomInstructions('Be brief.');
+    store.send('Again');
+    await until(() => isAnswered(store, 2), 'the second answer');
+    expect((await adminConversation(id)).conversation).toMatchObject({
+      userData: { name: 'Ada', tier: 'gold' },
+      customInstructions: 'Be brief.',
+    });
+    conversation.reset();
+    expect(store.messages.value).toEqual([]);
+    expect(conversationId()).toBe('');
+    await until(() => true, '');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await adminConversation(id)).conversation).toMatchObject({
+      userData: null,
+      customInstructions: null,
+    });
+    store.send('Fresh start');
+    await until(() => isAnswered(store, 1), 'the answer in the new conversation');
+    expect(conversationId()).not.toBe(id);
+    expect((await adminConversation(conversationId())).conversation.userData).toBeNull();
+  });
+
+  it('marks a message the service refuses as failed, and retry() sends it again', async () => {
+    const { store, conversation } = widget();
+    store.send('x'.repeat(4001));
+    await until(() => store.messages.value[0]?.status === 'failed', 'the refusal');
+    expect(store.messages.value[0]?.error).toBe(pickStrings('en').refused);
+    expect(store.messages.value).toHaveLength(1);
+    conversation.retry(store.messages.value[0]?.id ?? '');
+    expect(store.messages.value[0]?.status).toBe('pending');
+  });
+
+  it('shows a failed answer in place, and retry() asks the question again', async () => {
+    const { store, conversation } = widget({ baseUrl: slowProxy.url });
+    integratorDelayMs = 1000;
+    store.send('Where is order 1002?');
+    await until(() => lastReply(store)?.status === 'failed', 'the failed answer');
+    expect(lastReply(store)?.error).toBe(pickStrings('en').failed);
+    integratorDelayMs = 0;
+    conversation.retry(lastReply(store)?.id ?? '');
+    expect(store.messages.value.map((m) => m.status)).toEqual(['pending']);
+    await until(() => isAnswered(store, 1), 'the second try');
+    expect(lastReply(store)?.parts.some((p) => p.type === 'order-card')).toBe(true);
+  });
+
+  it('counts answers that arrive while the panel is closed', async () => {
+    const { store } = widget({ isOpen: false });
+    store.send('Hi');
+    await until(() => isAnswered(store, 1), 'the answer');
+    expect(store.unread.value).toBe(1);
+    store.openChat();
+    expect(store.unread.value).toBe(0);
+  });
+});

@@ -1,0 +1,481 @@
+import { batch, effect } from '@preact/signals';
+import type { ChatMessage, MessagePart, StreamEvent } from '../../protocol';
+import type { Strings } from '../i18n';
+import { readItem, storageKey, writeItem } from '../storage';
+import type { Store, WidgetMessage } from '../store';
+import { backoffDelay } from './backoff';
+import { createSseParser } from './sse-parser';
+
+export interface ConversationDeps {
+  store: Store;
+  strings: Strings;
+  baseUrl: string;
+  widgetId: string;
+  /** A user message reached the service (once per message): `service:message-sent` and `onMessageSent`. */
+  onSent(text: string): void;
+  /** Tests shorten the waits between retries. */
+  backoff?: (attempt: number) => number;
+}
+
+export interface Conversation {
+  /** A failed message: sends it again (a refused user message), or asks again (a failed answer). */
+  retry(messageId: string): void;
+  /** Forgets the conversation here and clears its personalization on the service; the next message starts anew. */
+  reset(): void;
+  /** Stops every request and timer; the widget is being destroyed. */
+  dispose(): void;
+}
+
+/** The shape persisted for queued messages: `[clientMessageId, text]`, so a reload while offline loses nothing. */
+type Queued = [string, string];
+
+/** Only user messages travel; a refused one (4xx) stays failed until the shopper retries. */
+class Refused extends Error {}
+/** The stored conversation is gone on the service (expired, another database): start a new one. */
+class Gone extends Error {}
+
+/** How often a streaming answer is painted at most: one render a frame, however fast the deltas arrive. */
+const FLUSH_MS = 16;
+
+const textOf = (message: ChatMessage): string =>
+  message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+
+/**
+ * The conversation with the service (DESIGN: protocol v0), one per widget: the outbox of user messages, the answer
+ * streams and their resumption. It reads and writes the store's signals; components never call the network.
+ *
+ * Guarantees, each tested in conversation.test.ts and e2e:
+ * - A message is posted with its `clientMessageId` until the service has it: a retry after a lost response never
+ *   makes a second message, and the queue survives a reload (localStorage).
+ * - Answers resume after the last event seen (`lastEventId`), so a dropped stream loses and doubles nothing.
+ * - Retries back off exponentially with jitter, and wake at once when the browser comes back online.
+ * - Personalization reaches the service (`PUT …/context`) before the next message whenever it changed.
+ */
+export function createConversation(deps: ConversationDeps): Conversation {
+  const { store, strings, widgetId } = deps;
+  const base = `${deps.baseUrl}/v0/widget/${encodeURIComponent(widgetId)}/conversations`;
+  const idKey = storageKey(widgetId, 'conversation');
+  const queueKey = storageKey(widgetId, 'queue');
+  const wait = deps.backoff ?? backoffDelay;
+  const cleanups: (() => void)[] = [];
+
+  let conversationId = readItem(idKey);
+  /** The last event seq applied: the resume point for every stream. */
+  let lastSeq = 0;
+  let isRestored = false;
+  /** The session whose pump (or restore) is running; a reset starts a new session, so a new pump may start at once. */
+  let pumping: AbortController | undefined;
+  let isContextDirty = false;
+  /** Replaced on reset and dispose: every loop started before checks it and stops. */
+  let session = new AbortController();
+  let wakeUp: (() => void) | undefined;
+  const sentIds = new Set<string>();
+
+  const setStatus = (status: 'online' | 'offline' | 'reconnecting'): void => {
+    store.status.value = status;
+  };
+
+  const patch = (id: string, change: Partial<WidgetMessage>): void => {
+    const list = store.messages.peek();
+    // The message being changed is nearly always the last one: look there first.
+    let at = list.length - 1;
+    while (at >= 0 && list[at]?.id !== id) at--;
+    const current = list[at];
+    if (!current) return;
+    const next = list.slice();
+    next[at] = { ...current, ...change };
+    store.messages.value = next;
+  };
+
+  const request = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      signal: session.signal,
+      credentials: 'omit',
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 404 && path) throw new Gone();
+    if (response.ok) return response;
+    // 408, 429 and 5xx are the service's trouble, not the message's: worth another try.
+    if (response.status >= 500 || response.status === 408 || response.status === 429) {
+      throw new Error(`${method} answered ${response.status}`);
+    }
+    const detail = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Refused(detail?.error?.message ?? `${response.status}`);
+  };
+
+  /** Resolves after the backoff for `attempt`, or at once when the browser comes back online or on `retry()`. */
+  const pause = (attempt: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, wait(attempt));
+      function done(): void {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const forget = (): void => {
+    conversationId = null;
+    lastSeq = 0;
+    writeItem(idKey, null);
+  };
+
+  const context = () => ({
+    userData: store.userData.peek() ?? null,
+    customInstructions: store.customInstructions.peek() ?? null,
+  });
+
+  /**
+   * Reads one answer stream into the reply `replyId` until its end (`message.done` or `error`). Returns whether the
+   * end was seen; a stream cut before it returns false (or throws) and the caller resumes after `lastSeq`.
+   */
+  const read = async (response: Response, replyId: string): Promise<boolean> => {
+    let parts: MessagePart[] =
+      store.messages
+        .peek()
+        .find((m) => m.id === replyId)
+        ?.parts.slice() ?? [];
+    let change: Partial<WidgetMessage> | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let isEnded = false;
+    const flush = (): void => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (change) patch(replyId, { ...change, parts });
+      change = undefined;
+    };
+    const push = createSseParser(({ id, type, data }) => {
+      if (isEnded) return;
+      let event: StreamEvent;
+      try {
+        event = { ...JSON.parse(data), type } as StreamEvent;
+      } catch {
+        return;
+      }
+      if (id) lastSeq = Math.max(lastSeq, Number(id) || 0);
+      change ??= {};
+      if (event.type === 'message.delta') {
+        const last = parts[parts.length - 1];
+        parts =
+          last?.type === 'text'
+            ? [...parts.slice(0, -1), { type: 'text', text: last.text + event.text }]
+            : [...parts, { type: 'text', text: event.text }];
+      } else if (event.type === 'message.part') {
+        parts = [...parts, event.part];
+      } else if (event.type === 'action.started' || event.type === 'action.finished') {
+        change.isBusy = event.type === 'action.started';
+      } else if (event.type === 'message.done' || event.type === 'error') {
+        isEnded = true;
+        Object.assign(
+          change,
+          event.type === 'error'
+            ? { status: 'failed', error: strings.failed, isBusy: false }
+            : { status: 'done', isBusy: false },
+        );
+        return;
+      }
+      timer ??= setTimeout(flush, FLUSH_MS);
+    });
+    if (!response.body) return false;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      while (!isEnded) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        push(value);
+      }
+    } finally {
+      if (isEnded) reader.cancel().catch(() => {});
+      flush();
+    }
+    if (isEnded) finished(replyId);
+    return isEnded;
+  };
+
+  /** A reply ended: announce it, and count it as unread while the panel is closed. */
+  const finished = (replyId: string): void => {
+    const reply = store.messages.peek().find((m) => m.id === replyId);
+    if (!reply) return;
+    batch(() => {
+      setStatus('online');
+      store.announcement.value = reply.status === 'failed' ? strings.failed : textOf(reply);
+      if (!store.isOpen.peek()) store.unread.value++;
+    });
+  };
+
+  /** Follows a reply to its end, resuming the stream after every drop. */
+  const follow = async (first: Response | undefined, replyId: string): Promise<void> => {
+    const { signal } = session;
+    let response = first;
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        response ??= await request('GET', `/${conversationId}/events?lastEventId=${lastSeq}`);
+        if (await read(response, replyId)) return;
+        // A resume that closed without the end: the service no longer writes this reply (it restarted mid-answer).
+        if (!first) attempt = Math.max(attempt, 3);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof Gone || error instanceof Refused) {
+          patch(replyId, { status: 'failed', error: strings.failed, isBusy: false });
+          return;
+        }
+      }
+      first = undefined;
+      response = undefined;
+      setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+      await pause(attempt);
+    }
+  };
+
+  /** Posts one user message until the service has it, then follows its answer. */
+  const deliver = async (message: WidgetMessage): Promise<void> => {
+    const { signal } = session;
+    const clientMessageId = message.clientMessageId ?? message.id;
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        if (!conversationId) {
+          const created = await request('POST', '', context());
+          conversationId = ((await created.json()) as { conversationId: string }).conversationId;
+          writeItem(idKey, conversationId);
+          isContextDirty = false;
+        }
+        if (isContextDirty) {
+          isContextDirty = false;
+          await request('PUT', `/${conversationId}/context`, context()).catch((error: unknown) => {
+            isContextDirty = true;
+            throw error;
+          });
+        }
+        const response = await request('POST', `/${conversationId}/messages?lastEventId=${lastSeq}`, {
+          clientMessageId,
+          text: textOf(message),
+        });
+        const replyId = response.headers.get('x-service-reply-id') ?? `reply-${clientMessageId}`;
+        batch(() => {
+          setStatus('online');
+          patch(message.id, { status: 'sent' });
+          store.messages.value = [
+            ...store.messages.peek(),
+            {
+              id: replyId,
+              role: 'assistant',
+              parts: [],
+              createdAt: new Date().toISOString(),
+              status: 'streaming',
+            },
+          ];
+        });
+        if (!sentIds.has(clientMessageId)) {
+          sentIds.add(clientMessageId);
+          deps.onSent(textOf(message));
+        }
+        await follow(response, replyId);
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof Gone) {
+          forget();
+          isContextDirty = false;
+          continue;
+        }
+        if (error instanceof Refused) {
+          patch(message.id, { status: 'failed', error: strings.refused });
+          setStatus('online');
+          return;
+        }
+        setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+        await pause(attempt);
+      }
+    }
+  };
+
+  /** Sends queued messages one at a time, in order: each answer ends before the next question goes out. */
+  const pump = async (): Promise<void> => {
+    if (pumping === session || !isRestored) return;
+    const mine = session;
+    pumping = mine;
+    try {
+      for (;;) {
+        const next = store.messages.peek().find((m) => m.status === 'pending');
+        if (!next || mine.signal.aborted) return;
+        await deliver(next);
+      }
+    } finally {
+      if (pumping === mine) pumping = undefined;
+    }
+  };
+
+  let storedQueue: Queued[] | undefined;
+  /** The queue a previous page left, read once. */
+  const readQueue = (): Queued[] => {
+    if (!storedQueue) {
+      try {
+        const raw: unknown = JSON.parse(readItem(queueKey) ?? '[]');
+        storedQueue = (Array.isArray(raw) ? raw : []).filter(
+          (q): q is Queued => Array.isArray(q) && typeof q[0] === 'string' && typeof q[1] === 'string',
+        );
+      } catch {
+        storedQueue = [];
+      }
+    }
+    return storedQueue;
+  };
+
+  /** Loads the stored conversation's history (a reload, another page of the store) and resumes an open answer. */
+  const restore = async (): Promise<void> => {
+    const { signal } = session;
+    let history: WidgetMessage[] = [];
+    for (let attempt = 0; conversationId && !signal.aborted; attempt++) {
+      try {
+        const response = await request('GET', `/${conversationId}/messages`);
+        const body = (await response.json()) as {
+          messages: (ChatMessage & { status?: string })[];
+          lastSeq: number;
+        };
+        lastSeq = body.lastSeq;
+        setStatus('online');
+        history = body.messages.map((m) => ({
+          ...m,
+          status:
+            m.role === 'user'
+              ? 'sent'
+              : m.status === 'streaming'
+                ? 'streaming'
+                : m.status === 'failed'
+                  ? 'failed'
+                  : 'done',
+          ...(m.status === 'failed' ? { error: strings.failed } : {}),
+        }));
+        break;
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof Gone || error instanceof Refused) {
+          forget();
+          break;
+        }
+        setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+        await pause(attempt);
+      }
+    }
+    if (signal.aborted) return;
+    const known = new Set(history.map((m) => m.clientMessageId));
+    const local = store.messages.peek();
+    const restoredQueue: WidgetMessage[] = readQueue()
+      .filter(([id]) => !known.has(id) && !local.some((m) => m.id === id))
+      .map(([id, text]) => ({
+        id,
+        clientMessageId: id,
+        role: 'user',
+        parts: [{ type: 'text', text }],
+        createdAt: new Date().toISOString(),
+        status: 'pending',
+      }));
+    isRestored = true;
+    store.messages.value = [...history, ...restoredQueue, ...local];
+    const open = history[history.length - 1];
+    if (open?.status === 'streaming') {
+      pumping = session;
+      await follow(undefined, open.id);
+      if (pumping === session) pumping = undefined;
+    }
+    void pump();
+  };
+
+  // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
+  // message. The first run only records whether the page set any.
+  let isFirstContextRun = true;
+  cleanups.push(
+    effect(() => {
+      const hasContext = store.userData.value !== undefined || store.customInstructions.value !== undefined;
+      if (!isFirstContextRun || hasContext) isContextDirty = true;
+      isFirstContextRun = false;
+    }),
+  );
+
+  // The outbox: persisted on every change of the pending set, pumped whenever a message joins it.
+  let lastQueue = '';
+  cleanups.push(
+    effect(() => {
+      const pending = store.messages.value
+        .filter((m) => m.status === 'pending')
+        .map((m): Queued => [m.clientMessageId ?? m.id, textOf(m)]);
+      // Until the history is back, the previous page's queue is not in the list yet: keep it in what is persisted.
+      const all = isRestored
+        ? pending
+        : [...readQueue().filter(([id]) => !pending.some((p) => p[0] === id)), ...pending];
+      const queue = JSON.stringify(all);
+      if (queue === lastQueue) return;
+      lastQueue = queue;
+      if (isRestored || pending.length) writeItem(queueKey, all.length ? queue : null);
+      if (pending.length) void pump();
+    }),
+  );
+
+  // History loads with the panel (at idle after boot, or at the first open): boot itself never waits for it.
+  cleanups.push(
+    effect(() => {
+      if (store.isPanelMounted.value && !isRestored) void restore();
+    }),
+  );
+
+  const onOnline = (): void => wakeUp?.();
+  const onOffline = (): void => setStatus('offline');
+  addEventListener('online', onOnline);
+  addEventListener('offline', onOffline);
+  cleanups.push(() => {
+    removeEventListener('online', onOnline);
+    removeEventListener('offline', onOffline);
+  });
+
+  return {
+    retry(messageId) {
+      const list = store.messages.peek();
+      const at = list.findIndex((m) => m.id === messageId);
+      const message = list[at];
+      if (message?.status !== 'failed') return;
+      if (message.role === 'user') {
+        patch(messageId, { status: 'pending', error: undefined });
+      } else {
+        // Ask again: the failed answer and its question leave the view, the question goes out as a new message.
+        const question = list[at - 1];
+        store.messages.value = list.filter((m) => m !== message && m !== question);
+        if (question?.role === 'user') store.send(textOf(question));
+      }
+      wakeUp?.();
+    },
+    reset() {
+      const id = conversationId;
+      session.abort();
+      session = new AbortController();
+      wakeUp?.();
+      forget();
+      writeItem(queueKey, null);
+      lastQueue = '';
+      storedQueue = [];
+      pumping = undefined;
+      isRestored = true;
+      sentIds.clear();
+      if (id) {
+        // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
+        fetch(`${base}/${id}/context`, {
+          method: 'PUT',
+          keepalive: true,
+          credentials: 'omit',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ userData: null, customInstructions: null }),
+        }).catch(() => {});
+      }
+      store.reset();
+      isContextDirty = false;
+      setStatus(navigator.onLine === false ? 'offline' : 'online');
+    },
+    dispose() {
+      session.abort();
+      wakeUp?.();
+      for (const cleanup of cleanups) cleanup();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { Component } from 'preact';
+import type { MessagePart } from '../protocol';
+import type { Strings } from './i18n';
+import type { WidgetMessage } from './store';
+
+export interface MessageViewProps {
+  message: WidgetMessage;
+  strings: Strings;
+  renderPart: (part: MessagePart) => preact.ComponentChild;
+  onRetry: (id: string) => void;
+}
+
+/**
+ * One message. Messages are immutable (the store replaces a changed one), so `memo` skips all but the changed message
+ * when the list re-renders: a delta repaints the streaming answer only, however long the conversation.
+ */
+export class MessageView extends Component<MessageViewProps> {
+  override shouldComponentUpdate(next: MessageViewProps): boolean {
+    return next.message !== this.props.message || next.strings !== this.props.strings;
+  }
+
+  override render() {
+    return renderMessage(this.props);
+  }
+}
+
+function renderMessage({ message, strings, renderPart, onRetry }: MessageViewProps) {
+  const { status } = message;
+  const isWaiting = status === 'streaming' && (message.isBusy || message.parts.length === 0);
+  return (
+    <div
+      class={`bubble ${message.role}`}
+      data-status={status}
+      aria-busy={status === 'streaming' || undefined}
+    >
+      {message.parts.map(renderPart)}
+      {isWaiting && (
+        <span class="typing" role="status">
+          {message.isBusy ? strings.busy : <span class="sr-only">{strings.typing}</span>}
+          <i />
+          <i />
+          <i />
+        </span>
+      )}
+      {status === 'pending' && <span class="meta">{strings.pending}</span>}
+      {status === 'failed' && (
+        <span class="meta error" role="alert">
+          {message.error ?? strings.failed}{' '}
+          <button type="button" class="retry" onClick={() => onRetry(message.id)}>
+            {strings.retry}
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
