@@ -18,6 +18,8 @@ export interface DemoOptions {
   log?: boolean;
   /** The service's embedded database folder; undefined (default) keeps it in memory, as the e2e specs want. */
   dataDir?: string;
+  /** How long the demo integrator's order lookups take (e2e: cut the network mid-answer). Default 0. */
+  orderDelayMs?: number;
 }
 
 export interface RunningDemo {
@@ -88,7 +90,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   });
   let integrator: RunningIntegrator | undefined;
   try {
-    const started = await startIntegrator({ port: options.integratorPort ?? 0, host, log: options.log });
+    const started = await startIntegrator({
+      port: options.integratorPort ?? 0,
+      host,
+      log: options.log,
+      orderDelayMs: options.orderDelayMs,
+    });
     integrator = started;
     const config = parseConfig(demoServiceConfig(store.origins, started.url));
     if (!config.ok) throw new Error(`demo: service config: ${config.error}`);

@@ -11,7 +11,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { type RunningDemo, startDemo } from '../demo/demo-servers';
+import { type DemoOptions, type RunningDemo, startDemo } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
 import type { ServiceApi } from '../src/protocol';
 
@@ -62,7 +62,7 @@ export interface Recorder {
   serviceAtLoad: string | null;
   loadAt: number | null;
   /** Window events the widget dispatched, in order. */
-  events: { type: string; widgetId: unknown; serviceType: string; at: number }[];
+  events: { type: string; widgetId: unknown; detail: unknown; serviceType: string; at: number }[];
   cspViolations: { directive: string; blockedURI: string; sample: string }[];
   layoutShift: number;
   layoutShifts: { value: number; at: number; sources: string[] }[];
@@ -129,11 +129,19 @@ function recorderScript(): void {
     rec.serviceAtLoad = typeof w.Service;
     rec.loadAt = performance.now();
   });
-  for (const type of ['service:ready', 'service:chat-open', 'service:chat-close', 'service:message-sent']) {
+  const types = [
+    'service:ready',
+    'service:chat-open',
+    'service:chat-close',
+    'service:message-sent',
+    'service:link-click',
+  ];
+  for (const type of types) {
     window.addEventListener(type, (event) => {
       rec.events.push({
         type,
         widgetId: (event as CustomEvent<{ widgetId?: unknown }>).detail?.widgetId,
+        detail: JSON.parse(JSON.stringify((event as CustomEvent).detail ?? null)),
         serviceType: typeof w.Service,
         at: performance.now(),
       });
@@ -178,14 +186,14 @@ export interface E2E {
 }
 
 /** Registers beforeAll/afterAll/afterEach for a spec file: one browser and one demo per file. */
-export function setupE2E(): E2E {
+export function setupE2E(demoOptions: DemoOptions = {}): E2E {
   let demo: RunningDemo | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     assertBuilt();
-    [demo, browser] = await Promise.all([startDemo(), launchChromium()]);
+    [demo, browser] = await Promise.all([startDemo(demoOptions), launchChromium()]);
   });
   afterEach(async () => {
     await Promise.allSettled(contexts.splice(0).map((c) => c.close()));

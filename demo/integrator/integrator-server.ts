@@ -36,6 +36,8 @@ export interface IntegratorAppOptions {
   getBaseUrl: () => string;
   /** When set, `/feed.json` requires `Authorization: <feedToken>`, the token as the whole header value (SPEC). */
   feedToken?: string;
+  /** How long an order lookup takes (a slow order system): e2e cuts the network while an answer waits on it. */
+  orderDelayMs?: number;
   log?: boolean;
 }
 
@@ -99,7 +101,8 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   );
 
   // One route for both formats: the service fills `{order_id}` percent-encoded, so the id is one path segment.
-  app.get('/orders/:ref', (c) => {
+  app.get('/orders/:ref', async (c) => {
+    if (options.orderDelayMs) await new Promise((resolve) => setTimeout(resolve, options.orderDelayMs));
     const ref = c.req.param('ref');
     const isXml = ref.endsWith('.xml');
     const id = (isXml ? ref.slice(0, -4) : ref).trim().replace(/^#/, '');
@@ -172,6 +175,8 @@ export interface IntegratorOptions {
   host?: string;
   /** Require `Authorization: <feedToken>` on `/feed.json`. */
   feedToken?: string;
+  /** See `IntegratorAppOptions.orderDelayMs`. */
+  orderDelayMs?: number;
   log?: boolean;
 }
 
@@ -193,7 +198,12 @@ export interface RunningIntegrator {
 export async function startIntegrator(options: IntegratorOptions = {}): Promise<RunningIntegrator> {
   const host = options.host ?? '127.0.0.1';
   let url = '';
-  const app = createIntegratorApp({ getBaseUrl: () => url, feedToken: options.feedToken, log: options.log });
+  const app = createIntegratorApp({
+    getBaseUrl: () => url,
+    feedToken: options.feedToken,
+    orderDelayMs: options.orderDelayMs,
+    log: options.log,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveServer(s));
     s.once('error', reject);

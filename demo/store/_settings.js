@@ -4,6 +4,7 @@
 //   ?service=URL               `baseUrl`, e.g. a closed port to see the widget offline
 //   ?bad=1                     invalid settings: each bad field logs a [service] error, the widget loads anyway
 //   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
+//   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
 (() => {
   const query = new URLSearchParams(location.search);
   const settings = {
@@ -14,6 +15,8 @@
   const hidden = query.get('hidden');
   if (hidden === 'true') settings.hidden = true;
   if (hidden === 'false') settings.hidden = false;
+  const widget = query.get('widget');
+  if (widget) settings.widgetId = widget;
   const service = query.get('service');
   if (service) settings.baseUrl = service;
   if (query.get('bad') === '1') {

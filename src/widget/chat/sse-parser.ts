@@ -17,9 +17,11 @@ export function createSseParser(onEvent: (event: SseEvent) => void): (chunk: str
   let buffer = '';
   return (chunk) => {
     buffer += chunk;
-    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
+    // Walk the buffer with an index and cut it once per chunk: one network chunk may hold thousands of events.
+    let from = 0;
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n', from)) {
+      const block = buffer.slice(from, cut);
+      from = cut + 2;
       const event: Partial<SseEvent> = { type: 'message' };
       for (const line of block.split('\n')) {
         // A line starting with ':' is a comment (the service's keep-alive); no colon: not a field we use.
@@ -32,5 +34,6 @@ export function createSseParser(onEvent: (event: SseEvent) => void): (chunk: str
       }
       if (event.data !== undefined) onEvent(event as SseEvent);
     }
+    buffer = buffer.slice(from);
   };
 }

@@ -1,0 +1,267 @@
+// The chat as a shopper uses it, in Chromium, against the real reference service (local engine) and the demo
+// integrator: orders as JSON and XML cards, product cards and their links, history across a reload, hostile strings,
+// the keyboard-only flow and axe with cards showing.
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { findPackageRoot } from '../demo/store-server';
+import { recorded, setupE2E, type TestWindow, waitForReady } from './harness';
+
+const e2e = setupE2E();
+const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
+const ANSWER_TIMEOUT = 15_000;
+
+async function openStore(path = '/'): Promise<{ page: Page; dialogs: string[] }> {
+  const { page } = await e2e.newPage();
+  const dialogs: string[] = [];
+  // A script that ran would most likely show itself with alert(): any dialog fails the hostile-string tests.
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(e2e.url(path));
+  await waitForReady(page);
+  return { page, dialogs };
+}
+
+const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
+
+/** Opens the chat with the launcher, types the question and sends it with Enter, as a shopper would. */
+async function ask(page: Page, question: string): Promise<void> {
+  if (!(await page.evaluate(() => (window as unknown as TestWindow).Service?.isOpen))) {
+    await widget(page, '[part~="launcher"]').click();
+  }
+  const input = widget(page, 'textarea');
+  await input.fill(question);
+  await input.press('Enter');
+}
+
+/** Waits until `count` answers have ended (done or failed). */
+async function answers(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      (window as unknown as TestWindow).__e2e
+        .host()
+        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
+        .length === n,
+    count,
+    { timeout: ANSWER_TIMEOUT },
+  );
+}
+
+/** The widget's visible text of the last order card. */
+const orderCardText = (page: Page) => widget(page, '[part~="order-card"]').last().innerText();
+
+describe('orders', () => {
+  it('shows the order card for an order number, and the XML variant renders the same card', async () => {
+    const json = await openStore('/');
+    await ask(json.page, 'Where is my order 1003?');
+    await answers(json.page, 1);
+    const jsonCard = await orderCardText(json.page);
+    expect(jsonCard).toContain('1003');
+
+    const xml = await openStore('/?widget=demo-xml');
+    await ask(xml.page, 'Where is my order 1003?');
+    await answers(xml.page, 1);
+    expect(await orderCardText(xml.page)).toBe(jsonCard);
+  });
+
+  it('renders every hostile string of order 6666 as inert text', async () => {
+    const { page, dialogs } = await openStore('/');
+    await ask(page, 'Where is order 6666?');
+    await answers(page, 1);
+    const card = widget(page, '[part~="order-card"]');
+    const text = await card.innerText();
+    expect(text).toContain('<img src=x onerror=alert(1)>');
+    expect(text).toContain('<script>alert(1)</script>');
+    expect(text).toContain('"><svg onload=alert(1)>');
+    expect(text).toContain('Standard <b>delivery</b> & co');
+    const injected = await page.evaluate(() => {
+      const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
+      const all = [...(root?.querySelectorAll('*') ?? [])];
+      return {
+        elements: all
+          .filter((el) => ['SCRIPT', 'B', 'IFRAME', 'OBJECT'].includes(el.tagName))
+          .map((el) => el.tagName),
+        handlers: all.flatMap((el) =>
+          [...el.attributes].filter((a) => a.name.startsWith('on')).map((a) => a.name),
+        ),
+        urls: all.flatMap((el) =>
+          ['href', 'src'].map((name) => el.getAttribute(name)).filter((v) => v !== null),
+        ),
+      };
+    });
+    expect(injected.elements).toEqual([]);
+    expect(injected.handlers).toEqual([]);
+    for (const url of injected.urls) expect(url).toMatch(/^https?:/);
+    expect(dialogs).toEqual([]);
+  });
+
+  it("sends the shopper's own hostile text as text, and it comes back as text in the history", async () => {
+    const { page, dialogs } = await openStore('/');
+    await ask(page, '<img src=x onerror=alert(1)> [click](javascript:alert(1)) <svg onload=alert(2)>');
+    await answers(page, 1);
+    await page.reload();
+    await waitForReady(page);
+    await page.waitForFunction(
+      () => (window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelector('.user') !== null,
+      null,
+      { timeout: ANSWER_TIMEOUT },
+    );
+    expect(await widget(page, '.user').first().innerText()).toContain('<img src=x onerror=alert(1)>');
+    const links = await page.evaluate(
+      () =>
+        (window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelectorAll('a[href^="javascript"]')
+          .length,
+    );
+    expect(links).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+});
+
+describe('products', () => {
+  it('answers a product question with cards, and following a card dispatches service:link-click and navigates', async () => {
+    const { page } = await openStore('/');
+    // The demo's product pages live on the merchant's (fictional) domain: a stand-in answers them.
+    await page.context().route('https://demo-store.example/**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<title>Product page</title><h1>Product</h1>',
+      }),
+    );
+    await ask(page, 'Do you have running shoes under 100 EUR?');
+    await answers(page, 1);
+    const cards = widget(page, '[part~="product-card"]');
+    expect(await cards.count()).toBeGreaterThan(0);
+    const prices = await cards.evaluateAll((els) => els.map((el) => el.textContent ?? ''));
+    for (const price of prices) {
+      const amount = Number(/(\d+[.,]\d{2})/.exec(price)?.[1]?.replace(',', '.'));
+      expect(amount).toBeLessThanOrEqual(100);
+    }
+    const href = await cards
+      .first()
+      .evaluate((el) => (el.closest('a') ?? el.querySelector('a'))?.getAttribute('href'));
+    expect(href).toMatch(/^https:\/\/demo-store\.example\/p\//);
+    await Promise.all([page.waitForURL(href ?? ''), cards.first().click()]);
+    const clicks = (await recorded(page)).events.filter((e) => e.type === 'service:link-click');
+    expect(clicks.map((e) => (e.detail as { url: string }).url)).toEqual([href]);
+  });
+});
+
+describe('history', () => {
+  it('restores the conversation after a reload and on another page of the store', async () => {
+    const { page } = await openStore('/');
+    await ask(page, 'Where is my order?');
+    await answers(page, 1);
+    await ask(page, '1002');
+    await answers(page, 2);
+    const bubbles = () => widget(page, '.bubble').allInnerTexts();
+    const before = await bubbles();
+
+    await page.reload();
+    await waitForReady(page);
+    await answers(page, 2);
+    expect(await bubbles()).toEqual(before);
+
+    await page.goto(e2e.url('/csp.html'));
+    await waitForReady(page);
+    await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
+    await answers(page, 2);
+    expect(await widget(page, '[part~="order-card"]').count()).toBe(1);
+  });
+
+  it('openChat({ message, autoSend }) sends once and fires service:message-sent once; reset() starts over', async () => {
+    const { page } = await openStore('/');
+    await page.evaluate(() =>
+      (window as unknown as TestWindow).Service?.openChat({
+        message: 'Where is order 1001?',
+        autoSend: true,
+      }),
+    );
+    await answers(page, 1);
+    const sent = (await recorded(page)).events.filter((e) => e.type === 'service:message-sent');
+    expect(sent.map((e) => (e.detail as { text: string }).text)).toEqual(['Where is order 1001?']);
+
+    await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat({ message: 'Draft only' }));
+    expect(await widget(page, 'textarea').inputValue()).toBe('Draft only');
+
+    await page.evaluate(() => (window as unknown as TestWindow).Service?.reset());
+    expect(await widget(page, '.user').count()).toBe(0);
+    await page.reload();
+    await waitForReady(page);
+    await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
+    await page.waitForTimeout(500);
+    expect(await widget(page, '.user').count()).toBe(0);
+  });
+});
+
+describe('keyboard and screen readers', () => {
+  it('opens, types with Shift+Enter line breaks, sends, reaches the card links and closes with the keyboard alone; axe is clean', async () => {
+    const { page } = await openStore('/');
+    await widget(page, '[part~="launcher"]').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Where is order');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('1002?');
+    expect(await widget(page, 'textarea').inputValue()).toBe('Where is order\n1002?');
+    expect(await widget(page, '.user').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await answers(page, 1);
+    expect(await widget(page, '.user').innerText()).toBe('Where is order\n1002?');
+
+    // The polite live region announced the answer.
+    const live = await widget(page, '[aria-live="polite"]').innerText();
+    expect(live.length).toBeGreaterThan(0);
+
+    // Tab from the composer backwards reaches the card's links (the tracking link).
+    const focused: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Shift+Tab');
+      focused.push(
+        await page.evaluate(() => {
+          const el = (window as unknown as TestWindow).__e2e.deepActiveElement();
+          return el ? `${el.tagName}${el.getAttribute('href') ? ` ${el.getAttribute('href')}` : ''}` : '';
+        }),
+      );
+    }
+    expect(focused.some((f) => /^A https?:/.test(f))).toBe(true);
+
+    await page.addScriptTag({ path: AXE_PATH });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run({ include: [['service-widget']] }, {});
+      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => (window as unknown as TestWindow).Service?.isOpen)).toBe(false);
+  });
+
+  it('shows an unread badge on the launcher when an answer arrives while the panel is closed', async () => {
+    const { page } = await openStore('/');
+    // One task: the answer cannot arrive before the panel is closed again.
+    await page.evaluate(() => {
+      const api = (window as unknown as TestWindow).Service;
+      api?.openChat({ message: 'Hello', autoSend: true });
+      api?.closeChat();
+    });
+    await page.waitForFunction(
+      () =>
+        (window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelector('.badge')?.textContent ===
+        '1',
+      null,
+      { timeout: ANSWER_TIMEOUT },
+    );
+    expect(await widget(page, '[part~="launcher"]').getAttribute('aria-label')).toMatch(/1 new answers/);
+    await widget(page, '[part~="launcher"]').click();
+    expect(await widget(page, '.badge').count()).toBe(0);
+  });
+});

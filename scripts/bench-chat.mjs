@@ -1,0 +1,346 @@
+// `npm run bench` (chat): what a long conversation costs, measured in Debian Chromium on the demo store at 1× and 4×
+// CPU throttling. Prints a table and writes bench-results/chat.json. Figures only: it never fails on timing.
+//
+// The widget and the page are the real demo's. The service's conversation endpoints are answered by the bench
+// (Playwright routes), so the conversation can be exactly 1,000 messages with cards and a reply exactly 2,000
+// deltas arriving at full speed; the cards are real products of the demo feed (names, prices, pictures).
+//
+//   paint 1,000          ms from the history's JSON being parsed to the next frame after its 1,000 messages are in
+//                        the DOM (budget: ≤ 150 ms at 1×)
+//   append one           ms from sending one more message to the next frame showing it (budget: ≤ 16 ms)
+//   typing ≥16 ms        input events (Event Timing) of 16 ms or longer while typing 40 characters with 1,000
+//                        messages above (budget: none), and the longest
+//   stream 2,000 deltas  long tasks (≥ 50 ms) while a 2,000-delta answer is applied (budget: none), and the longest
+//   heap for 1,000       JS heap growth after GC from an empty panel to 1,000 messages shown (budget: ≤ 3 MB)
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RATES = [1, 4];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-precise-memory-info',
+];
+const CONVERSATION_ID = '00000000-0000-4000-8000-000000000001';
+
+/** 1,000 messages: questions and answers in markdown, every third answer with an order card or three products. */
+function conversation(products) {
+  const messages = [];
+  for (let i = 0; i < 500; i++) {
+    const at = new Date(Date.UTC(2026, 10, 1, 10, 0, i)).toISOString();
+    messages.push({
+      id: `u${i}`,
+      clientMessageId: `c${i}`,
+      role: 'user',
+      parts: [{ type: 'text', text: `Question ${i}: do you have trail shoes in size ${38 + (i % 8)}?` }],
+      createdAt: at,
+      status: 'done',
+    });
+    const parts = [
+      {
+        type: 'text',
+        text: `Here is what I found for **question ${i}**:\n\n- light and *breathable*\n- [size guide](https://demo-store.example/size-guide)\n\nAsk me about \`sizes\` any time.`,
+      },
+    ];
+    if (i % 3 === 1) {
+      parts.push({
+        type: 'products',
+        cards: [0, 1, 2].map((k) => products[(i * 3 + k) % products.length]),
+      });
+    } else if (i % 3 === 2) {
+      parts.push({
+        type: 'order-card',
+        card: {
+          order_id_label: 'Order',
+          order_id_value: String(1000 + i),
+          timeline: {
+            step: [
+              { label: 'Ordered', status: 'completed' },
+              { label: 'Paid', status: 'completed' },
+              { label: 'Shipped', status: 'in_progress' },
+              { label: 'Delivered', status: 'pending' },
+            ],
+          },
+          items: { item: [{ name: products[i % products.length].name, quantity: '1', price: '€89.00' }] },
+          total_label: 'Total',
+          total_amount: '€89.00',
+          customer_name: 'Ada Lovelace',
+          shipping_label: 'Shipping',
+          shipping_method: 'Standard',
+          order_tracking_label: 'Track',
+          order_tracking_url: 'https://demo-store.example/track/1',
+        },
+      });
+    }
+    messages.push({ id: `a${i}`, role: 'assistant', parts, createdAt: at, status: 'done' });
+  }
+  return { messages, lastSeq: 5000 };
+}
+
+/** A reply of `n` deltas, all in one response body: they arrive as fast as the network stack hands them over. */
+function deltaStream(n) {
+  const events = [];
+  let seq = 5001;
+  for (let i = 0; i < n; i++) {
+    const text = i % 40 === 39 ? ' word\n\n' : i % 7 === 0 ? ' **bold**' : ' word';
+    events.push(`id: ${seq++}\nevent: message.delta\ndata: ${JSON.stringify({ text })}\n\n`);
+  }
+  events.push(`id: ${seq}\nevent: message.done\ndata: {"messageId":"bench-reply"}\n\n`);
+  return events.join('');
+}
+
+/** Installed before the page's scripts: when the history's JSON is parsed, long tasks, slow input events. */
+function probe() {
+  const bench = { historyParsedAt: null, longTasks: [], slowEvents: [] };
+  window.__bench = bench;
+  const json = Response.prototype.json;
+  Response.prototype.json = function (...args) {
+    const isHistory =
+      /\/messages$/.test(new URL(this.url).pathname) && this.headers.get('x-bench') === 'history';
+    return json.apply(this, args).then((value) => {
+      if (isHistory) bench.historyParsedAt = performance.now();
+      return value;
+    });
+  };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) bench.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      bench.slowEvents.push({
+        name: e.name,
+        duration: e.duration,
+        start: e.startTime,
+        // Input delay plus handlers: the main thread's part, without waiting for the next frame.
+        work: e.processingEnd - e.startTime,
+      });
+    }
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+}
+
+/**
+ * In the page: performance.now() at the first animation frame in which `check()` holds, after forcing that frame's
+ * style and layout: when the shopper sees it, but for raster and compositing.
+ */
+const frameWhen = (page, check, arg) =>
+  page.evaluate(
+    ([source, a]) =>
+      new Promise((done) => {
+        const test = new Function('a', `return (${source})(a)`);
+        const root = () => document.querySelector('service-widget')?.shadowRoot;
+        const tick = () => {
+          if (test({ root: root(), arg: a })) {
+            void root()?.querySelector('.messages')?.scrollHeight;
+            done(performance.now());
+          } else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+    [check.toString(), arg],
+  );
+
+/** Types 40 characters into the composer; returns the Event Timing entries of 16 ms or more meanwhile. */
+async function typeText(page) {
+  const from = await page.evaluate(() => performance.now());
+  await page.locator('service-widget textarea').click();
+  await page.keyboard.type('Do you have this jacket in blue and XL?', { delay: 20 });
+  await page.waitForTimeout(300);
+  const slow = await page.evaluate((t) => window.__bench.slowEvents.filter((e) => e.start >= t), from);
+  await page.locator('service-widget textarea').fill('');
+  return slow;
+}
+
+async function heapUsed(cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+}
+
+async function run(browser, demo, rate, history, stream) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(probe);
+  await page.addInitScript((id) => {
+    localStorage.setItem('_service_demo_conversation', id);
+    localStorage.setItem('_service_demo_open', '1');
+  }, CONVERSATION_ID);
+  let withHistory = false;
+  await context.route(`${demo.serviceUrl}/v0/widget/demo/conversations/**`, (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    if (request.method() === 'OPTIONS') return route.continue();
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': '*' };
+    if (request.method() === 'GET' && url.pathname.endsWith('/messages')) {
+      const body = withHistory ? history : { messages: [], lastSeq: 0 };
+      return route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { ...cors, 'x-bench': 'history' },
+        body: JSON.stringify(body),
+      });
+    }
+    if (request.method() === 'PUT')
+      return route.fulfill({ status: 200, contentType: 'application/json', headers: cors, body: '{}' });
+    if (request.method() === 'POST' && url.pathname.endsWith('/messages')) {
+      const isStream = JSON.parse(request.postData() ?? '{}').text === 'stream please';
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        headers: { ...cors, 'x-service-reply-id': `r${Math.random()}` },
+        body: isStream
+          ? stream
+          : 'id: 9000\nevent: message.delta\ndata: {"text":"ok"}\n\nid: 9001\nevent: message.done\ndata: {"messageId":"x"}\n\n',
+      });
+    }
+    return route.continue();
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+
+  // Baseline heap: the same page with the panel open on an empty conversation.
+  await page.goto(`${demo.storeUrl}/`);
+  await page.waitForFunction(
+    () => document.querySelector('service-widget')?.shadowRoot?.querySelector('[part~="panel"]'),
+    null,
+    { timeout: 30_000 },
+  );
+  await page.waitForTimeout(500);
+  const heapBefore = await heapUsed(cdp);
+  const slowEmpty = await typeText(page);
+
+  // The long conversation.
+  withHistory = true;
+  await page.reload();
+  const paintedAt = await frameWhen(
+    page,
+    ({ root }) => (root?.querySelectorAll('.bubble').length ?? 0) >= 1001,
+  );
+  const parsedAt = await page.evaluate(() => window.__bench.historyParsedAt);
+  await page.waitForTimeout(500);
+  const heapAfter = await heapUsed(cdp);
+
+  // Append one: the send, Preact's render (a microtask) and the layout of the new frame, in one task.
+  const append = await page.evaluate(async () => {
+    const start = performance.now();
+    window.Service.openChat({ message: 'One more question', autoSend: true });
+    await new Promise((done) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = done;
+      channel.port2.postMessage(0);
+    });
+    const root = document.querySelector('service-widget').shadowRoot;
+    void root.querySelector('.messages').scrollHeight;
+    return { ms: performance.now() - start, users: root.querySelectorAll('.user').length };
+  });
+  if (append.users < 501) throw new Error('bench-chat: the appended message was not rendered in its task');
+  await page.waitForTimeout(300);
+
+  // Typing.
+  const slowInput = await typeText(page);
+
+  // Streaming 2,000 deltas.
+  const streamFrom = await page.evaluate(() => {
+    window.Service.openChat({ message: 'stream please', autoSend: true });
+    return performance.now();
+  });
+  await frameWhen(page, ({ root }) => root?.querySelectorAll('.assistant[data-status="done"]').length >= 502);
+  const streamTasks = await page.evaluate(
+    (from) => window.__bench.longTasks.filter((t) => t.start >= from),
+    streamFrom,
+  );
+  await context.close();
+  return {
+    paint: paintedAt - parsedAt,
+    append: append.ms,
+    slowInputs: slowInput.length,
+    slowestInput: Math.max(0, ...slowInput.map((e) => e.duration)),
+    slowestInputWork: Math.max(0, ...slowInput.map((e) => e.work)),
+    slowInputsEmpty: slowEmpty.length,
+    slowestInputEmpty: Math.max(0, ...slowEmpty.map((e) => e.duration)),
+    streamLongTasks: streamTasks.length,
+    streamLongest: Math.max(0, ...streamTasks.map((t) => t.duration)),
+    heapMiB: (heapAfter - heapBefore) / 1024 / 1024,
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const max = (xs) => Math.max(...xs);
+
+async function main() {
+  for (const file of ['dist/server/demo-servers.js', 'dist/widget.js']) {
+    if (!existsSync(resolve(root, file)))
+      throw new Error(`bench-chat: ${file} is missing; run \`npm run build\``);
+  }
+  const { chromium } = await import('playwright-core');
+  const { startDemo } = await import(resolve(root, 'dist/server/demo-servers.js'));
+  const demo = await startDemo();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  try {
+    const feed = await (await fetch(`${demo.integratorUrl}/feed.json`)).json();
+    const items = Array.isArray(feed)
+      ? feed
+      : (feed.products ?? feed.items ?? Object.values(feed).find(Array.isArray) ?? []);
+    const products = items
+      .filter((p) => typeof p.name === 'string' && typeof p.url === 'string')
+      .map((p) => ({
+        url: p.url,
+        name: p.name,
+        price: `€${p.offers?.price ?? p.offers?.lowPrice ?? '99.00'}`,
+        description: String(p.description ?? '').slice(0, 300),
+        ...(typeof p.image === 'string' ? { image: p.image } : {}),
+      }));
+    if (products.length < 3) throw new Error('bench-chat: the demo feed has no products');
+    const history = conversation(products);
+    const stream = deltaStream(2000);
+    const results = {};
+    console.log(
+      `bench-chat: ${RUNS} runs per rate, Chromium ${browser.version()}, 1,000 messages (1/3 with cards)`,
+    );
+    for (const rate of RATES) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await run(browser, demo, rate, history, stream));
+      results[`${rate}x`] = runs;
+      const col = (key) => runs.map((r) => r[key]);
+      const f = (x, d = 1) => x.toFixed(d);
+      console.log(`\n  ${rate}× CPU                      median     max   budget`);
+      console.log(
+        `  paint 1,000 messages (ms)  ${f(median(col('paint'))).padStart(8)} ${f(max(col('paint'))).padStart(7)}   ≤ 150 at 1×`,
+      );
+      console.log(
+        `  append one message (ms)    ${f(median(col('append'))).padStart(8)} ${f(max(col('append'))).padStart(7)}   ≤ 16`,
+      );
+      console.log(
+        `  input events ≥ 16 ms       ${String(median(col('slowInputs'))).padStart(8)} ${String(max(col('slowInputs'))).padStart(7)}   0 (longest ${f(max(col('slowestInput')))} ms, of it input delay + handlers ${f(max(col('slowestInputWork')))} ms)`,
+      );
+      console.log(
+        `    …same, empty conversation ${String(median(col('slowInputsEmpty'))).padStart(7)} ${String(max(col('slowInputsEmpty'))).padStart(7)}   (longest ${f(max(col('slowestInputEmpty')))} ms: the frame wait headless Chromium adds to every event)`,
+      );
+      console.log(
+        `  long tasks, 2,000 deltas   ${String(median(col('streamLongTasks'))).padStart(8)} ${String(max(col('streamLongTasks'))).padStart(7)}   0 (longest ${f(max(col('streamLongest')))} ms)`,
+      );
+      console.log(
+        `  heap for 1,000 (MiB)       ${f(median(col('heapMiB')), 2).padStart(8)} ${f(max(col('heapMiB')), 2).padStart(7)}   ≤ 3`,
+      );
+    }
+    await mkdir(resolve(root, 'bench-results'), { recursive: true });
+    await writeFile(resolve(root, 'bench-results/chat.json'), JSON.stringify(results, null, 2));
+  } finally {
+    await browser.close();
+    await demo.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
