@@ -10,6 +10,16 @@ const en = {
   placeholder: 'Ask a question…',
   send: 'Send',
   pending: 'Sending…',
+  // Cards (src/widget/parts). Step names are keyed by the protocol's OrderStepStatus.
+  products: 'Products',
+  order: 'Order',
+  orderSteps: 'Order status',
+  step_completed: 'completed',
+  step_in_progress: 'in progress',
+  step_pending: 'pending',
+  step_failed: 'failed',
+  quantity: 'Quantity',
+  trackOrder: 'Track your order',
 };
 
 export type Strings = typeof en;
@@ -26,6 +36,15 @@ const de: Strings = {
   placeholder: 'Stellen Sie eine Frage…',
   send: 'Senden',
   pending: 'Wird gesendet…',
+  products: 'Produkte',
+  order: 'Bestellung',
+  orderSteps: 'Bestellstatus',
+  step_completed: 'erledigt',
+  step_in_progress: 'in Bearbeitung',
+  step_pending: 'ausstehend',
+  step_failed: 'fehlgeschlagen',
+  quantity: 'Menge',
+  trackOrder: 'Sendung verfolgen',
 };
 
 const STRINGS = new Map<string, Strings>([
