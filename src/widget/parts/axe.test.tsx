@@ -10,7 +10,8 @@ import { PartView } from './part-view';
 afterEach(cleanup);
 
 // axe-core runs in happy-dom for the structural rules (roles, lists, names, alt text). happy-dom has no layout, so
-// `color-contrast` comes back "incomplete": contrast is for a Chromium e2e run (the colours are noted in parts.css).
+// `color-contrast` comes back "incomplete" here: contrast needs Chromium (an e2e run over the real panel; these parts
+// rendered there in the widget's shadow root with styles.css + parts.css passed axe's color-contrast when written).
 describe('message parts under axe-core', () => {
   it('have no violations: text, a product list, a single card, full and minimal order cards', async () => {
     const strings = pickStrings('en');
