@@ -5,6 +5,7 @@ import type { Strings } from './i18n';
 import { Launcher } from './launcher';
 import { MessageList } from './message-list';
 import { Panel } from './panel';
+import { PartView } from './parts';
 import type { Store } from './store';
 
 export interface AppProps {
@@ -60,9 +61,16 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
   const linkTarget = config.linkTarget;
   const renderPart = useMemo(
     () =>
-      (part: MessagePart): preact.ComponentChild =>
-        part.type === 'text' ? part.text : null,
-    [linkTarget, onLinkClick],
+      (part: MessagePart, index: number): preact.ComponentChild => (
+        <PartView
+          key={index}
+          part={part}
+          strings={strings}
+          linkTarget={linkTarget}
+          onLinkClick={onLinkClick}
+        />
+      ),
+    [strings, linkTarget, onLinkClick],
   );
 
   const closeFromInside = (): void => {

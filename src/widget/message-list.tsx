@@ -11,7 +11,7 @@ export interface MessageListProps {
   messages: ReadonlySignal<readonly WidgetMessage[]>;
   announcement: ReadonlySignal<string>;
   strings: Strings;
-  renderPart: (part: MessagePart) => preact.ComponentChild;
+  renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
 }
 

@@ -6,7 +6,7 @@ import type { WidgetMessage } from './store';
 export interface MessageViewProps {
   message: WidgetMessage;
   strings: Strings;
-  renderPart: (part: MessagePart) => preact.ComponentChild;
+  renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
 }
 

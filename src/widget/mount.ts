@@ -22,6 +22,7 @@ import { createDisposer, type Disposer } from './disposer';
 import { emit } from './emit';
 import { pickStrings } from './i18n';
 import { logError } from './log';
+import { partsCss } from './parts';
 import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
 import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
@@ -130,7 +131,7 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
 
   const host = document.createElement(HOST_TAG);
   const shadow = host.attachShadow({ mode: 'open' });
-  adoptStyles(shadow, css);
+  adoptStyles(shadow, css + partsCss);
   host.style.setProperty('--service-color', config.theme.color);
   host.style.setProperty('--service-on-color', contrastColor(config.theme.color));
   trackVisualViewport(host, disposer);

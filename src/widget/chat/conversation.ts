@@ -2,7 +2,7 @@ import { batch, effect } from '@preact/signals';
 import type { ChatMessage, MessagePart, StreamEvent } from '../../protocol';
 import type { Strings } from '../i18n';
 import { readItem, storageKey, writeItem } from '../storage';
-import type { Store, WidgetMessage } from '../store';
+import type { MessageStatus, Store, WidgetMessage } from '../store';
 import { backoffDelay } from './backoff';
 import { createSseParser } from './sse-parser';
 
@@ -29,10 +29,10 @@ export interface Conversation {
 /** The shape persisted for queued messages: `[clientMessageId, text]`, so a reload while offline loses nothing. */
 type Queued = [string, string];
 
-/** Only user messages travel; a refused one (4xx) stays failed until the shopper retries. */
-class Refused extends Error {}
+/** The service refused the request (4xx): a refused message stays failed until the shopper retries. */
+const REFUSED = new Error('refused');
 /** The stored conversation is gone on the service (expired, another database): start a new one. */
-class Gone extends Error {}
+const GONE = new Error('gone');
 
 /** How often a streaming answer is painted at most: one render a frame, however fast the deltas arrive. */
 const FLUSH_MS = 16;
@@ -95,14 +95,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
       headers: body === undefined ? undefined : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status === 404 && path) throw new Gone();
+    const { status } = response;
+    if (status === 404 && path) throw GONE;
     if (response.ok) return response;
     // 408, 429 and 5xx are the service's trouble, not the message's: worth another try.
-    if (response.status >= 500 || response.status === 408 || response.status === 429) {
-      throw new Error(`${method} answered ${response.status}`);
-    }
-    const detail = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Refused(detail?.error?.message ?? `${response.status}`);
+    throw status >= 500 || status === 408 || status === 429 ? new Error(`${status}`) : REFUSED;
   };
 
   /** Resolves after the backoff for `attempt`, or at once when the browser comes back online or on `retry()`. */
@@ -218,7 +215,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         if (!first) attempt = Math.max(attempt, 3);
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof Gone || error instanceof Refused) {
+        if (error === GONE || error === REFUSED) {
           patch(replyId, { status: 'failed', error: strings.failed, isBusy: false });
           return;
         }
@@ -276,12 +273,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
         return;
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof Gone) {
+        if (error === GONE) {
           forget();
           isContextDirty = false;
           continue;
         }
-        if (error instanceof Refused) {
+        if (error === REFUSED) {
           patch(message.id, { status: 'failed', error: strings.refused });
           setStatus('online');
           return;
@@ -337,22 +334,16 @@ export function createConversation(deps: ConversationDeps): Conversation {
         };
         lastSeq = body.lastSeq;
         setStatus('online');
+        // The service's reply statuses are the widget's: `streaming`, `done`, `failed`.
         history = body.messages.map((m) => ({
           ...m,
-          status:
-            m.role === 'user'
-              ? 'sent'
-              : m.status === 'streaming'
-                ? 'streaming'
-                : m.status === 'failed'
-                  ? 'failed'
-                  : 'done',
-          ...(m.status === 'failed' ? { error: strings.failed } : {}),
+          status: m.role === 'user' ? 'sent' : (m.status as MessageStatus),
+          error: m.status === 'failed' ? strings.failed : undefined,
         }));
         break;
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof Gone || error instanceof Refused) {
+        if (error === GONE || error === REFUSED) {
           forget();
           break;
         }

@@ -1,0 +1,91 @@
+import type { OrderCard as Order, OrderStep } from '../../protocol';
+import type { Strings } from '../i18n';
+import { Link, type LinkOptions } from './link';
+import { safeHref } from './safe-link';
+
+export interface OrderCardProps extends LinkOptions {
+  card: Order;
+  strings: Strings;
+}
+
+/** A present value: absent, `null` and blank strings all count as missing (as in src/cards). */
+const has = (value: string | undefined): value is string => !!value?.trim();
+
+/** A label/value line, or nothing at all when the value is missing (a label alone says nothing). */
+function row(label: string | undefined, value: string | undefined) {
+  return (
+    has(value) && (
+      <p class="oc-row">
+        {has(label) && <span class="oc-k">{label}</span>} {value}
+      </p>
+    )
+  );
+}
+
+/** Where the order stands: the first step in progress or failed, else the last one completed. */
+function currentStep(steps: OrderStep[]): OrderStep | undefined {
+  return (
+    steps.find((s) => s.status === 'in_progress' || s.status === 'failed') ??
+    steps.filter((s) => s.status === 'completed').pop()
+  );
+}
+
+/**
+ * SPEC's order card (`part="order-card"`). Every field is rendered as text; an optional field that is missing leaves
+ * no element behind. Step states differ by shape (CSS, `data-status`) and by text (visually hidden), never by
+ * colour alone; the current step has `aria-current="step"`. The tracking link is shown only for an http(s) URL.
+ */
+export function OrderCard({ card, strings, ...link }: OrderCardProps) {
+  const steps = card.timeline?.step ?? [];
+  const current = currentStep(steps);
+  const items = card.items?.item ?? [];
+  const track = safeHref(card.order_tracking_url, true);
+  const idLabel = has(card.order_id_label) ? card.order_id_label : strings.order;
+  const hasPayment = has(card.payment_method_value) || has(card.payment_status_value);
+  return (
+    <article class="oc" part="order-card" aria-label={`${idLabel} ${card.order_id_value}`}>
+      <p class="oc-row oc-id">
+        <span class="oc-k">{idLabel}</span> {card.order_id_value}
+      </p>
+      <ol class="oc-steps" aria-label={strings.orderSteps}>
+        {steps.map((step) => (
+          <li class="oc-step" data-status={step.status} aria-current={step === current ? 'step' : undefined}>
+            <span class="oc-dot" aria-hidden="true" />
+            {step.label}
+            <span class="sr-only">, {strings[`step_${step.status}`]}</span>
+          </li>
+        ))}
+      </ol>
+      {items.length > 0 && (
+        <ul class="oc-items">
+          {items.map((item) => (
+            <li class="oc-item">
+              {/* Decorative: the name is right beside it. */}
+              {safeHref(item.image, true) && (
+                <img class="oc-img" src={safeHref(item.image, true)} alt="" loading="lazy" decoding="async" />
+              )}
+              <span class="oc-name">{item.name}</span>
+              {has(item.quantity) && (
+                <span class="oc-qty">
+                  {strings.quantity}: {item.quantity}
+                </span>
+              )}
+              {has(item.price) && <span class="oc-price">{item.price}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {row(card.total_label, card.total_amount)}
+      {row(undefined, card.customer_name)}
+      {row(card.shipping_label, card.shipping_method)}
+      {hasPayment && row(undefined, card.payment_label)}
+      {row(card.payment_method_label, card.payment_method_value)}
+      {row(card.payment_status_label, card.payment_status_value)}
+      {track && (
+        <Link {...link} href={track} httpOnly class="oc-track">
+          {has(card.order_tracking_label) ? card.order_tracking_label : strings.trackOrder}
+        </Link>
+      )}
+    </article>
+  );
+}

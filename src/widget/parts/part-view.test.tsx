@@ -1,0 +1,60 @@
+import { cleanup, render } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import fixture from '../../cards/fixtures/order.json';
+import type { MessagePart, OrderCard } from '../../protocol';
+import { pickStrings } from '../i18n';
+import { PartView } from './part-view';
+
+afterEach(cleanup);
+
+const strings = pickStrings('en');
+const onLinkClick = vi.fn();
+const PRODUCT = { url: 'https://shop.example/p/1', name: 'Tent', price: '199 €' };
+
+function renderPart(part: MessagePart) {
+  return render(<PartView part={part} strings={strings} linkTarget="_self" onLinkClick={onLinkClick} />);
+}
+
+describe('<PartView>', () => {
+  it.each([
+    [{ type: 'text', text: 'Hello **you**' }, '.md strong'],
+    [{ type: 'product-card', card: PRODUCT }, 'a[part="product-card"]'],
+    [{ type: 'products', cards: [PRODUCT, PRODUCT] }, 'ul.pcs > li > a[part="product-card"]'],
+    [{ type: 'order-card', card: fixture as OrderCard }, 'article[part="order-card"]'],
+  ] as [MessagePart, string][])('renders a %o part with its component', (part, selector) => {
+    const { container } = renderPart(part);
+    expect(container.querySelector(selector)).not.toBeNull();
+  });
+
+  it('renders nothing for a part type it does not know, without throwing', () => {
+    const { container } = renderPart({ type: 'video', url: 'https://x.example' } as unknown as MessagePart);
+    expect(container.innerHTML).toBe('');
+  });
+
+  it('re-renders only when a prop changes identity: finished parts are immutable', () => {
+    const part = { type: 'text' as const, text: 'first' };
+    const { container, rerender } = renderPart(part);
+    // Mutating in place is not a change (and never happens in the store): the render is skipped.
+    part.text = 'mutated';
+    rerender(<PartView part={part} strings={strings} linkTarget="_self" onLinkClick={onLinkClick} />);
+    expect(container.textContent).toBe('first');
+    rerender(
+      <PartView
+        part={{ type: 'text', text: 'second' }}
+        strings={strings}
+        linkTarget="_self"
+        onLinkClick={onLinkClick}
+      />,
+    );
+    expect(container.textContent).toBe('second');
+    rerender(
+      <PartView
+        part={{ type: 'text', text: 'second' }}
+        strings={strings}
+        linkTarget="_blank"
+        onLinkClick={onLinkClick}
+      />,
+    );
+    expect(container.textContent).toBe('second');
+  });
+});

@@ -1,0 +1,153 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ProductCard as Product } from '../../protocol';
+import { pickStrings } from '../i18n';
+import { ProductCard, ProductList } from './product-cards';
+import { expectInert, HOSTILE_STRINGS } from './test-support';
+
+afterEach(cleanup);
+// happy-dom would follow a clicked link (a real fetch); the page's navigation is not what these tests check.
+const stopNavigation = (event: Event) => event.preventDefault();
+beforeAll(() => document.addEventListener('click', stopNavigation));
+afterAll(() => document.removeEventListener('click', stopNavigation));
+
+const SHOE: Product = {
+  url: 'https://shop.example/p/trail-runner',
+  name: 'Trail Runner 3',
+  price: '129,90 €',
+  description: 'Light trail shoe with a grippy sole.',
+  image: 'https://cdn.shop.example/img/trail.jpg',
+};
+const SOCKS: Product = { url: 'https://shop.example/p/socks', name: 'Merino socks', price: '19,90 €' };
+const JACKET: Product = { url: 'https://shop.example/p/jacket', name: 'Rain jacket', price: '$89.00' };
+
+function renderCard(card: Product, linkTarget: '_self' | '_blank' = '_blank') {
+  const onLinkClick = vi.fn();
+  const { container } = render(<ProductCard card={card} linkTarget={linkTarget} onLinkClick={onLinkClick} />);
+  return { card: container.querySelector('[part="product-card"]')!, onLinkClick };
+}
+
+describe('<ProductCard>', () => {
+  it('is one link, to the product, with image, name, description and price as given', () => {
+    const { card } = renderCard(SHOE);
+    expect(card.tagName).toBe('A');
+    expect(card.getAttribute('href')).toBe(SHOE.url);
+    expect(card.getAttribute('target')).toBe('_blank');
+    expect(card.getAttribute('rel')).toBe('noopener noreferrer');
+    expect([...card.children].map((el) => el.className)).toEqual([
+      'pc-img',
+      'pc-name',
+      'pc-desc',
+      'pc-price',
+    ]);
+    expect(card.querySelector('.pc-price')?.textContent).toBe('129,90 €');
+    expect(card.querySelector('.pc-desc')?.textContent).toBe(SHOE.description);
+  });
+
+  it('loads its image lazily, with the name as alt text, in a box that does not shift layout', () => {
+    const img = renderCard(SHOE).card.querySelector('img')!;
+    expect(img.getAttribute('src')).toBe(SHOE.image);
+    expect(img.getAttribute('alt')).toBe('Trail Runner 3');
+    expect(img.getAttribute('loading')).toBe('lazy');
+    expect(img.getAttribute('decoding')).toBe('async');
+    expect(img.className).toBe('pc-img'); // parts.css: width 100% and a fixed aspect-ratio
+  });
+
+  it('leaves no element behind for a missing image or description', () => {
+    const { card } = renderCard(SOCKS);
+    expect([...card.children].map((el) => el.className)).toEqual(['pc-name', 'pc-price']);
+    expect(card.textContent).toBe('Merino socks19,90 €');
+  });
+
+  it('treats a non-http image as missing, never putting it in src', () => {
+    for (const image of ['javascript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '/img.png']) {
+      const { card } = renderCard({ ...SOCKS, image });
+      expect(card.querySelector('img')).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('reports a click with the URL and follows target _self', () => {
+    const { card, onLinkClick } = renderCard(SHOE, '_self');
+    expect(card.getAttribute('target')).toBe('_self');
+    expect(card.hasAttribute('rel')).toBe(false);
+    fireEvent.click(card);
+    expect(onLinkClick).toHaveBeenCalledExactlyOnceWith(SHOE.url);
+  });
+
+  it.each(['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'mailto:a@b.example', 'data:text/html,x'])(
+    'renders a card whose url is %j as text, not a link',
+    (url) => {
+      const { card, onLinkClick } = renderCard({ ...SHOE, url });
+      expect(card.tagName).toBe('SPAN');
+      expect(card.hasAttribute('href')).toBe(false);
+      fireEvent.click(card);
+      expect(onLinkClick).not.toHaveBeenCalled();
+      expect(card.textContent).toContain('Trail Runner 3');
+    },
+  );
+
+  it.each(HOSTILE_STRINGS)('shows %j in every text field as text', (hostile) => {
+    const { card } = renderCard({ ...SHOE, name: hostile, description: hostile, price: hostile });
+    expect(card.textContent).toBe(hostile.repeat(3));
+    expect(card.querySelector('img')?.getAttribute('alt')).toBe(hostile);
+    expectInert(card);
+  });
+});
+
+describe('<ProductList>', () => {
+  function renderList(cards: Product[], locale = 'en') {
+    const onLinkClick = vi.fn();
+    render(
+      <ProductList
+        cards={cards}
+        strings={pickStrings(locale)}
+        linkTarget="_self"
+        onLinkClick={onLinkClick}
+      />,
+    );
+    return { list: screen.getByRole('list'), onLinkClick };
+  }
+
+  it('is a labelled list with one item per product, each item one link', () => {
+    const { list } = renderList([SHOE, SOCKS, JACKET]);
+    expect(list.getAttribute('aria-label')).toBe('Products');
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(items.map((item) => within(item).getByRole('link').getAttribute('href'))).toEqual([
+      SHOE.url,
+      SOCKS.url,
+      JACKET.url,
+    ]);
+  });
+
+  it('labels the list in the UI language', () => {
+    expect(renderList([SHOE, SOCKS], 'de').list.getAttribute('aria-label')).toBe('Produkte');
+  });
+
+  it('puts the cards in Tab order, in list order', () => {
+    const { list } = renderList([SHOE, SOCKS, JACKET]);
+    const links = within(list).getAllByRole('link');
+    // Links are focusable by default; nothing removes them from the tab sequence or reorders it.
+    for (const link of links) {
+      expect(link.hasAttribute('tabindex')).toBe(false);
+      link.focus();
+      expect(document.activeElement).toBe(link);
+    }
+    expect(links.map((l) => l.textContent)).toEqual([
+      'Trail Runner 3Light trail shoe with a grippy sole.129,90 €',
+      'Merino socks19,90 €',
+      'Rain jacket$89.00',
+    ]);
+  });
+
+  it('reports a click on any card', () => {
+    const { list, onLinkClick } = renderList([SHOE, SOCKS]);
+    fireEvent.click(within(list).getAllByRole('link')[1]!);
+    expect(onLinkClick).toHaveBeenCalledExactlyOnceWith(SOCKS.url);
+  });
+
+  it('renders an empty list as an empty list, without throwing', () => {
+    expect(within(renderList([]).list).queryAllByRole('listitem')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,47 @@
+import type { ProductCard as Product } from '../../protocol';
+import type { Strings } from '../i18n';
+import { Link, type LinkOptions } from './link';
+import { safeHref } from './safe-link';
+
+export interface ProductCardProps extends LinkOptions {
+  card: Product;
+}
+
+/**
+ * One product, the whole card one link (`part="product-card"`). The image box has a fixed aspect ratio, so a picture
+ * that loads late shifts nothing; without an image or description, those elements are not rendered at all.
+ */
+export function ProductCard({ card, ...link }: ProductCardProps) {
+  const image = safeHref(card.image, true);
+  return (
+    <Link {...link} href={card.url} httpOnly class="pc" part="product-card">
+      {image && <img class="pc-img" src={image} alt={card.name} loading="lazy" decoding="async" />}
+      <span class="pc-name">{card.name}</span>
+      {card.description && <span class="pc-desc">{card.description}</span>}
+      <span class="pc-price">{card.price}</span>
+    </Link>
+  );
+}
+
+export interface ProductListProps extends LinkOptions {
+  cards: Product[];
+  strings: Strings;
+}
+
+/**
+ * Several products: a horizontal, snapping scroll list. Each card is a link, so Tab walks them (the browser scrolls
+ * the focused one into view), swipes scroll, and screen readers hear "Products, list, 3 items". The items are
+ * `display: flex`, so no marker shows while `list-style` stays untouched (WebKit drops the list role of a list
+ * styled `list-style: none`).
+ */
+export function ProductList({ cards, strings, ...link }: ProductListProps) {
+  return (
+    <ul class="pcs" aria-label={strings.products}>
+      {cards.map((card) => (
+        <li>
+          <ProductCard card={card} {...link} />
+        </li>
+      ))}
+    </ul>
+  );
+}
