@@ -8,7 +8,15 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    target: 'es2020',
+    target: 'es2022',
+    // Terser's extra compress passes: about 1 KB brotli less than the default minifier on the widget, and the
+    // widget's bytes are a budget (≤ 20 KB brotli until the chat is open).
+    minify: 'terser',
+    terserOptions: {
+      module: true,
+      compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
+      format: { comments: false },
+    },
     outDir: 'dist',
     emptyOutDir: false,
     modulePreload: false,

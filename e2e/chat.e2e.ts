@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { findPackageRoot } from '../demo/store-server';
-import { recorded, setupE2E, type TestWindow, waitForReady } from './harness';
+import { MOBILE, recorded, setupE2E, type TestWindow, waitForReady } from './harness';
 
 const e2e = setupE2E();
 const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
@@ -275,5 +275,30 @@ describe('keyboard and screen readers', () => {
     expect(await widget(page, '[part~="launcher"]').getAttribute('aria-label')).toMatch(/1 new answers/);
     await widget(page, '[part~="launcher"]').click();
     expect(await widget(page, '.badge').count()).toBe(0);
+  });
+});
+
+describe('phones', () => {
+  it('opens full screen under 640 px, with a 16 px composer (no zoom on focus), and shows cards inside the screen', async () => {
+    const { page } = await e2e.newPage(MOBILE);
+    await page.goto(e2e.url('/'));
+    await waitForReady(page);
+    await ask(page, 'Where is order 1002?');
+    await answers(page, 1);
+    const layout = await page.evaluate(() => {
+      const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
+      const panel = root?.querySelector('[part~="panel"]')?.getBoundingClientRect();
+      const card = root?.querySelector('[part~="order-card"]')?.getBoundingClientRect();
+      const input = root?.querySelector('textarea');
+      return {
+        panel: panel && [panel.left, panel.top, panel.width, panel.height],
+        viewport: [innerWidth, innerHeight],
+        cardRight: card?.right,
+        fontSize: input ? getComputedStyle(input).fontSize : null,
+      };
+    });
+    expect(layout.panel).toEqual([0, 0, ...layout.viewport]);
+    expect(layout.fontSize).toBe('16px');
+    expect(layout.cardRight).toBeLessThanOrEqual(layout.viewport[0] ?? 0);
   });
 });

@@ -1,5 +1,5 @@
 import type { ReadonlySignal } from '@preact/signals';
-import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessagePart } from '../protocol';
 import type { Strings } from './i18n';
 import { MessageView } from './message-view';
@@ -17,6 +17,11 @@ export interface MessageListProps {
 
 /** How close to the bottom still counts as "reading the newest": new text then keeps it in view. */
 const PINNED_PX = 48;
+/**
+ * Messages rendered at first, and added each time the shopper scrolls near the top: a conversation of 1,000 messages
+ * with cards paints like one of 40 (issue: chat budgets), and older ones appear as the shopper scrolls back.
+ */
+const PAGE = 40;
 
 /**
  * The conversation. It reads its signals itself, so typing in the composer or a streaming delta never re-renders the
@@ -25,16 +30,30 @@ const PINNED_PX = 48;
  */
 export function MessageList(props: MessageListProps) {
   const { strings, status } = props;
-  const messages = props.messages.value;
+  const all = props.messages.value;
+  const [shown, setShown] = useState(PAGE);
+  const messages = all.length > shown ? all.slice(-shown) : all;
+  const hasOlder = useRef(false);
+  hasOlder.current = messages !== all;
   const listRef = useRef<HTMLDivElement>(null);
   const isPinned = useRef(true);
+  /** The scroll height before older messages were added above: the view stays on what the shopper was reading. */
+  const heightBefore = useRef(0);
   useLayoutEffect(() => {
     const list = listRef.current;
-    if (list && isPinned.current) list.scrollTop = list.scrollHeight;
+    if (!list) return;
+    if (heightBefore.current) list.scrollTop += list.scrollHeight - heightBefore.current;
+    else if (isPinned.current) list.scrollTop = list.scrollHeight;
+    heightBefore.current = 0;
   }, [messages]);
   const onScroll = useCallback(() => {
     const list = listRef.current;
-    if (list) isPinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
+    if (!list) return;
+    isPinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
+    if (list.scrollTop < 200 && hasOlder.current && !heightBefore.current) {
+      heightBefore.current = list.scrollHeight;
+      setShown((n) => n + PAGE);
+    }
   }, []);
 
   return (

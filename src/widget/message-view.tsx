@@ -37,9 +37,6 @@ function renderMessage({ message, strings, renderPart, onRetry }: MessageViewPro
       {isWaiting && (
         <span class="typing" role="status">
           {message.isBusy ? strings.busy : <span class="sr-only">{strings.typing}</span>}
-          <i />
-          <i />
-          <i />
         </span>
       )}
       {status === 'pending' && <span class="meta">{strings.pending}</span>}
