@@ -168,6 +168,14 @@ describe('cancelling an order in the chat (local engine, webhook 2024-09-10)', (
     ]);
   });
 
+  it('shows the record to agents only with the admin key', async () => {
+    const chat = await conversation();
+    const url = `${service.url}/v0/admin/widgets/shop/conversations/${chat.conversationId}`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { authorization: 'Bearer wrong-key-000000' } })).status).toBe(401);
+    expect(await inboxCalls(chat.conversationId)).toEqual([]);
+  });
+
   it('calls nothing when the shopper says no', async () => {
     const chat = await conversation();
     await chat.say('cancel order 1004');
