@@ -13,8 +13,8 @@ const schemaEntries = Object.fromEntries(
 
 /**
  * The browser build: `dist/widget.js` (the module the loader injects) and `dist/index.js` (the npm entry) share
- * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by `scripts/build.mjs` with their own settings.
- * `npm run dev` serves `index.html`, the playground.
+ * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by
+ * `scripts/build.mjs` with their own settings. `npm run dev` serves `index.html`, the playground.
  */
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
