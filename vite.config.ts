@@ -1,9 +1,20 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vite';
 
 /**
+ * The published webhook schemas, one module per version: every `src/schemas/vYYYYMMDD.ts` becomes
+ * `dist/schemas/vYYYYMMDD.js` (package export `service-widget/schemas/vYYYYMMDD`), so a new version is a new file.
+ */
+const schemaEntries = Object.fromEntries(
+  readdirSync(new URL('./src/schemas/', import.meta.url))
+    .filter((file) => /^v\d{8}\.ts$/.test(file))
+    .map((file) => [`schemas/${file.slice(0, -3)}`, `src/schemas/${file}`]),
+);
+
+/**
  * The browser build: `dist/widget.js` (the module the loader injects) and `dist/index.js` (the npm entry) share
- * their chunks. The loader, the server and the demo SPA are built by `scripts/build.mjs` with their own settings.
- * `npm run dev` serves `index.html`, the playground.
+ * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by
+ * `scripts/build.mjs` with their own settings. `npm run dev` serves `index.html`, the playground.
  */
 export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
@@ -21,7 +32,12 @@ export default defineConfig({
     emptyOutDir: false,
     modulePreload: false,
     rollupOptions: {
-      input: { widget: 'src/widget/boot.ts', index: 'src/index.ts', client: 'src/client/index.ts' },
+      input: {
+        widget: 'src/widget/boot.ts',
+        index: 'src/index.ts',
+        client: 'src/client/index.ts',
+        ...schemaEntries,
+      },
       preserveEntrySignatures: 'exports-only',
       output: {
         format: 'es',

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { parseConfig } from '../src/server/config';
 import { startService } from '../src/server/start';
-import { integratorActions, integratorFeeds } from './integrator/demo-actions';
+import { integratorActions, integratorFeeds, integratorWebhooks } from './integrator/demo-actions';
 import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';
 import { findPackageRoot, startStoreServer } from './store-server';
 
@@ -59,6 +59,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
           'Hi! I can help you find running shoes, hiking boots, rain jackets and more, or check on an order.',
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
+        webhooks: integratorWebhooks(integratorUrl),
       },
       {
         id: DEMO_XML_WIDGET_ID,
@@ -66,6 +67,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         title: 'Ridgeline Outfitters assistant (XML)',
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'xml'),
+        webhooks: integratorWebhooks(integratorUrl),
       },
     ],
   };

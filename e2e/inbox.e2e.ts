@@ -220,6 +220,45 @@ describe('/inbox', () => {
     await expectNothingRan(page, dialogs, errors);
   });
 
+  it('shows an order-cancellation webhook call beside the transcript, hostile reasons as text', async () => {
+    const api = `${e2e.demo.serviceUrl}/v0/widget/${DEMO_WIDGET_ID}`;
+    const post = (path: string, body: unknown) =>
+      fetch(`${api}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: new URL(e2e.demo.storeUrl).origin },
+        body: JSON.stringify(body),
+      });
+    const created = (await (await post('/conversations', {})).json()) as { conversationId: string };
+    for (const [i, text] of ['Please cancel order 1002', `yes, ${XSS_NAME}`].entries()) {
+      const events = await readSse(
+        await post(`/conversations/${created.conversationId}/messages`, {
+          clientMessageId: `cancel-${i}`,
+          text,
+        }),
+      );
+      expect(events.at(-1)?.event).toBe('message.done');
+    }
+
+    const { page, dialogs, errors } = await openInbox();
+    await signIn(page, ADMIN_KEY);
+    await page.locator(`[data-conversation-id="${created.conversationId}"]`).click();
+    await page.getByRole('heading', { name: 'Webhook calls' }).waitFor();
+    const call = page.locator('.webhook-call');
+    expect(await call.count()).toBe(1);
+    expect(await call.getAttribute('data-outcome')).toBe('refused');
+    expect(await call.locator('.badge').textContent()).toBe('Refused by the store');
+    const details = await call
+      .locator('dt')
+      .evaluateAll((terms) => terms.map((t) => [t.textContent, t.nextElementSibling?.textContent]));
+    expect(details).toEqual([
+      ["Shopper's reason", XSS_NAME],
+      ["Store's answer", expect.stringMatching(/^It has already shipped/)],
+      ['Webhook version', '2024-09-10'],
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await expectNothingRan(page, dialogs, errors);
+  });
+
   it('keeps the key for the tab across a reload, and forgets it on sign out', async () => {
     const { page, dialogs, errors } = await openInbox();
     await signIn(page, ADMIN_KEY);

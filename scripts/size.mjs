@@ -2,12 +2,14 @@
 // - dist/loader.js, brotli: ≤ 600 B.
 // - Everything the widget can fetch until the chat is open, brotli: ≤ 20 KB. Counted conservatively as every
 //   JS/CSS file reachable from dist/widget.js through static AND dynamic imports.
-import { existsSync, readFileSync } from 'node:fs';
+// - Each published webhook schema module (dist/schemas/vYYYYMMDD.js with its chunks), brotli: ≤ 4 KB, which holds
+//   only while the schema library tree-shakes (issue #7).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const dist = resolve(import.meta.dirname, '../dist');
-const BUDGETS = { loader: 600, widget: 20 * 1024 };
+const BUDGETS = { loader: 600, widget: 20 * 1024, schemas: 4 * 1024 };
 
 const brotli = (buf) => brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const gzip = (buf) => gzipSync(buf, { level: 9 }).length;
@@ -44,6 +46,9 @@ const measure = (label, files, budget) => {
 measure('loader (script tag)', [resolve(dist, 'loader.js')], BUDGETS.loader);
 measure('widget until chat open', reachable(resolve(dist, 'widget.js')), BUDGETS.widget);
 measure('npm entry (index.js) + lazy chunks', reachable(resolve(dist, 'index.js')), undefined);
+for (const file of readdirSync(resolve(dist, 'schemas')).filter((f) => /^v\d{8}\.js$/.test(f))) {
+  measure(`schemas/${file}`, reachable(resolve(dist, 'schemas', file)), BUDGETS.schemas);
+}
 
 let failed = false;
 console.log('size: bytes (raw / gzip -9 / brotli q11) against budgets (brotli)');

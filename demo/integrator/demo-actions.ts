@@ -53,3 +53,14 @@ export function integratorFeeds(integratorUrl: string, token?: string) {
     },
   ];
 }
+
+/** Issue #7: the demo integrator's order-cancellation webhook, version 2024-09-10. */
+export function integratorWebhooks(integratorUrl: string) {
+  return [
+    {
+      kind: 'order-cancellation' as const,
+      url: `${integratorUrl}/webhooks/order-cancellation`,
+      version: '2024-09-10',
+    },
+  ];
+}

@@ -8,6 +8,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { buildFeed } from './feed';
 import { IMAGES } from './images';
+import { createOrderCancellations, SUPPORTED_WEBHOOK_VERSION } from './order-cancellation';
 import { orderToXml } from './order-xml';
 import { orderCard } from './orders';
 import { searchProducts, toProductCardJson } from './product-search';
@@ -16,6 +17,8 @@ import { searchProducts, toProductCardJson } from './product-search';
 export const SUPPORTED_ACTIONS_VERSION = '2024-11-01';
 /** A lookup body is `{"query": "…"}`; anything this big is not one. */
 const LOOKUP_MAX_BYTES = 8 * 1024;
+/** An order-cancellation request is a few hundred bytes, user data included. */
+const WEBHOOK_MAX_BYTES = 64 * 1024;
 
 export const NO_ORDER_TEXT = 'No order with that number.';
 export const NO_PRODUCT_TEXT = 'No product matches that.';
@@ -67,10 +70,27 @@ const requireServiceHeaders: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/** Issue #7: a webhook call carries its version, the widget id and the conversation id; anything else is refused. */
+const requireWebhookHeaders: MiddlewareHandler = async (c, next) => {
+  const version = c.req.header('x-service-webhook-version');
+  if (version === undefined) return c.json({ error: 'Missing header x-service-webhook-version.' }, 400);
+  if (version.trim() !== SUPPORTED_WEBHOOK_VERSION) {
+    return c.json(
+      { error: `Unsupported webhook version: this endpoint speaks ${SUPPORTED_WEBHOOK_VERSION}.` },
+      400,
+    );
+  }
+  for (const name of ['x-service-widget-id', 'x-service-conversation-id']) {
+    if (!c.req.header(name)?.trim()) return c.json({ error: `Missing header ${name}.` }, 400);
+  }
+  await next();
+};
+
 /** The integrator's Hono app, without a listener. */
 export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   const app = new Hono();
   const base = () => options.getBaseUrl();
+  const cancellations = createOrderCancellations();
 
   app.use('*', async (c, next) => {
     await next();
@@ -94,6 +114,8 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
         '  GET  /orders/{order_id}.xml   order card, XML\n' +
         '  POST /products/lookup         {"query": "..."} -> product card(s)\n' +
         '  GET  /store-hours             text\n' +
+        'Webhooks (x-service headers required):\n' +
+        '  POST /webhooks/order-cancellation   version 2024-09-10\n' +
         'Catalog:\n' +
         '  GET  /feed.json               schema.org Product feed\n' +
         '  GET  /images/{name}.svg       product pictures\n',
@@ -140,6 +162,30 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   );
 
   app.get('/store-hours', (c) => c.text(STORE_HOURS_TEXT));
+
+  app.post(
+    '/webhooks/order-cancellation',
+    requireWebhookHeaders,
+    bodyLimit({
+      maxSize: WEBHOOK_MAX_BYTES,
+      onError: (c) => c.json({ error: 'The request body is too large.' }, 413),
+    }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return c.json({ error: 'The body is not valid JSON.' }, 400);
+      }
+      const outcome = cancellations.cancel(body);
+      if (!outcome.ok)
+        return c.json(
+          { error: 'The request does not follow version 2024-09-10.', issues: outcome.issues },
+          400,
+        );
+      return c.json(outcome.response, 200, { 'cache-control': 'no-store' });
+    },
+  );
 
   app.get('/feed.json', (c) => {
     if (options.feedToken !== undefined && !sameSecret(c.req.header('authorization'), options.feedToken)) {

@@ -1,6 +1,7 @@
 import type { InboxConversationResponse } from '../protocol/inbox';
 import { formatDateTime, messageCountText, userDataValueText } from './format';
 import { Transcript } from './transcript';
+import { WebhookCalls } from './webhook-calls';
 
 /** One conversation: what the page told the assistant about the shopper, and everything that was said. */
 export function ConversationView({ data }: { data: InboxConversationResponse }) {
@@ -54,6 +55,13 @@ export function ConversationView({ data }: { data: InboxConversationResponse }) 
         <h3 id="transcript-title">Transcript</h3>
         <Transcript messages={messages} />
       </section>
+
+      {data.webhookCalls && data.webhookCalls.length > 0 && (
+        <section aria-labelledby="webhook-calls-title">
+          <h3 id="webhook-calls-title">Webhook calls</h3>
+          <WebhookCalls calls={data.webhookCalls} />
+        </section>
+      )}
     </article>
   );
 }

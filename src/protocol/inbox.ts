@@ -41,9 +41,34 @@ export interface InboxMessage extends ChatMessage {
   status: InboxMessageStatus;
 }
 
+/**
+ * One call of an integrator's webhook during the conversation (issue #7), as agents see it: what was asked, and what
+ * the integrator answered or why the call failed. `cancelled` only when the integrator said `cancelled: true`.
+ */
+export interface InboxWebhookCall {
+  id: string;
+  /** ISO 8601: when the call ended. */
+  at: string;
+  kind: 'order-cancellation';
+  /** The webhook version, e.g. `2024-09-10`. */
+  version: string;
+  orderId: string;
+  /** The shopper's reason, when they gave one. */
+  reason: string | null;
+  outcome: 'cancelled' | 'refused' | 'failed';
+  /** The integrator's `reason` (cancelled or refused). */
+  answer: string | null;
+  /** The HTTP status, when the integrator answered at all. */
+  httpStatus: number | null;
+  /** Why the call failed (`failed` only): e.g. `invalid_response` and which fields were wrong. */
+  error: { code: string; message: string } | null;
+}
+
 /** `GET /v0/admin/widgets/{widgetId}/conversations/{id}` → */
 export interface InboxConversationResponse {
   conversation: InboxConversation;
   /** In conversation order. */
   messages: InboxMessage[];
+  /** Webhook calls, oldest first (absent from services without webhooks support). */
+  webhookCalls?: InboxWebhookCall[];
 }

@@ -89,7 +89,7 @@ export function createApp({
       adminKey: config.adminKey,
       findWidget: runtime.findWidget,
       actionOptions: runtime.actionOptions,
-      inbox: { chat: runtime.chat, widgets: config.widgets },
+      inbox: { chat: runtime.chat, widgets: config.widgets, webhookCalls: runtime.webhookCalls },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
     }),
   );

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { err, ok, type Result } from '../protocol/result';
+import { WebhooksSchema } from './webhooks/webhook-config';
 
 // service.config.json (DESIGN: service configuration). Validated once at start; a bad field stops the service with a
 // message that names it, so a merchant never runs on a half-understood config.
@@ -60,6 +61,8 @@ const WidgetSchema = v.strictObject({
   productDataApiKeys: v.optional(v.array(nonEmpty), []),
   feeds: v.optional(v.array(FeedSchema), []),
   actions: v.optional(v.array(ActionSchema), []),
+  // Issue #7: `{ kind: 'order-cancellation', url, version }`, the version one of src/schemas/vYYYYMMDD.ts.
+  webhooks: v.optional(WebhooksSchema, []),
   title: v.optional(v.pipe(nonEmpty, v.maxLength(60)), 'Shopping assistant'),
   greeting: v.optional(v.pipe(nonEmpty, v.maxLength(500)), 'Hi! Ask me about products, orders or the store.'),
   themeColor: v.optional(v.pipe(v.string(), v.hexColor('must be a hex colour like #1f6feb')), '#1f6feb'),
@@ -125,7 +128,9 @@ export function parseConfig(raw: unknown): Result<ServiceConfig, string> {
   const message =
     issue.kind === 'schema' && issue.received !== undefined && issue.expected && !path
       ? issue.message
-      : issue.message.replace(/^Invalid key: Expected never but received .*/, 'is not a known field');
+      : issue.message
+          .replace(/^Invalid key: Expected never but received .*/, 'is not a known field')
+          .replace(/^Invalid key: Expected ".*" but received undefined$/, 'is required');
   return err(path ? `${path}: ${message}` : message);
 }
 

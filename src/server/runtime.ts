@@ -12,6 +12,8 @@ import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type Db, openDatabase } from './storage/db';
 import { migrate } from './storage/migrate';
 import { createTurnStore, type TurnStore } from './storage/turn-store';
+import { orderCancellationTool } from './webhooks/order-cancellation-tool';
+import { createWebhookCallStore, type WebhookCallStore } from './webhooks/webhook-call-store';
 
 export interface RuntimeOptions {
   config: ServiceConfig;
@@ -31,6 +33,8 @@ export interface Runtime {
   chat: ChatStore;
   turns: TurnStore;
   catalog: CatalogStore;
+  /** Webhook calls, for the agents' inbox (issue #7). */
+  webhookCalls: WebhookCallStore;
   /** Re-downloads a widget's feeds now (null: the widget has none); the last report per widget is kept. */
   refreshFeeds(widgetId: string): Promise<RefreshReport | null>;
   lastFeedReport(widgetId: string): RefreshReport | undefined;
@@ -89,6 +93,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     (report) => feedReports.set(report.widgetId, report),
   );
   const hub = createEventHub();
+  const webhookCalls = createWebhookCallStore(db);
   const toolsFor = (widgetId: string, conversationId: string): EngineTools => ({
     async callAction(action, params) {
       const outcome = await callAction(action, params, { widgetId, conversationId }, actionOptions);
@@ -102,6 +107,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       const found = await searchProducts(db, widgetId, query);
       return found.flatMap((p) => toProductCard(p) ?? []);
     },
+    cancelOrder: orderCancellationTool(
+      widgets.get(widgetId),
+      { widgetId, conversationId },
+      { chat, calls: webhookCalls, logger, options: actionOptions },
+    ),
   });
   const service = createChatService({
     chat,
@@ -119,6 +129,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     chat,
     turns,
     catalog,
+    webhookCalls,
     refreshFeeds: feeds.refreshNow,
     lastFeedReport: (id) => feedReports.get(id),
     hub,

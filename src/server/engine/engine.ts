@@ -18,10 +18,20 @@ export interface ProductQuery {
   limit?: number;
 }
 
+/**
+ * What the integrator's order-cancellation webhook said (issue #7). `cancelled` is the integrator's own `cancelled`
+ * from a valid response; any other outcome is `ok: false`, and the engine must not tell the shopper it cancelled.
+ */
+export type CancelOrderResult =
+  | { ok: true; cancelled: boolean; reason: string }
+  | { ok: false; error: { code: string; message: string } };
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
   searchProducts(query: ProductQuery): Promise<ProductCard[]>;
+  /** Present only when the widget has an `order-cancellation` webhook. */
+  cancelOrder?(request: { orderId: string; reason?: string }): Promise<CancelOrderResult>;
 }
 
 /** Everything an engine knows for one turn (DESIGN: "Assistant engines"). */

@@ -12,10 +12,13 @@ import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
 import type { ChatStore, InboxEntry } from '../storage/chat-store';
+import type { WebhookCallStore } from '../webhooks/webhook-call-store';
 
 export interface InboxApiDeps {
   chat: Pick<ChatStore, 'listConversations' | 'getConversation' | 'listMessages'>;
   widgets: readonly WidgetSettings[];
+  /** Webhook calls shown beside the transcript (issue #7): what the integrator was asked and answered. */
+  webhookCalls?: Pick<WebhookCallStore, 'list'>;
 }
 
 const ListQuerySchema = v.object({
@@ -45,7 +48,7 @@ const toInboxConversation = ({ widgetId: _w, ...entry }: InboxEntry): InboxConve
  * // → { conversations: [{ id, createdAt, updatedAt, userData, customInstructions, messageCount, lastMessageAt }],
  * //     nextCursor: "1718000000000000_…" | null }
  */
-export function inboxApiRoutes({ chat, widgets }: InboxApiDeps): Hono {
+export function inboxApiRoutes({ chat, widgets, webhookCalls }: InboxApiDeps): Hono {
   const byId = new Map(widgets.map((w) => [w.id, w]));
   const app = new Hono();
   // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
@@ -87,9 +90,10 @@ export function inboxApiRoutes({ chat, widgets }: InboxApiDeps): Hono {
     const widget = byId.get(c.req.param('widgetId'));
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const id = c.req.param('id');
-    const [conversation, history] = await Promise.all([
+    const [conversation, history, calls] = await Promise.all([
       chat.getConversation(widget.id, id),
       chat.listMessages(widget.id, id),
+      webhookCalls?.list(widget.id, id),
     ]);
     if (!conversation || !history)
       return errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
@@ -105,6 +109,7 @@ export function inboxApiRoutes({ chat, widgets }: InboxApiDeps): Hono {
         ),
       },
       messages,
+      ...(calls ? { webhookCalls: calls } : {}),
     });
   });
 

@@ -1,5 +1,6 @@
 import type { ActionDefinition } from '../../config';
 import type { AssistantEngine, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../engine';
+import { type CancelOrderState, cancelOrderFlow } from './cancel-order-flow';
 import { extractParameters, missingParameters, questionFor } from './extract-parameters';
 import { matchAction } from './match-action';
 import { readProductQuery } from './product-query';
@@ -7,6 +8,8 @@ import { readProductQuery } from './product-query';
 /** What the local engine remembers between turns: the action it is collecting parameters for. */
 interface LocalState {
   pending?: { action: string; values: Record<string, ParameterValue>; asked: string };
+  /** The order-cancellation conversation under way (issue #7). */
+  cancelOrder?: CancelOrderState;
 }
 
 const GREETING =
@@ -26,6 +29,10 @@ export function createLocalEngine(): AssistantEngine {
       const state = (turn.state ?? {}) as LocalState;
       const message = turn.message.trim();
 
+      // First, so that "cancel my order" starts a cancellation rather than dropping a pending question.
+      const cancelling = await cancelOrderFlow(turn, state.cancelOrder, emit);
+      if (cancelling) return cancelling;
+
       if (state.pending) {
         const action = turn.actions.find((a) => a.name === state.pending?.action);
         if (CANCEL.test(message)) {
@@ -43,7 +50,7 @@ export function createLocalEngine(): AssistantEngine {
 
       if (GREETING.test(message)) {
         const name = shopperName(turn);
-        await say(`${name ? `Hi ${name}!` : 'Hi!'} ${capabilities(turn.actions)}`);
+        await say(`${name ? `Hi ${name}!` : 'Hi!'} ${capabilities(turn.actions, !!turn.tools.cancelOrder)}`);
         return { state: {} };
       }
 
@@ -64,7 +71,9 @@ export function createLocalEngine(): AssistantEngine {
         return { state: {} };
       }
 
-      await say(`Sorry, I did not find anything for that. ${capabilities(turn.actions)}`);
+      await say(
+        `Sorry, I did not find anything for that. ${capabilities(turn.actions, !!turn.tools.cancelOrder)}`,
+      );
       return { state: {} };
     },
   };
@@ -117,9 +126,9 @@ function shopperName(turn: EngineTurn): string | undefined {
   return undefined;
 }
 
-function capabilities(actions: ActionDefinition[]): string {
+function capabilities(actions: ActionDefinition[], canCancelOrders = false): string {
   const names = actions.map((a) => a.name.toLowerCase());
-  const list = [...names, 'finding products'];
+  const list = [...names, ...(canCancelOrders ? ['cancelling orders'] : []), 'finding products'];
   const joined = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
   return `I can help with ${joined}. For example: "Where is my order 1234?" or "running shoes under 100".`;
 }

@@ -1,6 +1,7 @@
 import type { ProductCard } from '../../../protocol/cards';
 import type { MessagePart } from '../../../protocol/chat';
-import type { AssistantEngine, EngineTurn, ReplyEvent } from '../engine';
+import type { AssistantEngine, CancelOrderResult, EngineTurn, ReplyEvent } from '../engine';
+import { CANCEL_ORDER_ACTION, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
 import {
   type ChatCompletionMessage,
   type ChatToolCall,
@@ -80,7 +81,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
       const signal = deadline.signal;
 
       try {
-        const tools = toolsFromActions(turn.actions);
+        const tools = toolsFromActions(turn.actions, { cancelOrder: turn.tools.cancelOrder !== undefined });
         const messages: ChatCompletionMessage[] = [
           {
             role: 'system',
@@ -172,6 +173,23 @@ async function runToolCall(
       cards.length === 1 ? { type: 'product-card', card: cards[0] } : { type: 'products', cards },
     );
     return `${cards.length} product(s), shown to the shopper as cards: ${JSON.stringify(cards.map(compactProduct))}`;
+  }
+
+  if (target.kind === 'cancel-order') {
+    const request = readCancelOrderArguments(args.value);
+    const cancelOrder = turn.tools.cancelOrder;
+    if (!request.ok) return `Error: invalid arguments for ${name}: ${request.error}. Nothing was cancelled.`;
+    if (!cancelOrder) return 'Error: orders cannot be cancelled here. Nothing was cancelled.';
+    await out.event({ type: 'action.started', name: CANCEL_ORDER_ACTION });
+    let result: CancelOrderResult;
+    try {
+      result = await untilAborted(cancelOrder(request.value), signal);
+    } catch {
+      throwIfAborted(signal);
+      result = { ok: false, error: { code: 'internal', message: 'the webhook could not be called' } };
+    }
+    await out.event({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: result.ok });
+    return cancelOrderToolResult(request.value.orderId, result);
   }
 
   const { action } = target;

@@ -1,4 +1,5 @@
 import type { ActionDefinition } from '../../config';
+import { CANCEL_ORDER, CANCEL_ORDER_TOOL } from './cancel-order-tool';
 import type { ChatTool, JsonSchemaProperty } from './chat-completions';
 import { SEARCH_LIMIT } from './tool-arguments';
 
@@ -8,7 +9,10 @@ import { SEARCH_LIMIT } from './tool-arguments';
 
 export const SEARCH_PRODUCTS_TOOL = 'search_products';
 
-export type ToolTarget = { kind: 'action'; action: ActionDefinition } | { kind: 'search-products' };
+export type ToolTarget =
+  | { kind: 'action'; action: ActionDefinition }
+  | { kind: 'search-products' }
+  | { kind: 'cancel-order' };
 
 export interface ToolSet {
   definitions: ChatTool[];
@@ -43,9 +47,17 @@ const SEARCH_PRODUCTS: ChatTool = {
  * tools.definitions.map((t) => t.function.name); // → ['search_products', 'get_order_status']
  * tools.byName.get('get_order_status');          // → { kind: 'action', action }
  */
-export function toolsFromActions(actions: ActionDefinition[]): ToolSet {
+export function toolsFromActions(
+  actions: ActionDefinition[],
+  builtIn: { cancelOrder?: boolean } = {},
+): ToolSet {
   const definitions: ChatTool[] = [SEARCH_PRODUCTS];
   const byName = new Map<string, ToolTarget>([[SEARCH_PRODUCTS_TOOL, { kind: 'search-products' }]]);
+  // Issue #7: with an order-cancellation webhook, `cancel_order` (an action of that name becomes `cancel_order_2`).
+  if (builtIn.cancelOrder) {
+    definitions.push(CANCEL_ORDER);
+    byName.set(CANCEL_ORDER_TOOL, { kind: 'cancel-order' });
+  }
   for (const action of actions) {
     if (action.enabled === false) continue;
     const name = uniqueToolName(action.name, byName);

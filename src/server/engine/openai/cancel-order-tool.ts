@@ -1,0 +1,65 @@
+import { err, ok, type Result } from '../../../protocol/result';
+import type { CancelOrderResult } from '../engine';
+import type { ChatTool } from './chat-completions';
+
+// The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
+// widget has one. The model must have the shopper's explicit yes first, and may only say "cancelled" when the result
+// says so: both are in the description, and the result text repeats the second.
+
+export const CANCEL_ORDER_TOOL = 'cancel_order';
+/** The name the widget shows while the webhook runs, as for the local engine. */
+export const CANCEL_ORDER_ACTION = 'Cancel order';
+
+export const CANCEL_ORDER: ChatTool = {
+  type: 'function',
+  function: {
+    name: CANCEL_ORDER_TOOL,
+    description:
+      "Asks the store's order system to cancel one of the shopper's orders. First get the order number (and, if they " +
+      'want to give one, a reason), then ask the shopper to confirm that this order should be cancelled; call this ' +
+      'only after they said yes. The result says whether the store cancelled it and why; tell the shopper exactly ' +
+      'that, and never say an order is cancelled unless the result has "cancelled": true.',
+    parameters: {
+      type: 'object',
+      properties: {
+        order_id: { type: 'string', description: 'The order number, as the shopper gave it.' },
+        reason: { type: 'string', description: "The shopper's reason for cancelling, if they gave one." },
+      },
+      required: ['order_id'],
+      additionalProperties: false,
+    },
+  },
+};
+
+/** The model's arguments → the webhook request; every error is a sentence for the model. */
+export function readCancelOrderArguments(
+  args: Record<string, unknown>,
+): Result<{ orderId: string; reason?: string }, string> {
+  const unknown = Object.keys(args).filter((key) => key !== 'order_id' && key !== 'reason');
+  if (unknown.length > 0)
+    return err(`unknown parameter(s): ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  const orderId = typeof args.order_id === 'string' ? args.order_id.trim().replace(/^#/, '') : '';
+  if (!orderId) return err('"order_id" is required and must be a non-empty string');
+  if (orderId.length > 100) return err('"order_id" must be at most 100 characters');
+  if (args.reason !== undefined && args.reason !== null && typeof args.reason !== 'string')
+    return err('"reason" must be a string');
+  const reason = typeof args.reason === 'string' ? args.reason.trim().slice(0, 500) : '';
+  return ok(reason ? { orderId, reason } : { orderId });
+}
+
+/** What the model is told: the integrator's answer as JSON, or what went wrong and what to tell the shopper. */
+export function cancelOrderToolResult(orderId: string, result: CancelOrderResult): string {
+  if (result.ok)
+    return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
+  if (['invalid_json', 'invalid_response', 'too_large'].includes(result.error.code)) {
+    return (
+      `Error: the store's order system answered something that could not be read (${result.error.code}), so it is ` +
+      `unknown whether order ${orderId} was cancelled. Tell the shopper you cannot confirm the cancellation and ` +
+      'that they should check the order in their account or contact the store.'
+    );
+  }
+  return (
+    `Error: the store's order system could not be reached (${result.error.code}); order ${orderId} was not ` +
+    'cancelled. Tell the shopper, and suggest trying again in a few minutes or contacting the store.'
+  );
+}

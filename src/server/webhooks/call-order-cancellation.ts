@@ -1,0 +1,154 @@
+import type { UserData } from '../../protocol/settings';
+import { formatSchemaIssues } from '../../schemas/schema-result';
+import { SERVICE_VERSION } from '../actions/build-action-request';
+import { ACTION_MAX_BYTES, ACTION_TIMEOUT_MS, type CallActionOptions } from '../actions/call-action';
+import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
+import type { WebhookDefinition } from './webhook-config';
+import {
+  type OrderCancellationRequest,
+  type OrderCancellationResponse,
+  webhookVersion,
+} from './webhook-versions';
+
+// One call of an integrator's order-cancellation webhook (issue #7, SPEC "Order-cancellation webhook response shape"
+// and "Versioning"): the request of the webhook's version, POSTed as JSON through the same SSRF guard, deadline and
+// byte cap as a custom action; the answer accepted only when it is HTTP 2xx, JSON, and valid for that version. Any
+// other answer is an error value, so nothing is ever reported as cancelled unless the integrator said
+// `cancelled: true` in a valid response.
+
+/** Sent on every webhook call, beside `x-service-widget-id` and `x-service-conversation-id`. */
+export const WEBHOOK_VERSION_HEADER = 'x-service-webhook-version';
+export const WEBHOOK_USER_AGENT = `service-widget/${SERVICE_VERSION} (+webhooks)`;
+
+export type WebhookErrorCode =
+  | GuardedFetchErrorCode
+  | 'unknown_version'
+  | 'invalid_request'
+  | 'http_error'
+  | 'too_large'
+  | 'invalid_json'
+  | 'invalid_response';
+
+export interface WebhookError {
+  code: WebhookErrorCode;
+  message: string;
+}
+
+export interface OrderCancellationInput {
+  orderId: string;
+  /** The shopper's reason, when they gave one. */
+  reason?: string;
+  /** The conversation's user data, sent as `extra.userData`. */
+  userData?: UserData | null;
+}
+
+export interface WebhookCallIds {
+  widgetId: string;
+  conversationId: string;
+}
+
+export type OrderCancellationOutcome =
+  | { ok: true; status: number; response: OrderCancellationResponse; request: OrderCancellationRequest }
+  | { ok: false; status?: number; error: WebhookError; request?: OrderCancellationRequest };
+
+export type WebhookCallOptions = Omit<CallActionOptions, 'signal'> & {
+  signal?: AbortSignal;
+  /** Tests: the request's `requestedAt`. */
+  now?: () => Date;
+};
+
+/**
+ * Asks the integrator to cancel an order. Never throws.
+ *
+ * @example
+ * const outcome = await callOrderCancellation(
+ *   { kind: 'order-cancellation', url: 'https://shop.example/hooks/cancel', version: '2024-09-10' },
+ *   { orderId: '1004', reason: 'Ordered twice' },
+ *   { widgetId: 'demo', conversationId },
+ *   { allowHttpLoopback: false },
+ * );
+ * if (outcome.ok && outcome.response.cancelled) tell('Cancelled.');
+ */
+export async function callOrderCancellation(
+  webhook: WebhookDefinition,
+  input: OrderCancellationInput,
+  ids: WebhookCallIds,
+  options: WebhookCallOptions,
+): Promise<OrderCancellationOutcome> {
+  const version = webhookVersion(webhook.version);
+  if (!version) {
+    // The config refuses unknown versions at load; this guards a definition built some other way.
+    return {
+      ok: false,
+      error: { code: 'unknown_version', message: `unknown webhook version ${webhook.version}` },
+    };
+  }
+  const request: OrderCancellationRequest = {
+    kind: 'order-cancellation',
+    widgetId: ids.widgetId,
+    conversationId: ids.conversationId,
+    orderId: input.orderId,
+    ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
+    requestedAt: (options.now?.() ?? new Date()).toISOString(),
+    ...(input.userData && Object.keys(input.userData).length > 0
+      ? { extra: { userData: input.userData } }
+      : {}),
+  };
+  // The service holds itself to the schema it publishes: a request that would fail it is never sent.
+  const checked = version.orderCancellation.parseRequest(request);
+  if (!checked.ok) {
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_request',
+        message: `the request is not valid: ${formatSchemaIssues(checked.issues)}`,
+      },
+    };
+  }
+
+  const response = await guardedFetch(webhook.url, {
+    method: 'POST',
+    headers: {
+      [WEBHOOK_VERSION_HEADER]: version.version,
+      'x-service-widget-id': ids.widgetId,
+      'x-service-conversation-id': ids.conversationId,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': WEBHOOK_USER_AGENT,
+    },
+    body: JSON.stringify(request),
+    timeoutMs: options.timeoutMs ?? ACTION_TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? ACTION_MAX_BYTES,
+    allowHttpLoopback: options.allowHttpLoopback,
+    ca: options.ca,
+    signal: options.signal,
+  });
+  if (!response.ok) return { ok: false, error: response.error, request };
+
+  const { status, body, truncated } = response.value;
+  const fail = (code: WebhookErrorCode, message: string): OrderCancellationOutcome => ({
+    ok: false,
+    status,
+    error: { code, message },
+    request,
+  });
+  // A refusal is `200 {cancelled: false, reason}`; any other status is a failure, whatever its body says.
+  if (status < 200 || status > 299) return fail('http_error', `the webhook answered HTTP ${status}`);
+  if (truncated) {
+    return fail('too_large', `the response is larger than ${options.maxBytes ?? ACTION_MAX_BYTES} bytes`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return fail('invalid_json', 'the response is not JSON');
+  }
+  const parsed = version.orderCancellation.parseResponse(json);
+  if (!parsed.ok) {
+    return fail(
+      'invalid_response',
+      `the response does not follow version ${version.version}: ${formatSchemaIssues(parsed.issues)}`,
+    );
+  }
+  return { ok: true, status, response: parsed.value, request };
+}

@@ -1,0 +1,72 @@
+import type { WidgetSettings } from '../config';
+import type { EngineTools } from '../engine/engine';
+import type { Logger } from '../logger';
+import type { ChatStore } from '../storage/chat-store';
+import {
+  callOrderCancellation,
+  type WebhookCallIds,
+  type WebhookCallOptions,
+} from './call-order-cancellation';
+import type { WebhookCallStore } from './webhook-call-store';
+
+export interface OrderCancellationToolDeps {
+  chat: Pick<ChatStore, 'getConversation'>;
+  calls: WebhookCallStore;
+  logger: Logger;
+  options: Omit<WebhookCallOptions, 'signal'>;
+}
+
+/**
+ * The engines' `cancelOrder` tool for one conversation, or undefined when the widget has no order-cancellation
+ * webhook (the engines then do not offer to cancel). Each call is recorded for the inbox, failures logged.
+ *
+ * @example
+ * const tools = { ...baseTools, cancelOrder: orderCancellationTool(widget, ids, deps) };
+ * const result = await tools.cancelOrder?.({ orderId: '1004', reason: 'Ordered twice' });
+ */
+export function orderCancellationTool(
+  widget: Pick<WidgetSettings, 'webhooks'> | undefined,
+  ids: WebhookCallIds,
+  deps: OrderCancellationToolDeps,
+): EngineTools['cancelOrder'] {
+  const webhook = widget?.webhooks.find((w) => w.kind === 'order-cancellation');
+  if (!webhook) return undefined;
+  return async ({ orderId, reason }) => {
+    const started = performance.now();
+    const conversation = await deps.chat.getConversation(ids.widgetId, ids.conversationId);
+    const outcome = await callOrderCancellation(
+      webhook,
+      { orderId, reason, userData: conversation?.userData },
+      ids,
+      deps.options,
+    );
+    const durationMs = performance.now() - started;
+    const common = {
+      conversationId: ids.conversationId,
+      kind: webhook.kind,
+      version: webhook.version,
+      orderId,
+      reason: reason?.trim() || undefined,
+      httpStatus: outcome.status,
+      durationMs,
+    };
+    if (!outcome.ok) {
+      deps.logger.warn('webhook failed', { widgetId: ids.widgetId, kind: webhook.kind, ...outcome.error });
+    }
+    // The record is for agents; failing to write it must not change what the shopper is told.
+    await deps.calls
+      .record(
+        outcome.ok
+          ? {
+              ...common,
+              outcome: outcome.response.cancelled ? 'cancelled' : 'refused',
+              answer: outcome.response.reason,
+            }
+          : { ...common, outcome: 'failed', error: outcome.error },
+      )
+      .catch((e: unknown) => deps.logger.error('could not record a webhook call', { error: String(e) }));
+    return outcome.ok
+      ? { ok: true, cancelled: outcome.response.cancelled, reason: outcome.response.reason }
+      : { ok: false, error: outcome.error };
+  };
+}
