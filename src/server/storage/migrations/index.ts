@@ -2,6 +2,7 @@ import { conversations } from './001-conversations';
 import { engineState } from './002-engine-state';
 import { catalog } from './003-catalog';
 import { catalogSearchColumns } from './004-catalog-search-columns';
+import { tasks } from './005-tasks';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -11,4 +12,10 @@ export type { Migration } from './migration';
  * no file lookups at run time. To change the schema, add `NNN-name.ts` and list it here; never edit an applied one
  * (`migrate` refuses a database whose applied SQL differs).
  */
-export const migrations: readonly Migration[] = [conversations, engineState, catalog, catalogSearchColumns];
+export const migrations: readonly Migration[] = [
+  conversations,
+  engineState,
+  catalog,
+  catalogSearchColumns,
+  tasks,
+];

@@ -31,7 +31,7 @@ export interface CompiledSchema {
 /** The base URI of a document without `$id`: a name no real `$ref` can reach from outside. */
 const DOCUMENT_BASE = 'https://result-schema.invalid/root';
 /** Nested schema evaluations at most (a `$ref` cycle that consumes no data would otherwise never end). */
-const MAX_DEPTH = 256;
+const MAX_DEPTH = 2000;
 
 interface Resource {
   schema: SchemaNode;
