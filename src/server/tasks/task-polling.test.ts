@@ -21,7 +21,7 @@ process.env[KEY_ENV] = 'sk-test-not-secret';
 let model: HeldModel;
 let service: TaskTestService;
 
-const start = async (tasks: Parameters<typeof startTaskService>[0]['tasks']) => {
+const start = async (tasks: NonNullable<Parameters<typeof startTaskService>[0]>['tasks']) => {
   model = await startHeldModel();
   service = await startTaskService({
     engine: {
