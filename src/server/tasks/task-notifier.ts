@@ -1,22 +1,23 @@
-// Wakes the long polls of this process when a task ends. Waiters are removed when they are woken, when their
+// Wakes the long polls of this process when a task ends, handing them the ended task so they answer without reading
+// it again. Waiters are removed when they are woken, when their
 // deadline passes and when their request is abandoned, so nothing is left behind (`size()` says so in tests).
 
-export interface TaskNotifier {
-  /** Resolves `true` when `taskId` ends, `false` at `ms` or when `signal` aborts. Never rejects. */
-  waitFor(taskId: string, ms: number, signal?: AbortSignal): Promise<boolean>;
-  notify(taskId: string): void;
+export interface TaskNotifier<T> {
+  /** Resolves with the ended task, or `null` at `ms` or when `signal` aborts. Never rejects. */
+  waitFor(taskId: string, ms: number, signal?: AbortSignal): Promise<T | null>;
+  notify(taskId: string, task: T): void;
   /** Waiters currently registered. */
   size(): number;
 }
 
-export function createTaskNotifier(): TaskNotifier {
-  const waiters = new Map<string, Set<() => void>>();
+export function createTaskNotifier<T>(): TaskNotifier<T> {
+  const waiters = new Map<string, Set<(task: T) => void>>();
   let count = 0;
   return {
     waitFor(taskId, ms, signal) {
       return new Promise((resolve) => {
-        if (signal?.aborted) return resolve(false);
-        const done = (ended: boolean) => {
+        if (signal?.aborted) return resolve(null);
+        const done = (ended: T | null) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           const set = waiters.get(taskId);
@@ -24,9 +25,9 @@ export function createTaskNotifier(): TaskNotifier {
           if (set?.size === 0) waiters.delete(taskId);
           resolve(ended);
         };
-        const wake = () => done(true);
-        const onAbort = () => done(false);
-        const timer = setTimeout(() => done(false), ms);
+        const wake = (task: T) => done(task);
+        const onAbort = () => done(null);
+        const timer = setTimeout(() => done(null), ms);
         signal?.addEventListener('abort', onAbort, { once: true });
         const set = waiters.get(taskId) ?? new Set();
         waiters.set(taskId, set);
@@ -34,8 +35,8 @@ export function createTaskNotifier(): TaskNotifier {
         count++;
       });
     },
-    notify(taskId) {
-      for (const wake of [...(waiters.get(taskId) ?? [])]) wake();
+    notify(taskId, task) {
+      for (const wake of [...(waiters.get(taskId) ?? [])]) wake(task);
     },
     size: () => count,
   };

@@ -21,8 +21,8 @@ export interface TaskRunnerOptions {
   store: TaskStore;
   engine: TaskEngine;
   logger: Logger;
-  /** Called when a task reaches a terminal state. */
-  onEnded(taskId: string): void;
+  /** Called with the task as it ended, when it reaches a terminal state. */
+  onEnded(task: TaskRecord): void;
   /** Execution time limit per task. */
   timeoutMs: number;
   /** Tasks running at once in this process. */
@@ -88,11 +88,11 @@ export function startTaskRunner(options: TaskRunnerOptions): TaskRunner {
   };
 
   const finish = async (task: TaskRecord, outcome: { result: unknown } | { error: string }) => {
-    const changed =
+    const ended =
       'result' in outcome
         ? await store.complete(task.id, outcome.result)
         : await store.fail(task.id, outcome.error);
-    if (changed) options.onEnded(task.id);
+    if (ended) options.onEnded(ended);
   };
 
   const run = async (task: TaskRecord, controller: AbortController) => {

@@ -78,7 +78,7 @@ async function open({
   const settings = { ...DEFAULT_TASK_SETTINGS, ...overrides };
   const store = createTaskStore(db);
   const limiter = createRateLimiter(db, settings.rateLimit);
-  const notifier = createTaskNotifier();
+  const notifier = createTaskNotifier<TaskRecord>();
   if (isSoleProcess) {
     const resumed = await store.releaseAllLeases();
     if (resumed > 0) logger.warn('resuming tasks interrupted by a stopped process', { count: resumed });
@@ -87,7 +87,7 @@ async function open({
     store,
     engine,
     logger,
-    onEnded: notifier.notify,
+    onEnded: (task) => notifier.notify(task.id, task),
     timeoutMs: settings.timeoutMs,
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
@@ -121,8 +121,8 @@ async function open({
         const left = deadline - Date.now();
         if (left <= 0) break;
         // Woken by this process's runner at once; re-read every pollMs for tasks another instance runs.
-        await notifier.waitFor(taskId, Math.min(left, settings.pollMs), signal);
-        task = await store.get(userId, taskId);
+        const ended = await notifier.waitFor(taskId, Math.min(left, settings.pollMs), signal);
+        task = ended?.userId === userId ? ended : await store.get(userId, taskId);
       }
       return task;
     },

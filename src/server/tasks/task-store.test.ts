@@ -45,9 +45,12 @@ describe.each(backends)('task store on $name', (backend) => {
           status: 'in_progress',
         });
 
-        expect(await a.complete(id, { text: 'done' })).toBe(true);
-        expect(await b.fail(id, 'late')).toBe(false);
-        expect(await b.complete(id, { text: 'again' })).toBe(false);
+        expect(await a.complete(id, { text: 'done' })).toMatchObject({
+          status: 'completed',
+          result: { text: 'done' },
+        });
+        expect(await b.fail(id, 'late')).toBeNull();
+        expect(await b.complete(id, { text: 'again' })).toBeNull();
         expect(await a.charge(id, 2, 1)).toBe('not_running');
         expect(await a.get('alice', id)).toMatchObject({
           status: 'completed',

@@ -80,8 +80,10 @@ export interface TaskStore {
    * a step whose cost does not fit in what is left of `maxCredits` is not paid and not run.
    */
   charge(id: string, step: number, cost: number): Promise<ChargeOutcome>;
-  complete(id: string, result: unknown): Promise<boolean>;
-  fail(id: string, error: string): Promise<boolean>;
+  /** The task as it ended, or null when it was not running (already ended, e.g. timed out meanwhile). */
+  complete(id: string, result: unknown): Promise<TaskRecord | null>;
+  /** The task as it ended, or null when it had already ended. */
+  fail(id: string, error: string): Promise<TaskRecord | null>;
   /** Expires every running task's lease: at the start of a process that is the only one on its database. */
   releaseAllLeases(): Promise<number>;
 }
@@ -146,20 +148,20 @@ export function createTaskStore(db: Db): TaskStore {
       return rows[0]?.outcome ?? 'not_running';
     },
     async complete(id, result) {
-      const rows = await db.query(
+      const rows = await db.query<Row>(
         `UPDATE tasks SET status = 'completed', result = $2::jsonb, finished_at = now(), lease_until = NULL
-         WHERE id = $1 AND status = 'in_progress' RETURNING 1`,
+         WHERE id = $1 AND status = 'in_progress' RETURNING *`,
         [id, JSON.stringify(result)],
       );
-      return rows.length > 0;
+      return rows[0] ? toRecord(rows[0]) : null;
     },
     async fail(id, error) {
-      const rows = await db.query(
+      const rows = await db.query<Row>(
         `UPDATE tasks SET status = 'failed', error = $2, finished_at = now(), lease_until = NULL
-         WHERE id = $1 AND status IN ('pending', 'in_progress') RETURNING 1`,
+         WHERE id = $1 AND status IN ('pending', 'in_progress') RETURNING *`,
         [id, error],
       );
-      return rows.length > 0;
+      return rows[0] ? toRecord(rows[0]) : null;
     },
     async releaseAllLeases() {
       const rows = await db.query(
