@@ -297,6 +297,7 @@ async function localThroughput(count, createConcurrency, concurrency) {
       totalMs: round(totalMs),
       tasksPerSecond: round((count / totalMs) * 1000, 1),
       baselineRssMB: mb(baseline.rss),
+      baselineHeapUsedMB: mb(baseline.heapUsed),
       peakRssMB: mb(peak.rss),
       peakHeapUsedMB: mb(peak.heapUsed),
     };
@@ -324,7 +325,7 @@ async function main() {
     `  ${local.tasks} local-engine tasks: ${local.tasksPerSecond} tasks/s (all created in ${local.createMs} ms, all ended in ${local.totalMs} ms; ${local.completed} completed, ${local.failed} failed)`,
   );
   console.log(
-    `  service memory: baseline RSS ${local.baselineRssMB} MB, peak RSS ${local.peakRssMB} MB, peak heap used ${local.peakHeapUsedMB} MB`,
+    `  service memory: RSS ${local.baselineRssMB} MB before, ${local.peakRssMB} MB at peak; heap used ${local.baselineHeapUsedMB} MB before, ${local.peakHeapUsedMB} MB at peak`,
   );
   const out = resolve(root, 'bench-results/tasks.json');
   await mkdir(dirname(out), { recursive: true });

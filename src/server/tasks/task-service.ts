@@ -18,7 +18,7 @@ export interface TaskSettings {
   /** How long `wait=1` holds an `in_progress` task's request before answering with the current status. */
   waitMs: number;
   leaseMs: number;
-  /** How often to re-read the database for work and for tasks that other instances finished. */
+  /** How often to re-read the database for work and for tasks other instances ended (embedded default: 5 s). */
   pollMs: number;
   /** Engine steps per task at most when its answers keep missing the schema. */
   maxAttempts: number;
@@ -75,7 +75,9 @@ async function open({
   isSoleProcess,
   settings: overrides,
 }: Parameters<typeof createTaskService>[0]): Promise<TaskService> {
-  const settings = { ...DEFAULT_TASK_SETTINGS, ...overrides };
+  // On the embedded database this process creates and ends every task and wakes its runner and long polls itself:
+  // re-reading is only a safety net there, and each read holds the database's one connection.
+  const settings = { ...DEFAULT_TASK_SETTINGS, pollMs: isSoleProcess ? 5000 : 1000, ...overrides };
   const store = createTaskStore(db);
   const limiter = createRateLimiter(db, settings.rateLimit);
   const notifier = createTaskNotifier<TaskRecord>();
