@@ -72,9 +72,14 @@ export function parseCatalogQuestion(prompt: string): ParsedQuestion | null {
     filters.minPrice = number(m[1]);
   });
   if (/\b(in stock|available)\b/i.test(rest)) filters.inStockOnly = true;
-  take(/\b(?:top|first|best)?\s*(\d{1,2}|two|three|four|five|six|seven|eight|ten)\s+(?=\w+)/i, (m) => {
-    filters.limit = NUMBER_WORDS[m[1].toLowerCase()] ?? Number(m[1]);
-  });
+  // "top 3", "show 5 tents": a count after a word that asks for several; "Alpine 2" is a model name, not a count.
+  const count = rest.match(
+    /\b(top|first|best|show|list|find|give me|recommend|suggest)\s+(\d{1,2}|two|three|four|five|six|seven|eight|ten)\b/i,
+  );
+  if (count && !COMPARE.test(text)) {
+    filters.limit = NUMBER_WORDS[count[2].toLowerCase()] ?? Number(count[2]);
+    rest = rest.replace(count[0], count[1]);
+  }
   const sortByPrice = /\bcheapest\b/i.test(text)
     ? 'asc'
     : /\b(priciest|most expensive)\b/i.test(text)
@@ -229,7 +234,7 @@ export function fillSchema(
     const required = new Set(Array.isArray(s.required) ? s.required : []);
     for (const [name, child] of Object.entries(isPlainObject(s.properties) ? s.properties : {})) {
       const field = FIELD_OF.get(normalize(name));
-      const value = field ? view[field] : undefined;
+      const value = isPlainObject(child) && 'const' in child ? child.const : field ? view[field] : undefined;
       if (value === undefined || value === null) {
         if (required.has(name)) throw new FillError(`${at}/${name}: the catalog has no value for it`);
         continue;
