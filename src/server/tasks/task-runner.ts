@@ -66,6 +66,14 @@ export function startTaskRunner(options: TaskRunnerOptions): TaskRunner {
         const free = options.concurrency - running.size;
         if (stopped || free <= 0) break;
         const claimed = await store.claim(free, options.leaseMs);
+        if (stopped) {
+          // Stopped while claiming: hand them straight back rather than run them on a closing database.
+          await store.renewLeases(
+            claimed.map((t) => t.id),
+            0,
+          );
+          break;
+        }
         for (const task of claimed) start(task);
         if (claimed.length === free) again = true;
       } while (again && !stopped);
@@ -100,11 +108,12 @@ export function startTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const remaining = startedAt + options.timeoutMs - Date.now();
     if (remaining <= 0) return finish(task, { error: TIMED_OUT });
     const timer = setTimeout(() => controller.abort(new TimedOut()), remaining);
-    const schema = task.resultSchema ? compileSchema(task.resultSchema) : null;
     const cost = CREDITS_PER_STEP[task.model];
     let feedback: string | undefined;
     let spent = task.creditsSpent;
     try {
+      // Inside the try: a task whose stored schema could not be compiled fails instead of staying in progress.
+      const schema = task.resultSchema ? compileSchema(task.resultSchema) : null;
       for (let step = 0; step < options.maxAttempts; step++) {
         const charge = await store.charge(task.id, step, cost);
         if (charge === 'not_running') return;
