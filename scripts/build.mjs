@@ -57,6 +57,7 @@ await build({
         'demo-servers': 'demo/demo-servers.ts',
         'bench-service-entry': 'scripts/bench-service-entry.ts',
         'bench-catalog-entry': 'scripts/bench-catalog-entry.ts',
+        'bench-tasks-entry': 'scripts/bench-tasks-entry.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -21,3 +21,15 @@ export {
   type PushSuccess,
 } from './product-data-client';
 export type { RetryInfo, RetryReason } from './request';
+export type { ResultOf } from './result-type';
+export {
+  type CreateTaskResult,
+  type TaskCallFailure,
+  TaskClient,
+  type TaskClientOptions,
+  type TaskErrorKind,
+  type TaskOutcome,
+  type TaskRef,
+  type TaskState,
+  type WaitOptions,
+} from './task-client';

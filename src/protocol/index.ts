@@ -6,4 +6,5 @@ export * from './events';
 export * from './public-api';
 export * from './result';
 export * from './settings';
+export * from './task';
 export * from './widget-config';

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PUSH_API_BASE } from '../protocol/push';
+import { TASK_API_PATH } from '../protocol/task';
 import { adminRoutes } from './admin/admin-routes';
 import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
@@ -10,6 +11,8 @@ import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
 import { sdkRoutes } from './static-sdk';
+import { taskKeyCheck } from './tasks/task-keys';
+import { taskRoutes } from './tasks/task-routes';
 import { widgetConfigOf } from './widget-config-route';
 import { widgetCors } from './widget-cors';
 
@@ -49,6 +52,11 @@ export function createApp({
   app.route(
     PUSH_API_BASE,
     pushRoutes({ catalog: runtime.catalog, db: runtime.db, widgets: config.widgets, logger }),
+  );
+  // Also before the global cap: a create request may carry a 16,000-character prompt; the routes cap their own body.
+  app.route(
+    TASK_API_PATH,
+    taskRoutes({ tasks: runtime.tasks, checkKey: taskKeyCheck(config.taskApiKeys, config.widgets[0].id) }),
   );
   app.use(
     bodyLimit({

@@ -1,16 +1,20 @@
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from './config';
 import { startService } from './start';
+import { runTaskCli, TASK_USAGE } from './tasks/task-command';
 
 const USAGE = `Usage:
   service-widget serve --config service.config.json [--port 8787] [--host 127.0.0.1] [--data-dir .data/db]
 
 Starts the reference service: the widget's chat API and the built widget files under /sdk/.
-The embedded database lives in --data-dir; DATABASE_URL (postgres://…) overrides the config's "database".`;
+The embedded database lives in --data-dir; DATABASE_URL (postgres://…) overrides the config's "database".
+
+${TASK_USAGE}`;
 
 /** `npx service-widget …`; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'task') return runTaskCli(rest);
   if (command !== 'serve') {
     process.stderr.write(
       `${command && command !== 'help' && command !== '--help' ? `Unknown command: ${command}\n\n` : ''}${USAGE}\n`,

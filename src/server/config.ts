@@ -101,6 +101,8 @@ export const ConfigSchema = v.pipe(
             v.string(),
             v.regex(/^nsk_[A-Za-z0-9_-]{16,}$/, 'must start with nsk_ and have 16+ more characters'),
           ),
+          /** The catalog the local engine answers this user's tasks from; default: the first widget. */
+          widgetId: v.optional(nonEmpty),
         }),
       ),
       [],
@@ -110,6 +112,14 @@ export const ConfigSchema = v.pipe(
   v.check(
     (c) => new Set(c.widgets.map((w) => w.id)).size === c.widgets.length,
     'widgets: ids must be unique',
+  ),
+  v.check(
+    (c) => c.taskApiKeys.every((k) => k.widgetId === undefined || c.widgets.some((w) => w.id === k.widgetId)),
+    'taskApiKeys: widgetId must name a widget of the config',
+  ),
+  v.check(
+    (c) => new Set(c.taskApiKeys.map((k) => k.key)).size === c.taskApiKeys.length,
+    'taskApiKeys: keys must be unique',
   ),
 );
 

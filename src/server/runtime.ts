@@ -12,6 +12,8 @@ import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type Db, openDatabase } from './storage/db';
 import { migrate } from './storage/migrate';
 import { createTurnStore, type TurnStore } from './storage/turn-store';
+import { taskEngineFromConfig } from './tasks/task-engine-from-config';
+import { createTaskService, type TaskService, type TaskSettings } from './tasks/task-service';
 import { orderCancellationTool } from './webhooks/order-cancellation-tool';
 import { createWebhookCallStore, type WebhookCallStore } from './webhooks/webhook-call-store';
 
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   /** Extra options for custom-action calls (tests pass a CA for their HTTPS doubles). */
   actionOptions?: Partial<Omit<CallActionOptions, 'signal'>>;
   turnTimeoutMs?: number;
+  /** Task API knobs (tests shorten the time limit and the long poll). */
+  tasks?: Partial<TaskSettings>;
 }
 
 /** Everything the HTTP layer serves from: storage, the engine, the chat service. */
@@ -44,6 +48,8 @@ export interface Runtime {
   /** How often an open reply stream re-reads the log unprompted: often only when other instances may write. */
   streamPollMs: number;
   actionOptions: Omit<CallActionOptions, 'signal'>;
+  /** The task API's tasks, runner and rate limit. */
+  tasks: TaskService;
   close(): Promise<void>;
 }
 
@@ -124,6 +130,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
     turnTimeoutMs,
   });
+  const taskEngine = taskEngineFromConfig(config.engine, db);
+  if (!taskEngine.ok) throw new Error(taskEngine.error);
+  const tasks = await createTaskService({
+    db,
+    engine: taskEngine.value,
+    logger,
+    isSoleProcess: !isShared,
+    settings: options.tasks,
+  });
   return {
     db,
     chat,
@@ -137,8 +152,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     findWidget: (id) => widgets.get(id),
     streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,
+    tasks,
     async close() {
       clearInterval(sweeper);
+      await tasks.close();
       await feeds.stop();
       await service.idle();
       await db.close();

@@ -21,6 +21,7 @@ export interface StartOptions {
   databaseUrl?: string;
   actionOptions?: RuntimeOptions['actionOptions'];
   turnTimeoutMs?: number;
+  tasks?: RuntimeOptions['tasks'];
 }
 
 export interface RunningService {
@@ -53,9 +54,18 @@ export async function startService({
   databaseUrl,
   actionOptions,
   turnTimeoutMs,
+  tasks,
 }: StartOptions): Promise<RunningService> {
   const logger = createLogger(log);
-  const runtime = await openRuntime({ config, logger, dataDir, databaseUrl, actionOptions, turnTimeoutMs });
+  const runtime = await openRuntime({
+    config,
+    logger,
+    dataDir,
+    databaseUrl,
+    actionOptions,
+    turnTimeoutMs,
+    tasks,
+  });
   const app = createApp({ config, distDir, logger, runtime });
   const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
     const s = serve({ fetch: app.fetch, port, hostname: host }, () => ok(s));

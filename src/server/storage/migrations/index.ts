@@ -2,6 +2,7 @@ import { conversations } from './001-conversations';
 import { engineState } from './002-engine-state';
 import { catalog } from './003-catalog';
 import { catalogSearchColumns } from './004-catalog-search-columns';
+import { tasks } from './005-tasks';
 import { webhookCalls } from './006-webhook-calls';
 import type { Migration } from './migration';
 
@@ -17,5 +18,6 @@ export const migrations: readonly Migration[] = [
   engineState,
   catalog,
   catalogSearchColumns,
+  tasks,
   webhookCalls,
 ];

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonSchemaObject, TaskModel } from '../../protocol/task';
+import { TASK_RATE_LIMIT } from '../../protocol/task';
+import type { Logger } from '../logger';
+import type { Db } from '../storage/db';
+import { createRateLimiter, type RateDecision } from './rate-limit';
+import type { TaskEngine } from './task-engine';
+import { createTaskNotifier } from './task-notifier';
+import { startTaskRunner } from './task-runner';
+import { createTaskStore, type TaskRecord, type TaskStore } from './task-store';
+
+/** Knobs of the task API; the defaults are SPEC's and DESIGN's, tests shorten them. */
+export interface TaskSettings {
+  /** Execution time limit per task (SPEC: 30 minutes). */
+  timeoutMs: number;
+  /** Tasks running at once per process. */
+  concurrency: number;
+  /** How long `wait=1` holds an `in_progress` task's request before answering with the current status. */
+  waitMs: number;
+  leaseMs: number;
+  /** How often to re-read the database for work and for tasks other instances ended (embedded default: 5 s). */
+  pollMs: number;
+  /** Engine steps per task at most when its answers keep missing the schema. */
+  maxAttempts: number;
+  /** Requests per user per minute (SPEC: 10). */
+  rateLimit: number;
+}
+
+export const DEFAULT_TASK_SETTINGS: TaskSettings = {
+  timeoutMs: 30 * 60_000,
+  concurrency: 4,
+  waitMs: 25_000,
+  leaseMs: 30_000,
+  pollMs: 1000,
+  maxAttempts: 3,
+  rateLimit: TASK_RATE_LIMIT,
+};
+
+export interface TaskService {
+  store: TaskStore;
+  take(userId: string): Promise<RateDecision>;
+  create(input: {
+    userId: string;
+    widgetId: string;
+    prompt: string;
+    model: TaskModel;
+    resultSchema: JsonSchemaObject | null;
+    maxCredits: number;
+  }): Promise<string>;
+  /**
+   * The task as the user may see it. With `wait`, an `in_progress` task is held until it ends, `waitMs` pass or
+   * `signal` aborts (the client went away); a `pending` one answers at once (SPEC polling rules).
+   */
+  result(userId: string, taskId: string, wait: boolean, signal?: AbortSignal): Promise<TaskRecord | null>;
+  /** Long polls waiting right now (tests: an abandoned poll leaves none). */
+  waiting(): number;
+  close(): Promise<void>;
+}
+
+export function createTaskService(options: {
+  db: Db;
+  engine: TaskEngine;
+  logger: Logger;
+  /** Only this process uses the database (embedded): running tasks at start were cut off by the last stop. */
+  isSoleProcess: boolean;
+  settings?: Partial<TaskSettings>;
+}): Promise<TaskService> {
+  return open(options);
+}
+
+async function open({
+  db,
+  engine,
+  logger,
+  isSoleProcess,
+  settings: overrides,
+}: Parameters<typeof createTaskService>[0]): Promise<TaskService> {
+  // On the embedded database this process creates and ends every task and wakes its runner and long polls itself:
+  // re-reading is only a safety net there, and each read holds the database's one connection.
+  const settings = { ...DEFAULT_TASK_SETTINGS, pollMs: isSoleProcess ? 5000 : 1000, ...overrides };
+  const store = createTaskStore(db);
+  const limiter = createRateLimiter(db, settings.rateLimit);
+  const notifier = createTaskNotifier<TaskRecord>();
+  if (isSoleProcess) {
+    const resumed = await store.releaseAllLeases();
+    if (resumed > 0) logger.warn('resuming tasks interrupted by a stopped process', { count: resumed });
+  }
+  const runner = startTaskRunner({
+    store,
+    engine,
+    logger,
+    onEnded: (task) => notifier.notify(task.id, task),
+    timeoutMs: settings.timeoutMs,
+    concurrency: settings.concurrency,
+    leaseMs: settings.leaseMs,
+    pollMs: settings.pollMs,
+    maxAttempts: settings.maxAttempts,
+  });
+  // The rate limit's window rows of users who stopped calling.
+  const sweeper = setInterval(
+    () =>
+      void db
+        .query(`DELETE FROM task_requests WHERE at < now() - interval '2 minutes'`)
+        .catch((e: unknown) => logger.error('task rate sweep failed', { error: String(e) })),
+    60_000,
+  );
+  sweeper.unref();
+
+  return {
+    store,
+    take: limiter.take,
+    async create(input) {
+      const id = randomUUID();
+      await store.create({ id, ...input });
+      runner.wake();
+      return id;
+    },
+    async result(userId, taskId, wait, signal) {
+      let task = await store.get(userId, taskId);
+      if (!task || !wait || task.status !== 'in_progress') return task;
+      const deadline = Date.now() + settings.waitMs;
+      while (task?.status === 'in_progress' && !signal?.aborted) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        // Woken by this process's runner at once; re-read every pollMs for tasks another instance runs.
+        const ended = await notifier.waitFor(taskId, Math.min(left, settings.pollMs), signal);
+        task = ended?.userId === userId ? ended : await store.get(userId, taskId);
+      }
+      return task;
+    },
+    waiting: notifier.size,
+    async close() {
+      clearInterval(sweeper);
+      await runner.stop();
+    },
+  };
+}
