@@ -8,6 +8,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'demo/**/*.test.{ts,tsx}', 'scripts/**/*.test.{ts,mjs}'],
     environment: 'happy-dom',
     restoreMocks: true,
-    testTimeout: 15_000,
+    // Generous: suites start PGlite (WebAssembly PostgreSQL) in their hooks, which is slow on a loaded 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });
