@@ -25,7 +25,9 @@ export default defineConfig({
     minify: 'terser',
     terserOptions: {
       module: true,
-      compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_methods: true },
+      // Never `pure_getters: true`: a signal's `.value` getter subscribes the running effect, so a read whose result
+      // looks unused must stay (terser dropped one and an effect stopped seeing personalization changes).
+      compress: { passes: 3, pure_getters: false },
       format: { comments: false },
     },
     outDir: 'dist',

@@ -119,6 +119,42 @@ describe('orders', () => {
   });
 });
 
+describe('hostile model text', () => {
+  it("renders script tags, javascript: links, event handlers and SVG in the assistant's text as inert text", async () => {
+    const { page, dialogs } = await openStore('/');
+    // The local engine greets the shopper by the first word of userData.firstName: the page's data reaches the
+    // model's text (through the context endpoint), as a merchant's own data would reach a real model's answer.
+    const tokens = [
+      '<script>alert(1)</script>',
+      '<img/src=x/onerror=alert(2)>',
+      '<svg/onload=alert(3)>',
+      '[clickme](javascript:alert(4))',
+      '<a/href=javascript:alert(5)>link</a>',
+    ];
+    for (const [i, token] of tokens.entries()) {
+      await page.evaluate(
+        (name) => (window as unknown as TestWindow).Service?.setUserData({ firstName: name }),
+        token,
+      );
+      await ask(page, 'Hi');
+      await answers(page, i + 1);
+      const reply = await widget(page, '.assistant[data-status="done"]').last().innerText();
+      expect(reply).toContain(token.startsWith('[') ? 'clickme' : token);
+    }
+    const injected = await page.evaluate(() => {
+      const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
+      const all = [...(root?.querySelectorAll('.assistant *') ?? [])];
+      return {
+        elements: all.filter((el) => ['SCRIPT', 'IMG', 'SVG', 'svg'].includes(el.tagName)).length,
+        handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on'))).length,
+        badLinks: all.filter((el) => /^\s*javascript:/i.test(el.getAttribute('href') ?? '')).length,
+      };
+    });
+    expect(injected).toEqual({ elements: 0, handlers: 0, badLinks: 0 });
+    expect(dialogs).toEqual([]);
+  });
+});
+
 describe('products', () => {
   it('answers a product question with cards, and following a card dispatches service:link-click and navigates', async () => {
     const { page } = await openStore('/');

@@ -145,6 +145,6 @@ describe('service unreachable', () => {
     await page.locator('service-widget [part~="launcher"]').click();
     await expect.poll(() => isPanelShown(page), { timeout: READY_TIMEOUT }).toBe(true);
     const panel = page.locator('service-widget [part~="panel"]');
-    await expect.poll(() => panel.textContent(), { timeout: READY_TIMEOUT }).toMatch(/offline/i);
+    await expect.poll(() => panel.textContent(), { timeout: READY_TIMEOUT }).toMatch(/cannot be reached/i);
   });
 });

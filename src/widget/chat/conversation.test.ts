@@ -336,6 +336,11 @@ describe('createConversation against the reference service', () => {
       userData: { name: 'Ada', tier: 'gold' },
       customInstructions: 'Be brief.',
     });
+    // Custom instructions alone (userData unchanged) also go out before the next message.
+    store.setCustomInstructions('Be very brief.');
+    store.send('Once more');
+    await until(() => isAnswered(store, 3), 'the third answer');
+    expect((await adminConversation(id)).conversation.customInstructions).toBe('Be very brief.');
     conversation.reset();
     expect(store.messages.value).toEqual([]);
     expect(conversationId()).toBe('');

@@ -380,8 +380,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let isFirstContextRun = true;
   cleanups.push(
     effect(() => {
-      const hasContext = store.userData.value !== undefined || store.customInstructions.value !== undefined;
-      if (!isFirstContextRun || hasContext) isContextDirty = true;
+      // Both read on every run (no short-circuit): each must stay a dependency of this effect.
+      const userData = store.userData.value;
+      const instructions = store.customInstructions.value;
+      if (!isFirstContextRun || userData !== undefined || instructions !== undefined) isContextDirty = true;
       isFirstContextRun = false;
     }),
   );
