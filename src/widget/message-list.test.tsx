@@ -1,0 +1,104 @@
+import { signal } from '@preact/signals';
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MessagePart } from '../protocol';
+import { pickStrings } from './i18n';
+import { MessageList } from './message-list';
+import type { ConnectionStatus, WidgetMessage } from './store';
+
+afterEach(cleanup);
+
+const strings = pickStrings('en');
+const text = (
+  id: string,
+  role: WidgetMessage['role'],
+  body: string,
+  status: WidgetMessage['status'] = 'done',
+) =>
+  ({
+    id,
+    role,
+    parts: body ? [{ type: 'text', text: body }] : [],
+    createdAt: '2026-11-21T10:00:00Z',
+    status,
+  }) as WidgetMessage;
+
+function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'online') {
+  const onRetry = vi.fn();
+  const list = signal<readonly WidgetMessage[]>(messages);
+  const view = render(
+    <MessageList
+      greeting="Hello"
+      status={signal(status)}
+      messages={list}
+      announcement={signal('The last answer')}
+      strings={strings}
+      renderPart={(part: MessagePart, index: number) =>
+        part.type === 'text' ? <p key={index}>{part.text}</p> : null
+      }
+      onRetry={onRetry}
+    />,
+  );
+  return { ...view, onRetry, list };
+}
+
+describe('<MessageList>', () => {
+  it('renders the newest 40 of a long conversation, and 40 more each time it is scrolled near the top', async () => {
+    const many = Array.from({ length: 100 }, (_, i) =>
+      text(`m${i}`, i % 2 ? 'assistant' : 'user', `message ${i}`),
+    );
+    const { container } = renderList(many);
+    const bubbles = () => [...container.querySelectorAll('div.bubble')].map((el) => el.textContent);
+    expect(bubbles()).toHaveLength(40);
+    expect(bubbles()[0]).toBe('message 60');
+    expect(bubbles().at(-1)).toBe('message 99');
+    const log = screen.getByRole('log');
+    log.scrollTop = 0;
+    fireEvent.scroll(log);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bubbles()).toHaveLength(80);
+    expect(bubbles()[0]).toBe('message 20');
+  });
+
+  it('keeps the list itself silent for screen readers and announces finished answers in a polite region', () => {
+    const { container } = renderList([text('a', 'assistant', 'Hi')]);
+    expect(screen.getByRole('log').getAttribute('aria-live')).toBe('off');
+    const live = container.querySelector('[aria-live="polite"]');
+    expect(live?.textContent).toBe('The last answer');
+  });
+
+  it('shows the typing indicator before the first token, and the busy line while an action runs', () => {
+    const waiting = renderList([text('r', 'assistant', '', 'streaming')]);
+    expect(waiting.container.querySelector('.typing')?.textContent).toBe(strings.typing);
+    cleanup();
+    const busy = renderList([{ ...text('r', 'assistant', 'Let me see', 'streaming'), isBusy: true }]);
+    expect(busy.container.querySelector('.typing')?.textContent).toBe(strings.busy);
+    cleanup();
+    const writing = renderList([text('r', 'assistant', 'Let me see', 'streaming')]);
+    expect(writing.container.querySelector('.typing')).toBeNull();
+  });
+
+  it('shows a failed message in place with a retry button', () => {
+    const { onRetry } = renderList([{ ...text('u1', 'user', 'Hello', 'failed'), error: strings.refused }]);
+    expect(screen.getByRole('alert').textContent).toContain(strings.refused);
+    fireEvent.click(screen.getByRole('button', { name: strings.retry }));
+    expect(onRetry).toHaveBeenCalledWith('u1');
+  });
+
+  it('says which state the connection is in', () => {
+    renderList([], 'reconnecting');
+    expect(screen.getByRole('status').textContent).toBe(strings.reconnecting);
+    cleanup();
+    renderList([], 'offline');
+    expect(screen.getByRole('status').textContent).toBe(strings.offline);
+    cleanup();
+    renderList([], 'online');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('marks a queued message as sending', () => {
+    const { container } = renderList([text('u1', 'user', 'Hello', 'pending')]);
+    expect(container.querySelector('.user')?.getAttribute('data-status')).toBe('pending');
+    expect(container.querySelector('.user .meta')?.textContent).toBe(strings.pending);
+  });
+});
