@@ -88,7 +88,7 @@ export interface CatalogStore {
   countProducts(widgetId: string): Promise<number>;
 }
 
-const DEFAULT_CHUNK = 5_000;
+const DEFAULT_CHUNK = 2_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
