@@ -5,7 +5,6 @@ import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { Db } from '../../storage/db';
 import { migrate } from '../../storage/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
-import { searchProducts } from '../search/search-products';
 import { type CatalogStore, createCatalogStore } from './catalog-store';
 import { parsePrice } from './product-row';
 
@@ -22,70 +21,6 @@ const product = (n: number, extra: Partial<ProductData> = {}): CatalogProduct =>
   },
 });
 const many = (count: number) => Array.from({ length: count }, (_, i) => product(i + 1));
-
-describe.each(backends)('bulk first load on $name', (backend: Backend) => {
-  // A database of its own: the indexes are rebuilt only while no other widget has products.
-  let db: Db;
-  let store: CatalogStore;
-  beforeAll(async () => {
-    db = (await backend.open()).db;
-    await migrate(db);
-    store = createCatalogStore(db);
-  }, OPEN_TIMEOUT);
-  afterAll(() => db?.close());
-
-  /** Each index of the table: name, definition and oid (a rebuilt index has a new oid). */
-  const indexes = () =>
-    db.query<{ name: string; definition: string; oid: number }>(
-      `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, i.indexrelid::int8 AS oid
-       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indrelid = 'products'::regclass ORDER BY c.relname`,
-    );
-  const shape = (list: { name: string; definition: string }[]) =>
-    list.map(({ name, definition }) => ({ name, definition }));
-
-  it('a failed first load leaves the table, its indexes and their definitions as they were', async () => {
-    const before = await indexes();
-    const next = many(30);
-    next[25] = { ...next[25], identifier: '' };
-    await expect(
-      store.replaceFeedProducts('bulk', next, { chunkSize: 10, rebuildIndexesFrom: 10 }),
-    ).rejects.toThrow(/check/i);
-    expect(await indexes()).toEqual(before);
-    expect(await store.countProducts('bulk')).toBe(0);
-  });
-
-  it('builds the search indexes after a first load, with the same definitions, and search uses them', async () => {
-    const before = await indexes();
-    expect(
-      await store.replaceFeedProducts('bulk', many(30), { chunkSize: 10, rebuildIndexesFrom: 10 }),
-    ).toEqual({
-      added: 30,
-      updated: 0,
-      removed: 0,
-      unchanged: 0,
-    });
-    const after = await indexes();
-    expect(shape(after)).toEqual(shape(before));
-    // The constraint indexes stay; the others were dropped and built again.
-    const rebuilt = after
-      .filter((a) => before.find((b) => b.name === a.name)?.oid !== a.oid)
-      .map((a) => a.name);
-    expect(rebuilt).toContain('products_search_idx');
-    expect(rebuilt).not.toContain('products_pkey');
-    expect(rebuilt).not.toContain('products_widget_url_key');
-    expect((await searchProducts(db, 'bulk', { text: 'product 17' })).map((p) => p.identifier)[0]).toBe(
-      'p17',
-    );
-  });
-
-  it('maintains the indexes row by row once another widget has products', async () => {
-    const before = await indexes();
-    await store.replaceFeedProducts('bulk-2', many(30), { chunkSize: 10, rebuildIndexesFrom: 10 });
-    expect(await indexes()).toEqual(before);
-    expect(await store.countProducts('bulk-2')).toBe(30);
-  });
-});
 
 describe.each(backends)('catalog store on $name', (backend: Backend) => {
   let db: Db;

@@ -21,14 +21,8 @@ import {
 // Products added through the push API are not the feed's: a feed refresh that lacks them keeps them.
 
 export interface ReplaceFeedOptions {
-  /** Products per INSERT or UPDATE statement; default 2,000. */
+  /** Products per INSERT or UPDATE statement; default 5,000. */
   chunkSize?: number;
-  /**
-   * New products from which a refresh into a table holding no other widget's products, and fewer of this widget's
-   * than it adds, builds the secondary indexes after the load instead of maintaining them row by row; default
-   * 10,000. See {@link bulkLoadIndexes}.
-   */
-  rebuildIndexesFrom?: number;
 }
 
 export interface ReplaceFeedResult {
@@ -95,7 +89,6 @@ export interface CatalogStore {
 }
 
 const DEFAULT_CHUNK = 2_000;
-const REBUILD_INDEXES_FROM = 10_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -141,49 +134,6 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
-
-/**
- * A first load (tens of thousands of products into a table that holds no other widget's) is cheaper with the search
- * indexes built once after it than maintained for every row: on PostgreSQL the load's server time drops by about a
- * third. So the indexes that back no constraint are dropped here and `restore` recreates them from their own
- * definitions, in the same transaction: a failed load rolls the drop back with everything else. DROP INDEX locks the
- * table until commit, which is why this is only done while no other widget has products to search. Returns null when
- * not done (conditions not met, or a role that may not drop the indexes).
- */
-async function bulkLoadIndexes(
-  tx: Db,
-  widgetId: string,
-  adding: number,
-  from: number,
-): Promise<(() => Promise<void>) | null> {
-  if (adding < from) return null;
-  const [state] = await tx.query<{ others: boolean; own: number }>(
-    `SELECT EXISTS (SELECT 1 FROM products WHERE widget_id <> $1) AS others,
-       (SELECT count(*) FROM products WHERE widget_id = $1)::int AS own`,
-    [widgetId],
-  );
-  if (state.others || state.own >= adding) return null;
-  const indexes = await tx.query<{ name: string; definition: string }>(
-    `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
-     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-     WHERE i.indrelid = 'products'::regclass
-       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-     ORDER BY c.relname`,
-  );
-  if (indexes.length === 0) return null;
-  try {
-    await tx.transaction(async (sp) => {
-      for (const { name } of indexes) await sp.exec(`DROP INDEX ${quoteIdent(name)}`);
-    });
-  } catch {
-    return null;
-  }
-  return async () => {
-    for (const { definition } of indexes) await tx.exec(definition);
-  };
-}
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Runs `statement` once per chunk, in order, building the next chunk's payload (deriving search columns, JSON) while
@@ -348,12 +298,6 @@ export function createCatalogStore(db: Db): CatalogStore {
         const fresh = stale.filter((s) => !s.existing).map((s) => s.i);
         const changed = stale.filter((s) => s.existing).map((s) => s.i);
         const batch = (chunk: number[]) => JSON.stringify(chunk.map(record));
-        const restoreIndexes = await bulkLoadIndexes(
-          tx,
-          widgetId,
-          fresh.length,
-          options.rebuildIndexesFrom ?? REBUILD_INDEXES_FROM,
-        );
         await pipelined(chunks(fresh, chunkSize), batch, (json) =>
           tx.query(
             `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
@@ -376,7 +320,6 @@ export function createCatalogStore(db: Db): CatalogStore {
             [widgetId, json],
           ),
         );
-        await restoreIndexes?.();
         const removed = gone.length + displaced.length;
         if (stale.length + removed >= Math.max(MAINTAIN_MIN, products.length / 10)) await maintain(tx);
         return {
