@@ -102,19 +102,20 @@ export function parsePrice(price: string | undefined): string | null {
 
 /** JSON with sorted keys and no `undefined`: equal records give equal text, whatever their key order. */
 export function canonicalJson(value: unknown): string {
-  // Written out directly rather than through a key-sorted copy: it runs for every product of every feed refresh.
-  return canonical(value) as string;
+  return JSON.stringify(sortKeys(value));
 }
 
-function canonical(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v) ?? 'null').join(',')}]`;
-  let out = '';
-  for (const key of Object.keys(value).sort()) {
-    const text = canonical((value as Record<string, unknown>)[key]);
-    if (text !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`;
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
   }
-  return `{${out}}`;
+  return value;
 }
 
 /** The `feed_hash` of a feed item: changes exactly when the feed changes that product's data. */
