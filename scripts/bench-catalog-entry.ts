@@ -3,5 +3,5 @@
 export { refreshWidgetFeeds } from '../src/server/catalog/ingest/feed-ingest';
 export { searchProducts } from '../src/server/catalog/search/search-products';
 export { createCatalogStore } from '../src/server/catalog/store/catalog-store';
-export { openPglite } from '../src/server/storage/db';
+export { openPglite, openPostgres } from '../src/server/storage/db';
 export { migrate } from '../src/server/storage/migrate';

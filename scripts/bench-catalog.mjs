@@ -1,24 +1,28 @@
-// `npm run bench`, third part: the product catalog at 100,000 products, on the embedded database (PGlite) in memory.
-// Prints a table and writes bench-results/catalog.json. It reports figures only: it never fails on timing, and exits
-// non-zero only when it cannot run. Knobs (environment): PRODUCTS (100000), QUERIES (500), PUSH (10000),
-// E2E=0 to skip the feed-over-HTTP part.
+// `npm run bench`, third part: the product catalog at 100,000 products, on both storage backends: PGlite (embedded,
+// on disk in a temporary folder, as the service runs it) and PostgreSQL (DATABASE_URL or TEST_DATABASE_URL, else a
+// throwaway cluster of Debian's postgresql when it is installed; PG=0 skips it). Prints a table per backend and writes
+// bench-results/catalog.json. It reports figures only: it never fails on timing, and exits non-zero only when it cannot
+// run. Knobs (environment): PRODUCTS (100000), QUERIES (500), PUSH (10000), E2E=0 to skip the feed-over-HTTP part,
+// HEAP_MB (256; 0 skips the feed run with Node's old generation capped at that size).
+// Each step prints wall-clock seconds and CPU seconds (this process, plus the server's processes for a local
+// PostgreSQL): on a machine shared with other work the CPU figure is the steadier one.
 //
 //   1. replace, first load     replaceFeedProducts() of a generated, already normalized catalog into an empty store;
 //                              seconds and the process's peak RSS during the call (Linux VmHWM, reset before it;
-//                              elsewhere sampled between statements). The RSS holds the in-memory database itself
-//                              and the generated catalog, not only the load's working set
+//                              elsewhere sampled every 10 ms). The RSS holds the generated catalog too
 //   2. replace, unchanged      the same catalog again (every product unchanged)
 //   3. replace, 10% changed    every 10th product with a new price, 1% of the products gone
-//   4. push update             updateProducts() of PUSH products (price and availability) in one call
+//   4. push update             updateProducts() of PUSH products (price and availability) in one call; then the same
+//                              batch again (a replay: nothing changes)
 //   5. search                  QUERIES searches (after 20 not counted): one broad word (a product noun, adjective,
 //                              colour or brand: 2,000 to 6,000 matches), two words, an exact sku, and two words with
 //                              price filters and "in stock"; p50, p99 and max per kind and over all
 //   6. feed over HTTP          a child process runs refreshWidgetFeeds() on a 100,000-product schema.org feed served
 //                              by this process over loopback HTTP: download, parse, normalize and store, into an
-//                              empty store in a temporary data folder (on disk, as the service runs); seconds and
-//                              the child's peak RSS (its whole process)
-import { fork } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+//                              empty store; seconds and the child's peak RSS (its whole process, the embedded
+//                              database included; a PostgreSQL server's memory is not in it)
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -36,6 +40,7 @@ const knob = (name, fallback) => {
 const PRODUCTS = knob('PRODUCTS', 100_000);
 const QUERIES = knob('QUERIES', 500);
 const PUSH = knob('PUSH', 10_000);
+const HEAP_MB = knob('HEAP_MB', 256);
 const WIDGET = 'bench';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -316,6 +321,8 @@ function queries(count) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Peak RSS: Linux keeps the process's high-water mark (VmHWM) and resets it on request; elsewhere, sampling.
+// CPU: this process's (process.cpuUsage) and, for a PostgreSQL server on this machine, its processes' (/proc), so
+// the figures can be read on a busy machine, where wall-clock time says more about the neighbours than the code.
 
 const statusKb = (field) => {
   try {
@@ -326,7 +333,30 @@ const statusKb = (field) => {
   }
 };
 
-async function peakRss(work) {
+/** utime + stime (seconds) and ppid of a process, from /proc; null when unreadable. */
+function procStat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds used so far by a PostgreSQL server (the postmaster and its live children). */
+function serverCpu(postmaster) {
+  if (!postmaster) return null;
+  let total = procStat(postmaster)?.cpu ?? 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(entry);
+    if (stat?.ppid === postmaster) total += stat.cpu;
+  }
+  return total;
+}
+
+async function measure(work, postmaster) {
   let exact = false;
   try {
     writeFileSync('/proc/self/clear_refs', '5');
@@ -338,14 +368,20 @@ async function peakRss(work) {
   const timer = setInterval(() => {
     sampled = Math.max(sampled, process.memoryUsage.rss());
   }, 10);
+  const server0 = serverCpu(postmaster);
+  const cpu0 = process.cpuUsage();
   const t = performance.now();
   try {
     const value = await work();
     const seconds = (performance.now() - t) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const server1 = serverCpu(postmaster);
     sampled = Math.max(sampled, process.memoryUsage.rss());
     return {
       value,
       seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      serverCpuSeconds: server0 === null || server1 === null ? null : server1 - server0,
       peakRss: exact ? statusKb('VmHWM') : sampled,
       peakRssMethod: exact ? 'VmHWM' : 'sampled',
     };
@@ -357,44 +393,139 @@ async function peakRss(work) {
 const mb = (bytes) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 const round = (n, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
+const cpuText = (m) =>
+  `CPU ${m.cpuSeconds.toFixed(1)} s${m.serverCpuSeconds === null ? '' : ` + server ${m.serverCpuSeconds.toFixed(1)} s`}`;
 
 // ---------------------------------------------------------------------------------------------------------------
-// The end-to-end child: one widget with one feed, refreshed once into an empty in-memory store.
+// Backends. PGlite runs on disk in a temporary folder, as the service runs it (in memory, the database's files would
+// sit in this process's memory and be counted in its RSS). PostgreSQL: DATABASE_URL or TEST_DATABASE_URL, else a
+// throwaway cluster of Debian's postgresql (as scripts/postgres-for-tests.sh starts one); each run works in a schema
+// of its own, dropped at the end. PG=0 skips PostgreSQL.
 
-async function e2eChild(feedUrl) {
-  const { openPglite, migrate, createCatalogStore, refreshWidgetFeeds } = await import(ENTRY);
-  // On disk, as the service runs: the child's RSS is then the ingest's, not an in-memory copy of the database.
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-catalog-'));
-  const db = await openPglite(dataDir);
-  await migrate(db);
-  const store = createCatalogStore(db);
+function startCluster() {
+  const bins = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
+        .filter((dir) => existsSync(join(dir, 'initdb')))
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    : [];
+  const bin = bins.at(-1);
+  if (!bin) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-catalog-pg-'));
+  // initdb refuses to run as root: the cluster then runs as the postgres user.
+  const asRoot = process.getuid?.() === 0;
+  const run = (command, args) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'ignore' })
+      : execFileSync(command, args, { stdio: 'ignore' });
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  try {
+    if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+    run(join(bin, 'initdb'), [
+      '-D',
+      join(dir, 'data'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
+    run(join(bin, 'pg_ctl'), [
+      ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
+      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`],
+    ]);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    console.error(`postgres: could not start a throwaway cluster (${e.message}); PostgreSQL is skipped`);
+    return null;
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    version: execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim(),
+    stop: () => {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A fresh schema on the server, and the URL that works in it. */
+async function freshSchema(serverUrl) {
+  const { default: pg } = await import('pg');
+  const schema = `bench_catalog_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Opens the store's database for a backend description ({ kind: 'pglite', dir } or { kind: 'postgres', url }). */
+async function openBackend(entry, backend) {
+  const db =
+    backend.kind === 'pglite' ? await entry.openPglite(backend.dir) : await entry.openPostgres(backend.url);
+  let postmaster = null;
+  if (backend.kind === 'postgres' && /@(127\.0\.0\.1|localhost)[:/]/.test(backend.url)) {
+    const [row] = await db.query('SELECT pg_backend_pid() AS pid');
+    postmaster = procStat(row.pid)?.ppid ?? null;
+  }
+  return { db, postmaster };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The end-to-end child: one widget with one feed, refreshed once into an empty store.
+
+async function e2eChild(feedUrl, backendJson) {
+  const backend = JSON.parse(backendJson);
+  const entry = await import(ENTRY);
+  const { db, postmaster } = await openBackend(entry, backend);
+  const store = entry.createCatalogStore(db);
   const widget = { id: WIDGET, feeds: [{ url: feedUrl, format: 'schema.org', refreshMinutes: 60 }] };
   const base = process.memoryUsage.rss();
-  const {
-    value,
-    seconds,
-    peakRss: peak,
-    peakRssMethod,
-  } = await peakRss(() => refreshWidgetFeeds(widget, store, { allowHttpLoopback: true, timeoutMs: 600_000 }));
+  const run = await measure(
+    () => entry.refreshWidgetFeeds(widget, store, { allowHttpLoopback: true, timeoutMs: 600_000 }),
+    postmaster,
+  );
   const count = await store.countProducts(WIDGET);
   await db.close();
-  await rm(dataDir, { recursive: true, force: true });
   process.send({
-    seconds,
-    peakRss: peak,
-    peakRssMethod,
+    seconds: run.seconds,
+    cpuSeconds: run.cpuSeconds,
+    serverCpuSeconds: run.serverCpuSeconds,
+    peakRss: run.peakRss,
+    peakRssMethod: run.peakRssMethod,
     rssBeforeRefresh: base,
-    applied: value.applied,
-    counts: value.counts,
-    accepted: value.feeds.map((f) => f.accepted),
-    rejected: value.feeds.map((f) => f.rejected.length),
-    errors: value.feeds.map((f) => f.error).filter(Boolean),
+    applied: run.value.applied,
+    counts: run.value.counts,
+    accepted: run.value.feeds.map((f) => f.accepted),
+    rejected: run.value.feeds.map((f) => f.rejected.length),
+    errors: run.value.feeds.map((f) => f.error).filter(Boolean),
     stored: count,
   });
 }
 
-async function e2e() {
-  // The feed body is built once and served from memory, so the child's time is download + parse + normalize + store.
+/** Serves the feed body (built once, from memory) so the child's time is download + parse + normalize + store. */
+async function serveFeed() {
   const items = Array.from({ length: PRODUCTS }, (_, i) => JSON.stringify(product(i).schemaOrg));
   const body = Buffer.from(`[${items.join(',\n')}]`);
   const server = http.createServer((_req, res) => {
@@ -402,60 +533,109 @@ async function e2e() {
     res.end(body);
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${server.address().port}/feed.json`;
-  try {
-    const child = fork(fileURLToPath(import.meta.url), ['--e2e-child', url], { stdio: 'inherit' });
-    const result = await new Promise((done, fail) => {
-      let message;
-      child.on('message', (m) => {
-        message = m;
-      });
-      child.on('error', fail);
-      child.on('exit', (code) =>
-        message ? done(message) : fail(new Error(`e2e child exited with ${code}`)),
-      );
+  return {
+    url: `http://127.0.0.1:${server.address().port}/feed.json`,
+    bytes: body.length,
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Runs a step in a child process of its own, so each backend's RSS is its own: `--prepare` (create and migrate the
+ * database, then close it, so the measured process opens an existing one, as a restarted service does: PGlite keeps
+ * hundreds of MB from creating a fresh data folder), `--store` (steps 1 to 5) or `--e2e` (step 6).
+ */
+async function inChild(args, execArgv = []) {
+  const child = fork(fileURLToPath(import.meta.url), args, { stdio: 'inherit', execArgv });
+  const result = await new Promise((done, fail) => {
+    let message;
+    child.on('message', (m) => {
+      message = m;
     });
-    return { feedBytes: body.length, ...result };
-  } finally {
-    server.close();
+    child.on('error', fail);
+    child.on('exit', (code) =>
+      message ? done(message) : fail(new Error(`${args[0]} child exited with ${code}`)),
+    );
+  });
+  return result;
+}
+
+async function prepareChild(backendJson) {
+  const entry = await import(ENTRY);
+  const { db } = await openBackend(entry, JSON.parse(backendJson));
+  await entry.migrate(db);
+  await db.close();
+  process.send({ ok: true });
+}
+
+async function storeChild(backendJson) {
+  const entry = await import(ENTRY);
+  const rows = [];
+  const results = await storeSteps(entry, JSON.parse(backendJson), rows);
+  process.send({ results, rows });
+}
+
+/** Steps 1 to 6 on one backend: results for the JSON file and rows for the table. */
+async function runBackend(backend, feed) {
+  await inChild(['--prepare', JSON.stringify(backend)]);
+  const { results, rows } = await inChild(['--store', JSON.stringify(backend)]);
+  // The feed run twice: with Node's default heap sizing, and with the old generation capped at HEAP_MB, as a
+  // deployment may run it. V8 lets the heap grow to several times what is live before it collects, so the
+  // default's peak RSS says how much memory V8 took, the capped one how much the ingest needs.
+  const variants = [
+    { key: 'feedOverHttp', execArgv: [], label: '' },
+    ...(HEAP_MB > 0
+      ? [
+          {
+            key: 'feedOverHttpHeapCapped',
+            execArgv: [`--max-old-space-size=${HEAP_MB}`],
+            label: `, --max-old-space-size=${HEAP_MB}`,
+          },
+        ]
+      : []),
+  ];
+  for (const variant of feed ? variants : []) {
+    const e2eBackend = await feed.emptyBackend(backend);
+    try {
+      await inChild(['--prepare', JSON.stringify(e2eBackend.backend)]);
+      const run = await inChild(['--e2e', feed.url, JSON.stringify(e2eBackend.backend)], variant.execArgv);
+      results[variant.key] = { feedBytes: feed.bytes, nodeOptions: variant.execArgv, ...run };
+      rows.push(e2eRow(results[variant.key], variant.label));
+    } finally {
+      await e2eBackend.drop();
+    }
   }
+  return { results, rows };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Steps 1 to 5 on one backend.
 
-async function main() {
-  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
-  const { openPglite, migrate, createCatalogStore, searchProducts } = await import(ENTRY);
-  const db = await openPglite();
-  const rows = [];
-  const results = {
-    date: new Date().toISOString(),
-    node: process.version,
-    products: PRODUCTS,
-    backend: 'PGlite, in memory',
-  };
+async function storeSteps(entry, backend, rows) {
+  const { db, postmaster } = await openBackend(entry, backend);
+  const results = {};
+  const row = (label, m, note) =>
+    rows.push([label, `${m.seconds.toFixed(2)} s`, `${cpuText(m)}${note ? `; ${note}` : ''}`]);
   try {
-    await migrate(db);
-    const store = createCatalogStore(db);
+    const store = entry.createCatalogStore(db);
     const catalog = Array.from({ length: PRODUCTS }, (_, i) => product(i).normalized);
+    const figures = (m) => ({
+      seconds: round(m.seconds),
+      cpuSeconds: round(m.cpuSeconds),
+      serverCpuSeconds: m.serverCpuSeconds === null ? null : round(m.serverCpuSeconds),
+      peakRss: m.peakRss,
+      peakRssMethod: m.peakRssMethod,
+      counts: m.value,
+    });
 
-    const first = await peakRss(() => store.replaceFeedProducts(WIDGET, catalog));
-    results.replaceFirstLoad = {
-      seconds: round(first.seconds),
-      peakRss: first.peakRss,
-      peakRssMethod: first.peakRssMethod,
-      counts: first.value,
-    };
-    rows.push([
-      `replace, first load of ${PRODUCTS.toLocaleString('en-US')}`,
-      `${first.seconds.toFixed(2)} s`,
-      `peak RSS ${mb(first.peakRss)}`,
-    ]);
+    const first = await measure(() => store.replaceFeedProducts(WIDGET, catalog), postmaster);
+    results.replaceFirstLoad = figures(first);
+    row(`replace, first load of ${PRODUCTS.toLocaleString('en-US')}`, first, `peak RSS ${mb(first.peakRss)}`);
     process.stdout.write('.');
 
-    const same = await peakRss(() => store.replaceFeedProducts(WIDGET, catalog));
-    results.replaceUnchanged = { seconds: round(same.seconds), peakRss: same.peakRss, counts: same.value };
-    rows.push(['replace, unchanged', `${same.seconds.toFixed(2)} s`, JSON.stringify(same.value)]);
+    const same = await measure(() => store.replaceFeedProducts(WIDGET, catalog), postmaster);
+    results.replaceUnchanged = figures(same);
+    row('replace, unchanged', same);
     process.stdout.write('.');
 
     const gone = Math.floor(PRODUCTS / 100);
@@ -466,17 +646,9 @@ async function main() {
           ? { ...p, productData: { ...p.productData, price: (Number(p.productData.price) + 1).toFixed(2) } }
           : p,
       );
-    const changed = await peakRss(() => store.replaceFeedProducts(WIDGET, next));
-    results.replaceTenPercentChanged = {
-      seconds: round(changed.seconds),
-      peakRss: changed.peakRss,
-      counts: changed.value,
-    };
-    rows.push([
-      'replace, 10% changed, 1% gone',
-      `${changed.seconds.toFixed(2)} s`,
-      JSON.stringify(changed.value),
-    ]);
+    const changed = await measure(() => store.replaceFeedProducts(WIDGET, next), postmaster);
+    results.replaceTenPercentChanged = figures(changed);
+    row('replace, 10% changed, 1% gone', changed, JSON.stringify(changed.value));
     process.stdout.write('.');
 
     const step = Math.max(1, Math.floor(next.length / Math.max(1, PUSH)));
@@ -484,29 +656,33 @@ async function main() {
       identifier: next[(i * step) % next.length].identifier,
       productData: { price: '9.99', availability: 'out of stock' },
     }));
-    const push = await peakRss(() => store.updateProducts(WIDGET, updates));
+    const push = await measure(() => store.updateProducts(WIDGET, updates), postmaster);
     results.pushUpdate = {
       products: updates.length,
-      seconds: round(push.seconds),
+      ...figures(push),
+      counts: undefined,
       updated: push.value.updated.length,
     };
-    rows.push([
+    row(
       `push update of ${updates.length.toLocaleString('en-US')} (one call)`,
-      `${push.seconds.toFixed(2)} s`,
+      push,
       `${push.value.updated.length} updated`,
-    ]);
+    );
+    const replay = await measure(() => store.updateProducts(WIDGET, updates), postmaster);
+    results.pushReplay = { ...figures(replay), counts: undefined, unchanged: replay.value.unchanged.length };
+    row('push, the same batch again', replay, `${replay.value.unchanged.length} unchanged`);
     process.stdout.write('.');
 
     const mix = queries(QUERIES + 20);
-    for (const { query } of mix.slice(0, 20)) await searchProducts(db, WIDGET, query);
+    for (const { query } of mix.slice(0, 20)) await entry.searchProducts(db, WIDGET, query);
     const times = {};
     let found = 0;
     for (const { kind, query } of mix.slice(20)) {
       const t = performance.now();
-      const hits = await searchProducts(db, WIDGET, query);
+      const hits = await entry.searchProducts(db, WIDGET, query);
       const ms = performance.now() - t;
       if (hits.length > 0) found++;
-      for (const key of [kind, 'all']) {
+      for (const key of ['all', kind]) {
         if (!times[key]) times[key] = [];
         times[key].push(ms);
       }
@@ -531,24 +707,80 @@ async function main() {
   } finally {
     await db.close();
   }
+  return results;
+}
 
-  if (process.env.E2E !== '0') {
-    const run = await e2e();
-    results.feedOverHttp = run;
-    rows.push([
-      `feed over HTTP, ${PRODUCTS.toLocaleString('en-US')} (child, PGlite on disk)`,
-      `${run.seconds.toFixed(2)} s`,
-      `peak RSS ${mb(run.peakRss)} (${run.stored} stored${run.errors.length ? `, ${run.errors.join('; ')}` : ''})`,
-    ]);
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
+  const results = { date: new Date().toISOString(), node: process.version, products: PRODUCTS, backends: {} };
+  const tables = [];
+  const feed = process.env.E2E === '0' ? null : await serveFeed();
+  let cluster = null;
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-catalog-pglite-'));
+    const pgliteFeed = feed && {
+      ...feed,
+      emptyBackend: async () => {
+        const e2eDir = await mkdtemp(join(tmpdir(), 'bench-catalog-pglite-e2e-'));
+        return {
+          backend: { kind: 'pglite', dir: e2eDir },
+          drop: () => rm(e2eDir, { recursive: true, force: true }),
+        };
+      },
+    };
+    try {
+      const { results: out, rows } = await runBackend({ kind: 'pglite', dir }, pgliteFeed);
+      results.backends.pglite = out;
+      tables.push(['PGlite (embedded, on disk)', rows]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const given = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+    if (process.env.PG !== '0') {
+      cluster = given ? null : startCluster();
+      const serverUrl = given || cluster?.url;
+      if (serverUrl) {
+        const pgFeed = feed && {
+          ...feed,
+          emptyBackend: async () => {
+            const schema = await freshSchema(serverUrl);
+            return { backend: { kind: 'postgres', url: schema.url }, drop: schema.drop };
+          },
+        };
+        const schema = await freshSchema(serverUrl);
+        try {
+          const { results: out, rows } = await runBackend({ kind: 'postgres', url: schema.url }, pgFeed);
+          out.server = cluster?.version ?? 'DATABASE_URL/TEST_DATABASE_URL';
+          results.backends.postgres = out;
+          tables.push([`PostgreSQL (${cluster ? cluster.version : 'server from DATABASE_URL'})`, rows]);
+        } finally {
+          await schema.drop();
+        }
+      }
+    }
+  } finally {
+    feed?.close();
+    cluster?.stop();
   }
   process.stdout.write('\n');
 
-  const header = ['catalog (PGlite, in memory)', 'time', ''];
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
-  const line = (row) =>
-    row.map((cell, i) => (i === 1 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
-  console.log(`\nCatalog at ${PRODUCTS.toLocaleString('en-US')} products (Node ${process.version})\n`);
-  console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n'));
+  console.log(`\nCatalog at ${PRODUCTS.toLocaleString('en-US')} products (Node ${process.version})`);
+  for (const [title, rows] of tables) {
+    const header = [`catalog: ${title}`, 'time', ''];
+    const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
+    const line = (row) =>
+      row.map((cell, i) => (i === 1 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
+    console.log(
+      `\n${[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')}`,
+    );
+  }
+  console.log(
+    '\nGoals (issue #5): feed of 100,000 ≤ 10 s and ≤ 300 MB peak RSS; push batch of 10,000 ≤ 1 s; search p99 ≤ 20 ms.' +
+      "\nCPU: this process (+ the PostgreSQL server's processes when it runs on this machine); on a shared machine it" +
+      "\nsays more than the wall-clock time. RSS is the Node process only: a PostgreSQL server's memory is its own.",
+  );
 
   const out = resolve(root, 'bench-results/catalog.json');
   await mkdir(dirname(out), { recursive: true });
@@ -556,14 +788,17 @@ async function main() {
   console.log(`\nwrote ${out}`);
 }
 
-if (process.argv[2] === '--e2e-child') {
-  e2eChild(process.argv[3]).catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-} else {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+function e2eRow(run, label) {
+  return [
+    `feed over HTTP, ${PRODUCTS.toLocaleString('en-US')} (child process${label})`,
+    `${run.seconds.toFixed(2)} s`,
+    `${cpuText(run)}; peak RSS ${mb(run.peakRss)}, ${mb(run.rssBeforeRefresh)} before (${run.stored} stored${run.errors.length ? `, ${run.errors.join('; ')}` : ''})`,
+  ];
 }
+
+const children = { '--prepare': prepareChild, '--store': storeChild, '--e2e': e2eChild };
+const child = children[process.argv[2]];
+(child ? child(...process.argv.slice(3)) : main()).catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,13 +1,16 @@
 // @vitest-environment node
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPEN_TIMEOUT } from '../storage/test-backends';
 import { feedProduct, type PushTestService, startPushService } from './push-test-service';
 
 // The push API against the catalog over real HTTP: full-size batches, replays, and how pushed data lives with the feed.
 
 let svc: PushTestService;
+// Opening the embedded database takes seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   svc = await startPushService();
-});
+}, OPEN_TIMEOUT);
 afterAll(() => svc.close());
 
 /** Every stored row of the widget, as the database has it: a replay must leave this byte-identical. */

@@ -1,6 +1,8 @@
 // @vitest-environment node
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ProductPartialResult, PUSH_API_BASE, type PushValidationError } from '../../protocol/push';
+import { OPEN_TIMEOUT } from '../storage/test-backends';
 import {
   feedProduct,
   OTHER_KEY,
@@ -14,9 +16,10 @@ import {
 // catalog store exactly as a feed refresh writes them.
 
 let svc: PushTestService;
+// Opening the embedded database takes seconds on a busy machine: more than the default hook timeout.
 beforeAll(async () => {
   svc = await startPushService();
-});
+}, OPEN_TIMEOUT);
 afterAll(() => svc.close());
 beforeEach(async () => {
   // Each test starts from the same feed: sku-1..sku-5; push-added products of earlier tests removed.

@@ -8,6 +8,7 @@ import { readSse } from '../../chat/sse-reader';
 import { parseConfig } from '../../config';
 import { silentLogger } from '../../logger';
 import { openRuntime, type Runtime } from '../../runtime';
+import { OPEN_TIMEOUT } from '../../storage/test-backends';
 
 // Feed ingestion over real HTTP from a local feed server (the merchant's endpoint), then the local engine answering a
 // shopper from the stored catalog.
@@ -39,6 +40,7 @@ let runtime: Runtime;
 let http: ReturnType<typeof serve>;
 let serviceUrl: string;
 
+// Opening the runtime (embedded database, first feed refresh) takes seconds on a busy machine.
 beforeAll(async () => {
   feedServer = createServer((req, res) => {
     requests.push(req);
@@ -73,7 +75,7 @@ beforeAll(async () => {
     http = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok());
   });
   serviceUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-});
+}, OPEN_TIMEOUT);
 
 afterAll(async () => {
   await new Promise((ok) => http.close(ok));

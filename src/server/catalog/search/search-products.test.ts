@@ -137,6 +137,26 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     expect(await ids({ text: 'running shoes', inStockOnly: true }, widget)).toEqual(['hidden', 'trail']);
   });
 
+  it('searches pushed text, and keeps it when a later push changes only the price', async () => {
+    const widget = `w-${randomUUID()}`;
+    await store.replaceFeedProducts(widget, FIXTURE);
+    // One batch with a text change (search words rebuilt) and a price-only change (filter columns only).
+    await store.updateProducts(widget, [
+      { identifier: 'boots', productData: { displayText: 'Glacier Mountaineering Boots' } },
+      { identifier: 'socks', productData: { price: '150.00' } },
+    ]);
+    expect(await ids({ text: 'glacier' }, widget)).toEqual(['boots']);
+    expect(await ids({ text: 'hiking' }, widget)).toEqual([]);
+    expect(await ids({ text: 'running socks', maxPrice: 100 }, widget)).not.toContain('socks');
+    await store.updateProducts(widget, [{ identifier: 'boots', productData: { price: '99.00' } }]);
+    expect(await ids({ text: 'glacier', maxPrice: 100 }, widget)).toEqual(['boots']);
+    expect((await store.getProduct(widget, 'boots'))?.productData).toMatchObject({
+      displayText: 'Glacier Mountaineering Boots',
+      price: '99.00',
+      description: 'Waterproof boots, not for running.',
+    });
+  });
+
   it('honours the limit, at most 50', async () => {
     expect(await ids({ text: '', limit: 2 })).toHaveLength(2);
     expect(await ids({ text: '' })).toHaveLength(6);

@@ -39,9 +39,13 @@ export function searchWords(seen: Set<string>, ...texts: (string | undefined)[])
 }
 
 const NONE: readonly string[] = [];
+const HAS_DIGIT = /\d/;
 const formsCache = new Map<string, readonly string[]>();
 /** The forms of a word that are stored: itself and its singular, minus stop words and overlong words. Memoized. */
 function storedForms(word: string): readonly string[] {
+  // A word with a digit (sku, gtin, size) is no stop word and is its own singular: answered without the cache, which
+  // would otherwise fill with a catalog's unique codes and be cleared over and over.
+  if (HAS_DIGIT.test(word)) return word.length > LEXEME_MAX ? NONE : [word];
   let forms = formsCache.get(word);
   if (forms === undefined) {
     if (word.length > LEXEME_MAX || keywords(word).size === 0) forms = NONE;

@@ -1,6 +1,16 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { Db } from '../../storage/db';
-import { canonicalJson, type DerivedColumns, deriveColumns, feedHash, mergeProductData } from './product-row';
+import {
+  canonicalJson,
+  type DerivedColumns,
+  deriveColumns,
+  deriveFilterColumns,
+  type FilterColumns,
+  feedHash,
+  mergeProductData,
+  SEARCH_TEXT_FIELDS,
+} from './product-row';
 
 // The product catalog of each widget (DESIGN "Catalog"; SPEC "Product data push API"), over plain SQL that runs
 // unchanged on PGlite and PostgreSQL (migration 003). Two sources write it:
@@ -78,7 +88,7 @@ export interface CatalogStore {
   countProducts(widgetId: string): Promise<number>;
 }
 
-const DEFAULT_CHUNK = 5_000;
+const DEFAULT_CHUNK = 2_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -88,6 +98,12 @@ interface RowRecord extends DerivedColumns {
   data?: ProductData;
   feed_hash?: string;
   pushed?: Partial<ProductData> | null;
+}
+
+/** A push change that leaves the search text as it was: only the override and the filter columns are written. */
+interface NarrowRecord extends FilterColumns {
+  identifier: string;
+  pushed: Partial<ProductData>;
 }
 
 const RECORD_COLUMNS = `identifier text, url text, name text, data jsonb, feed_hash text, pushed jsonb,
@@ -119,6 +135,29 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   return out;
 };
 
+/**
+ * Runs `statement` once per chunk, in order, building the next chunk's payload (deriving search columns, JSON) while
+ * the database works on the current one: with a server, the two processes then work at once. At most two payloads
+ * are alive at a time.
+ */
+async function pipelined<T>(
+  items: readonly T[][],
+  payload: (chunk: T[]) => string,
+  statement: (json: string) => Promise<unknown>,
+): Promise<void> {
+  let running: Promise<unknown> | undefined;
+  for (const chunk of items) {
+    const json = payload(chunk);
+    if (running) await running;
+    running = statement(json);
+    // Awaited on the next turn or after the loop; until then a failure must not count as unhandled.
+    running.catch(() => {});
+    // Lets the statement go out before the next payload is built.
+    await yieldToEventLoop();
+  }
+  await running;
+}
+
 interface StoredRow {
   identifier: string;
   data: ProductData;
@@ -136,7 +175,7 @@ export function createCatalogStore(db: Db): CatalogStore {
     tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CATALOG_LOCK, widgetId]);
 
   /** Rewrites `pushed` and the derived columns of existing rows. */
-  async function writeOverrides(tx: Db, widgetId: string, records: RowRecord[]): Promise<void> {
+  async function writeOverrides(tx: Db, widgetId: string, records: RowRecord[], narrow: NarrowRecord[]) {
     for (const chunk of chunks(records, DEFAULT_CHUNK)) {
       await tx.query(
         `UPDATE products p SET pushed = r.pushed, url = r.url, name = r.name, search_tsv = r.search_tsv,
@@ -147,35 +186,65 @@ export function createCatalogStore(db: Db): CatalogStore {
         [widgetId, JSON.stringify(chunk)],
       );
     }
+    for (const chunk of chunks(narrow, DEFAULT_CHUNK)) {
+      await tx.query(
+        `UPDATE products p SET pushed = r.pushed, price_num = r.price_num, in_stock = r.in_stock,
+           visible = r.visible, updated_at = now()
+         FROM jsonb_to_recordset($2::jsonb)
+           AS r(identifier text, pushed jsonb, price_num numeric, in_stock boolean, visible boolean)
+         WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
+        [widgetId, JSON.stringify(chunk)],
+      );
+    }
   }
 
-  /** Folds updates into the stored overrides; returns the rows to write and who changed. */
+  /**
+   * Folds updates into the stored overrides; returns the rows to write and who changed. Only the fields an update
+   * names can differ, so only they are compared; a row whose change leaves every search-text field as it was (a price,
+   * an availability: the usual push) is written narrow, without rebuilding and resending its search vectors.
+   */
   function foldUpdates(stored: StoredRow[], updates: readonly ProductUpdate[]) {
     const byId = new Map(stored.map((r) => [r.identifier, r]));
-    const next = new Map<string, Partial<ProductData>>();
+    const next = new Map<string, { pushed: Partial<ProductData>; keys: Set<string> }>();
     for (const { identifier, productData } of updates) {
       const row = byId.get(identifier);
       if (!row) continue;
       // Through JSON: an `undefined` field is absent, as it will be once stored.
       const fields = JSON.parse(canonicalJson(productData)) as Partial<ProductData>;
-      next.set(identifier, { ...(next.get(identifier) ?? row.pushed ?? {}), ...fields });
+      let entry = next.get(identifier);
+      if (!entry) {
+        entry = { pushed: { ...row.pushed }, keys: new Set() };
+        next.set(identifier, entry);
+      }
+      Object.assign(entry.pushed, fields);
+      for (const key of Object.keys(fields)) entry.keys.add(key);
     }
     const records: RowRecord[] = [];
+    const narrow: NarrowRecord[] = [];
     const updated: string[] = [];
     const unchanged: string[] = [];
-    for (const [identifier, pushed] of next) {
+    for (const [identifier, { pushed, keys }] of next) {
       const row = byId.get(identifier)!;
       // Compared as the reader sees it: an override equal to the stored value, or a replay, writes nothing.
-      const before = mergeProductData(row.data, row.pushed);
+      const before = mergeProductData(row.data, row.pushed) as unknown as Record<string, unknown>;
       const after = mergeProductData(row.data, pushed);
-      if (canonicalJson(before) === canonicalJson(after)) {
+      const changed = [...keys].filter(
+        (key) =>
+          canonicalJson(before[key]) !== canonicalJson((after as unknown as Record<string, unknown>)[key]),
+      );
+      if (changed.length === 0) {
         unchanged.push(identifier);
         continue;
       }
       updated.push(identifier);
-      records.push({ identifier, pushed: JSON.parse(canonicalJson(pushed)), ...deriveColumns(after) });
+      const stored = JSON.parse(canonicalJson(pushed)) as Partial<ProductData>;
+      if (changed.some((key) => SEARCH_TEXT_FIELDS.has(key))) {
+        records.push({ identifier, pushed: stored, ...deriveColumns(after) });
+      } else {
+        narrow.push({ identifier, pushed: stored, ...deriveFilterColumns(after) });
+      }
     }
-    return { records, updated, unchanged };
+    return { records, narrow, updated, unchanged };
   }
 
   const selectForUpdate = (tx: Db, widgetId: string, identifiers: string[]) =>
@@ -228,28 +297,29 @@ export function createCatalogStore(db: Db): CatalogStore {
         };
         const fresh = stale.filter((s) => !s.existing).map((s) => s.i);
         const changed = stale.filter((s) => s.existing).map((s) => s.i);
-        for (const chunk of chunks(fresh, chunkSize)) {
-          await tx.query(
+        const batch = (chunk: number[]) => JSON.stringify(chunk.map(record));
+        await pipelined(chunks(fresh, chunkSize), batch, (json) =>
+          tx.query(
             `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
                search_tsv, name_tsv, code_keys, price_num, in_stock, visible)
              SELECT $1, r.identifier, r.url, r.name, r.data, 'feed', r.feed_hash, NULL,
                r.search_tsv, r.name_tsv, r.code_keys, r.price_num, r.in_stock, r.visible
              FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
-            [widgetId, JSON.stringify(chunk.map(record))],
-          );
-        }
+            [widgetId, json],
+          ),
+        );
         // A changed product's push overrides go: they were made against feed data that is no longer there.
-        for (const chunk of chunks(changed, chunkSize)) {
-          await tx.query(
+        await pipelined(chunks(changed, chunkSize), batch, (json) =>
+          tx.query(
             `UPDATE products p SET url = r.url, name = r.name, data = r.data, source = 'feed',
                feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
                code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
                updated_at = now()
              FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
              WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
-            [widgetId, JSON.stringify(chunk.map(record))],
-          );
-        }
+            [widgetId, json],
+          ),
+        );
         const removed = gone.length + displaced.length;
         if (stale.length + removed >= Math.max(MAINTAIN_MIN, products.length / 10)) await maintain(tx);
         return {
@@ -276,8 +346,8 @@ export function createCatalogStore(db: Db): CatalogStore {
         await lockWidget(tx, widgetId);
         const stored = await selectForUpdate(tx, widgetId, identifiers);
         const found = new Set(stored.map((r) => r.identifier));
-        const { records, updated, unchanged } = foldUpdates(stored, updates);
-        await writeOverrides(tx, widgetId, records);
+        const { records, narrow, updated, unchanged } = foldUpdates(stored, updates);
+        await writeOverrides(tx, widgetId, records, narrow);
         return { updated, unchanged, missing: identifiers.filter((id) => !found.has(id)) };
       });
     },
@@ -290,8 +360,8 @@ export function createCatalogStore(db: Db): CatalogStore {
         const stored = await selectForUpdate(tx, widgetId, identifiers);
         const found = new Set(stored.map((r) => r.identifier));
         const existing = products.filter((p) => found.has(p.identifier));
-        const { records, updated, unchanged } = foldUpdates(stored, existing);
-        await writeOverrides(tx, widgetId, records);
+        const { records, narrow, updated, unchanged } = foldUpdates(stored, existing);
+        await writeOverrides(tx, widgetId, records, narrow);
 
         // New products: the last record of an identifier wins; a url must be free.
         const fresh = new Map<string, ProductData>();

@@ -6,8 +6,32 @@ import { CODE_KEY_MIN, codeKey, lexemesLiteral, searchWords, tsvectorLiteral } f
 // from the effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values;
 // the two tsvectors are written as literals, so PostgreSQL's text-search parser never runs on a product.
 
+/** The columns search filters on, which no search-text field changes. */
+export interface FilterColumns {
+  /** Decimal text for the `numeric` column, or null when the price does not read as a number. */
+  price_num: string | null;
+  in_stock: boolean;
+  visible: boolean;
+}
+
+/**
+ * The product fields the search-text columns (`url`, `name`, the tsvectors, `code_keys`) are built from: a change to
+ * any other field changes at most the {@link FilterColumns}.
+ */
+export const SEARCH_TEXT_FIELDS: ReadonlySet<string> = new Set([
+  'url',
+  'displayText',
+  'description',
+  'sku',
+  'mpn',
+  'gtin',
+  'brand',
+  'category',
+  'attributes',
+]);
+
 /** The derived columns of one product, as one element of a `jsonb_to_recordset` batch. */
-export interface DerivedColumns {
+export interface DerivedColumns extends FilterColumns {
   url: string;
   name: string;
   /** `tsvector` literal: the name words (name, brand, codes) with weight A, then every searchable word with weight D. */
@@ -15,10 +39,6 @@ export interface DerivedColumns {
   /** `tsvector` literal of the name words alone. */
   name_tsv: string;
   code_keys: string[];
-  /** Decimal text for the `numeric` column, or null when the price does not read as a number. */
-  price_num: string | null;
-  in_stock: boolean;
-  visible: boolean;
 }
 
 /** The record a reader sees: the base data with the push overrides on top (top-level fields replace). */
@@ -49,12 +69,16 @@ export function deriveColumns(p: ProductData): DerivedColumns {
     search_tsv: tsvectorLiteral(nameWords, textWords),
     name_tsv: lexemesLiteral(nameWords),
     code_keys: [...new Set(codes)],
-    price_num: parsePrice(p.price),
-    // No availability means unknown: such a product is not hidden by an "in stock only" search.
-    in_stock: p.availability === undefined || p.availability === 'in stock',
-    visible: p.visible !== false,
+    ...deriveFilterColumns(p),
   };
 }
+
+export const deriveFilterColumns = (p: ProductData): FilterColumns => ({
+  price_num: parsePrice(p.price),
+  // No availability means unknown: such a product is not hidden by an "in stock only" search.
+  in_stock: p.availability === undefined || p.availability === 'in stock',
+  visible: p.visible !== false,
+});
 
 /**
  * The number in a price text, as decimal text: "89.95", "19,90 €", "$1,299.00", "1.299,00" → "89.95", "19.90",
