@@ -2,8 +2,8 @@
 // `dist/server/*` (the reference service and the demo), `dist/inbox/` (the agents' inbox page), `dist/demo-spa/`
 // (the npm-use demo).
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { build } from 'vite';
 
 const root = resolve(import.meta.dirname, '..');
@@ -40,6 +40,7 @@ execFileSync(
     stdio: 'inherit',
   },
 );
+addDeclarationExtensions(resolve(root, 'dist'));
 
 // The reference service and the demo servers: Node ESM, dependencies left as imports.
 await build({
@@ -97,3 +98,31 @@ await build({
 });
 
 console.log('build: dist/ ready');
+
+/**
+ * tsc writes relative specifiers as they are in the source (`./request`); under `moduleResolution: node16` a
+ * consumer's TypeScript resolves them only with the extension Node would need (`./request.js`). Rewrites them in every
+ * emitted `.d.ts`, to `./x.js` or `./x/index.js`, whichever file exists.
+ */
+function addDeclarationExtensions(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = resolve(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!['server', 'demo-spa', 'inbox', 'chunks'].includes(entry.name)) addDeclarationExtensions(path);
+      continue;
+    }
+    if (!entry.name.endsWith('.d.ts')) continue;
+    const text = readFileSync(path, 'utf8');
+    const fixed = text.replace(
+      /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]*?)\2/g,
+      (match, lead, quote, spec) => {
+        if (/\.(js|mjs|cjs|json)$/.test(spec)) return match;
+        const base = resolve(dirname(path), spec);
+        if (existsSync(`${base}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
+        if (existsSync(resolve(base, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`;
+        return match;
+      },
+    );
+    if (fixed !== text) writeFileSync(path, fixed);
+  }
+}
