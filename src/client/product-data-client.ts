@@ -6,7 +6,14 @@ import {
   PUSH_API_BASE,
   type PushValidationError,
 } from '../protocol/push';
-import { type Outcome, type RetryInfo, type RetryPolicy, sendWithRetry } from './request';
+import {
+  isRecord,
+  type Outcome,
+  parseJson,
+  type RetryInfo,
+  type RetryPolicy,
+  sendWithRetry,
+} from './request';
 
 /** The largest `batchSize` the client accepts (SPEC: 1,000 or more per request are supported; no maximum given). */
 export const MAX_BATCH_SIZE = 10_000;
@@ -434,17 +441,6 @@ function toFailure(outcome: Outcome, mapError: (e: FieldError) => FieldError): P
   }
   return { ok: false, kind: 'unexpected', status, message };
 }
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The service's `{ error: { message } }`, a bare `{ message }`, or the start of a text body. */
 function messageOf(body: unknown, text: string): string | undefined {

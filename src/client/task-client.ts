@@ -5,7 +5,16 @@ import {
   TASK_RESULT_PATH,
   type TaskModel,
 } from '../protocol/task';
-import { backoffDelay, type Outcome, type RetryInfo, type RetryPolicy, sendWithRetry } from './request';
+import {
+  backoffDelay,
+  isRecord,
+  type Outcome,
+  parseJson,
+  type RetryInfo,
+  type RetryPolicy,
+  sendWithRetry,
+  sleep,
+} from './request';
 import type { ResultOf } from './result-type';
 
 export interface TaskClientOptions {
@@ -296,31 +305,4 @@ function toFailure(outcome: Outcome): TaskCallFailure {
       message,
     };
   return { ok: false, kind: 'unexpected', status, message };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Resolves `true` after `ms`, `false` as soon as `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
