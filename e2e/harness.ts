@@ -13,19 +13,9 @@ import {
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type DemoOptions, type RunningDemo, startDemo } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
+// One Chromium set-up for the e2e specs and the benchmark scripts.
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 import type { ServiceApi } from '../src/protocol';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 export const MOBILE: BrowserContextOptions = {
@@ -39,12 +29,12 @@ export const MOBILE: BrowserContextOptions = {
 export const READY_TIMEOUT = 20_000;
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
+  if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `e2e: no Chromium at ${CHROMIUM_PATH}. Run \`npm test\` (it installs Debian's chromium), or set CHROMIUM_PATH.`,
+      `e2e: no Chromium at ${CHROMIUM}. Run \`npm test\` (it installs Debian's chromium), or set CHROMIUM_PATH.`,
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS], headless: true });
 }
 
 function assertBuilt(): void {
