@@ -38,6 +38,8 @@ export const DEMO_WIDGET_ID = 'demo';
 export const DEMO_XML_WIDGET_ID = 'demo-xml';
 /** The demo's admin key (the inbox, the action test endpoint). Demo only: a real config keeps its own secret. */
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
+/** The demo's task API key (`npx service-widget task …`). Demo only, like the admin key. */
+export const DEMO_TASK_KEY = 'nsk_demo_task_key_not_secret';
 
 /**
  * The service config of the demo: the offline engine, and two widgets that accept the store's origins and use the
@@ -50,6 +52,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
     database: 'embedded',
     engine: { type: 'local' },
     allowHttpLoopback: true,
+    taskApiKeys: [{ user: 'demo-backend', key: DEMO_TASK_KEY, widgetId: DEMO_WIDGET_ID }],
     widgets: [
       {
         id: DEMO_WIDGET_ID,

@@ -1,6 +1,6 @@
 // `npm start`: builds, then runs this (as dist/server/demo-start.js). The demo store on :5173, the service on :8787;
 // STORE_PORT and PORT change them. Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
-import { DEMO_ADMIN_KEY, startDemo } from './demo-servers';
+import { DEMO_ADMIN_KEY, DEMO_TASK_KEY, startDemo } from './demo-servers';
 
 const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
@@ -15,7 +15,10 @@ try {
   console.log(`Inbox:      ${demo.serviceUrl}/inbox  (admin key: ${DEMO_ADMIN_KEY})`);
   console.log(`Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json; data in ${dataDir})`);
   console.log(
-    'Try asking the assistant: "Where is my order 1002?", "store hours", "look up the Lumo Runner"',
+    'Try asking the assistant: "Where is my order 1002?", "store hours", "look up the Lumo Runner", "cancel order 1003"',
+  );
+  console.log(
+    `Task API:   SERVICE_URL=${demo.serviceUrl} SERVICE_TASK_KEY=${DEMO_TASK_KEY} npx service-widget task "list running shoes under 100 EUR"`,
   );
 
   let closing = false;
