@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { findPackageRoot } from '../demo/store-server';
-import { MOBILE, recorded, setupE2E, type TestWindow, waitForReady } from './harness';
+import { animationsDone, MOBILE, recorded, setupE2E, type TestWindow, waitForReady } from './harness';
 
 const e2e = setupE2E();
 const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
@@ -321,6 +321,8 @@ describe('phones', () => {
     await waitForReady(page);
     await ask(page, 'Where is order 1002?');
     await answers(page, 1);
+    // The panel's opening animation scales it: measure it at rest.
+    await animationsDone(page);
     const layout = await page.evaluate(() => {
       const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
       const panel = root?.querySelector('[part~="panel"]')?.getBoundingClientRect();
