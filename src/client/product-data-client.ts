@@ -12,6 +12,7 @@ import {
   parseJson,
   type RetryInfo,
   type RetryPolicy,
+  resolveConnection,
   sendWithRetry,
 } from './request';
 
@@ -161,33 +162,13 @@ export class ProductDataClient {
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
       throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH_SIZE}, got ${batchSize}.`);
     }
-    const retries = options.retries ?? 3;
-    if (!Number.isInteger(retries) || retries < 0) {
-      throw new RangeError(`retries must be a non-negative integer, got ${retries}.`);
-    }
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}.`);
-    let base: URL;
-    try {
-      base = new URL(options.baseUrl);
-    } catch {
-      throw new RangeError(`baseUrl must be an absolute URL, got ${JSON.stringify(options.baseUrl)}.`);
-    }
-    const globalFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+    const connection = resolveConnection(options, 30_000);
     this.#options = {
-      base: `${base.origin}${base.pathname.replace(/\/+$/, '')}${PUSH_API_BASE}`,
+      ...connection,
+      base: `${connection.base}${PUSH_API_BASE}`,
       apiKey: options.apiKey,
       websiteTracker: options.websiteTracker,
-      fetch: options.fetch ?? globalFetch,
-      timeoutMs,
       batchSize,
-      policy: {
-        retries,
-        retryDelayMs: options.retryDelayMs ?? 500,
-        maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
-        maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
-        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      },
     };
   }
 

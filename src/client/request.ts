@@ -189,3 +189,55 @@ export function parseJson(text: string): unknown {
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The connection options both clients take (documented on each client's options). */
+export interface ConnectionOptions {
+  baseUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  retries?: number;
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  maxRetryAfterMs?: number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface ResolvedConnection {
+  /** `baseUrl`'s origin and path, without a trailing slash. */
+  base: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  policy: RetryPolicy;
+}
+
+/**
+ * Checks and fills in the connection options of a client.
+ * @throws {RangeError} when an option is out of range (a programming error, not an outcome).
+ */
+export function resolveConnection(options: ConnectionOptions, defaultTimeoutMs: number): ResolvedConnection {
+  const retries = options.retries ?? 3;
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new RangeError(`retries must be a non-negative integer, got ${retries}.`);
+  }
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}.`);
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new RangeError(`baseUrl must be an absolute URL, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  return {
+    base: `${base.origin}${base.pathname.replace(/\/+$/, '')}`,
+    // Looked up per call: a test (or a polyfill) may replace the global after the client was made.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+    policy: {
+      retries,
+      retryDelayMs: options.retryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    },
+  };
+}

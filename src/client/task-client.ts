@@ -12,6 +12,7 @@ import {
   parseJson,
   type RetryInfo,
   type RetryPolicy,
+  resolveConnection,
   sendWithRetry,
   sleep,
 } from './request';
@@ -120,30 +121,7 @@ export class TaskClient {
   readonly #options: Resolved;
 
   constructor(options: TaskClientOptions) {
-    const retries = options.retries ?? 3;
-    if (!Number.isInteger(retries) || retries < 0)
-      throw new RangeError(`retries must be a non-negative integer, got ${retries}.`);
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}.`);
-    let base: URL;
-    try {
-      base = new URL(options.baseUrl);
-    } catch {
-      throw new RangeError(`baseUrl must be an absolute URL, got ${JSON.stringify(options.baseUrl)}.`);
-    }
-    this.#options = {
-      base: `${base.origin}${base.pathname.replace(/\/+$/, '')}`,
-      apiKey: options.apiKey,
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      timeoutMs,
-      policy: {
-        retries,
-        retryDelayMs: options.retryDelayMs ?? 500,
-        maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
-        maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
-        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-      },
-    };
+    this.#options = { ...resolveConnection(options, 60_000), apiKey: options.apiKey };
   }
 
   /**
