@@ -19,7 +19,6 @@
 //                             pair by pair between neighbouring requests (with the call − endpoint time − without it)
 //   3. open reply streams     STREAMS conversations send at once; the endpoint holds every action call until all are
 //                             in, so every reply stream is open at the same time; then it answers them all
-import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -27,6 +26,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { serveParent, startChildProcess } from './child-rpc.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/bench-service-entry.js');
@@ -105,46 +105,14 @@ async function serviceChild() {
       return {};
     },
   };
-  process.on('message', async ({ id, cmd, args }) => {
-    try {
-      process.send({ id, result: await handlers[cmd](args ?? {}) });
-    } catch (error) {
-      process.send({ id, error: error instanceof Error ? error.message : String(error) });
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send({ ready: true });
+  serveParent(handlers);
 }
 
 /** Starts the service in a child process; `call(cmd, args)` runs one of the child's handlers. */
 async function startChild(config, actionOptions) {
-  const child = fork(fileURLToPath(import.meta.url), ['--service-child'], {
-    execArgv: ['--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const pending = new Map();
-  let next = 0;
-  const exited = new Promise((done) => child.once('exit', done));
-  await new Promise((ok, fail) => {
-    child.once('message', ok);
-    child.once('exit', (code) => fail(new Error(`the service process exited (${code}) before it was ready`)));
-  });
-  child.on('message', ({ id, result, error }) => {
-    const waiter = pending.get(id);
-    pending.delete(id);
-    if (error) waiter?.fail(new Error(error));
-    else waiter?.ok(result);
-  });
-  child.once('exit', (code) => {
-    for (const waiter of pending.values()) waiter.fail(new Error(`the service process exited (${code})`));
-    pending.clear();
-  });
-  const call = (cmd, args) =>
-    new Promise((ok, fail) => {
-      const id = next++;
-      pending.set(id, { ok, fail });
-      child.send({ id, cmd, args });
-    });
+  const { child, call, exited } = await startChildProcess(fileURLToPath(import.meta.url), [
+    '--service-child',
+  ]);
   const { url } = await call('start', { config, actionOptions });
   return {
     url,

@@ -14,7 +14,6 @@
 //                               process's peak memory (RSS and heap, sampled every 20 ms) over the run.
 //
 // The rate limit (10 per minute per user) is raised for the benchmark user; its database work still runs per request.
-import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -22,6 +21,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { serveParent, startChildProcess } from './child-rpc.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/bench-tasks-entry.js');
@@ -76,42 +76,15 @@ async function serviceChild() {
       return {};
     },
   };
-  process.on('message', async ({ id, cmd, args }) => {
-    try {
-      process.send({ id, result: await handlers[cmd](args ?? {}) });
-    } catch (error) {
-      process.send({ id, error: error instanceof Error ? error.message : String(error) });
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
-  process.send({ ready: true });
+  serveParent(handlers);
 }
 
 async function startChild() {
-  const child = fork(fileURLToPath(import.meta.url), ['--service-child'], {
-    execArgv: ['--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const pending = new Map();
-  let next = 0;
-  await new Promise((ok, fail) => {
-    child.once('message', ok);
-    child.once('exit', (code) => fail(new Error(`the service process exited (${code}) before it was ready`)));
-  });
-  child.on('message', ({ id, result, error }) => {
-    const waiter = pending.get(id);
-    pending.delete(id);
-    if (error) waiter?.fail(new Error(error));
-    else waiter?.ok(result);
-  });
-  const exited = new Promise((done) => child.once('exit', done));
+  const { child, call, exited } = await startChildProcess(fileURLToPath(import.meta.url), [
+    '--service-child',
+  ]);
   return {
-    call: (cmd, args) =>
-      new Promise((ok, fail) => {
-        const id = next++;
-        pending.set(id, { ok, fail });
-        child.send({ id, cmd, args });
-      }),
+    call,
     async stop() {
       child.disconnect();
       await exited;
