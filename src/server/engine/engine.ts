@@ -26,6 +26,16 @@ export type CancelOrderResult =
   | { ok: true; cancelled: boolean; reason: string }
   | { ok: false; error: { code: string; message: string } };
 
+/** The name both engines report in `action.started` / `action.finished` around a cancellation. */
+export const CANCEL_ORDER_ACTION = 'Cancel order';
+
+/**
+ * Whether a failed cancellation got an answer that could not be read (so it is unknown whether the order was
+ * cancelled), as opposed to no answer at all (so it was not).
+ */
+export const isUnreadableAnswer = (code: string): boolean =>
+  code === 'invalid_json' || code === 'invalid_response' || code === 'too_large';
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;

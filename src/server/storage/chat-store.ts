@@ -3,6 +3,7 @@ import type { UserData } from '../../protocol/settings';
 import type { Db } from './db';
 import { foldReplyParts } from './reply-parts';
 import { storableJson, storableText } from './storable';
+import { isUuid } from './uuid';
 
 // Conversations, messages and the SSE event log (DESIGN: widget ↔ service protocol v0), over plain SQL that runs
 // unchanged on PGlite and PostgreSQL. Functions that take a widget id are the ones fed by widget requests: they are
@@ -117,9 +118,6 @@ export interface ChatStore {
     options?: { limit?: number; before?: string; includeEmpty?: boolean },
   ): Promise<InboxPage>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (id: string): boolean => UUID.test(id);
 
 interface ConversationRow {
   id: string;

@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAiTaskEngine, TASK_ANSWER_MAX_BYTES, UnparseableAnswer } from './openai-task-engine';
-import { TaskEngineError } from './task-engine';
+import { createOpenAiTaskEngine, TASK_ANSWER_MAX_BYTES } from './openai-task-engine';
+import { TaskEngineError, UnparseableAnswer } from './task-engine';
 
 // The openai task engine against a local HTTP server standing in for an OpenAI-compatible endpoint: what it sends,
 // and every way an answer can go wrong.

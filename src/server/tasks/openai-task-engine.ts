@@ -1,6 +1,6 @@
 import type { TaskModel } from '../../protocol/task';
-import { completionsUrl, isRecord } from '../engine/openai/chat-completions';
-import { type TaskEngine, TaskEngineError } from './task-engine';
+import { causeCode, completionsUrl, isRecord } from '../engine/openai/chat-completions';
+import { type TaskEngine, TaskEngineError, UnparseableAnswer } from './task-engine';
 
 // The `openai` engine for tasks: one chat-completions request per step, not streamed. With a resultSchema it asks
 // for JSON-schema structured output (`response_format: { type: 'json_schema' }`); the runner still checks the answer
@@ -19,11 +19,6 @@ export const TASK_ANSWER_MAX_BYTES = 1024 * 1024;
 const SYSTEM =
   'You complete tasks for an online store back end. Answer the task directly. When a JSON schema is given, answer ' +
   'with one JSON value that conforms to it and nothing else.';
-
-/** What a step proposes when the model's answer is not JSON: refused by the schema check, with this reason. */
-export class UnparseableAnswer {
-  constructor(readonly reason: string) {}
-}
 
 /**
  * @example
@@ -124,9 +119,4 @@ async function readCapped(response: Response, signal: AbortSignal): Promise<stri
     reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function causeCode(e: unknown): string {
-  const code = e instanceof Error ? (e.cause as { code?: unknown } | undefined)?.code : undefined;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
 }

@@ -25,3 +25,8 @@ export interface TaskEngine {
 export class TaskEngineError extends Error {
   override readonly name = 'TaskEngineError';
 }
+
+/** What a step proposes when the model's answer is not JSON: refused by the schema check, with this reason. */
+export class UnparseableAnswer {
+  constructor(readonly reason: string) {}
+}

@@ -6,11 +6,13 @@ import {
   type JsonSchemaObject,
   TASK_MODELS,
   TASK_PROMPT_MAX,
+  TASK_RATE_LIMIT,
   type TaskErrorBody,
   type TaskErrorCode,
   type TaskModel,
   type TaskResultResponse,
 } from '../../protocol/task';
+import { isUuid } from '../storage/uuid';
 import { checkResultSchema } from './schema/check-result-schema';
 import { isPlainObject } from './schema/schema-walk';
 import type { TaskKeyCheck, TaskUser } from './task-keys';
@@ -21,9 +23,8 @@ import type { TaskRecord } from './task-store';
 // (401), then the rate limit (429 with Retry-After, counted for both endpoints), then the input (400).
 
 /** Bytes of a create request at most: 16,000 characters of prompt, escaped, plus a 5 KB schema. */
-export const TASK_BODY_MAX_BYTES = 128 * 1024;
+const TASK_BODY_MAX_BYTES = 128 * 1024;
 const MAX_CREDITS_CEILING = 1_000_000_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FIELDS = new Set(['prompt', 'model', 'resultSchema', 'maxCredits']);
 
 type Env = { Variables: { taskUser: TaskUser } };
@@ -40,7 +41,7 @@ const fail = (
   });
 
 /** Checks a create body; the message names the field. */
-export function readCreateTask(body: unknown):
+function readCreateTask(body: unknown):
   | {
       ok: true;
       value: { prompt: string; model: TaskModel; resultSchema: JsonSchemaObject | null; maxCredits: number };
@@ -75,7 +76,7 @@ export function readCreateTask(body: unknown):
   return { ok: true, value: { prompt, model: model as TaskModel, resultSchema: schema, maxCredits } };
 }
 
-export function toResultBody(task: TaskRecord): TaskResultResponse {
+function toResultBody(task: TaskRecord): TaskResultResponse {
   if (task.status === 'completed') return { taskId: task.id, status: 'completed', result: task.result };
   if (task.status === 'failed')
     return { taskId: task.id, status: 'failed', error: task.error ?? 'Task failed' };
@@ -100,7 +101,7 @@ export function taskRoutes({ tasks, checkKey }: { tasks: TaskService; checkKey: 
       return fail(
         429,
         'rate_limited',
-        `At most 10 task API requests per minute; try again in ${decision.retryAfterSeconds} s.`,
+        `At most ${TASK_RATE_LIMIT} task API requests per minute; try again in ${decision.retryAfterSeconds} s.`,
         { 'retry-after': String(decision.retryAfterSeconds) },
       );
     }
@@ -134,7 +135,7 @@ export function taskRoutes({ tasks, checkKey }: { tasks: TaskService; checkKey: 
   app.get('/result', async (c) => {
     const taskId = c.req.query('taskId');
     if (!taskId) return fail(400, 'invalid_request', 'taskId is required.');
-    if (!UUID.test(taskId)) return fail(400, 'invalid_request', 'taskId must be a UUID.');
+    if (!isUuid(taskId)) return fail(400, 'invalid_request', 'taskId must be a UUID.');
     const task = await tasks.result(
       c.get('taskUser').user,
       taskId.toLowerCase(),

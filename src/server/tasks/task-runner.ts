@@ -1,10 +1,8 @@
 import { CREDITS_PER_STEP } from '../../protocol/task';
 import type { Logger } from '../logger';
-import { UnparseableAnswer } from './openai-task-engine';
 import { compileSchema } from './schema/json-schema-validator';
 import { isPlainObject } from './schema/schema-walk';
-import type { TaskEngine } from './task-engine';
-import { TaskEngineError } from './task-engine';
+import { type TaskEngine, TaskEngineError, UnparseableAnswer } from './task-engine';
 import type { TaskRecord, TaskStore } from './task-store';
 
 // Runs tasks in the background (SPEC "Task status"): claims pending tasks (and running ones whose process died) up
@@ -12,8 +10,8 @@ import type { TaskRecord, TaskStore } from './task-store';
 // whose cost does not fit fails the task), checks every proposed result against the task's schema and asks again
 // when it does not match, and fails a task at its time limit, counted from its first start.
 
-export const TIMED_OUT = 'Task timed out';
-export const budgetExceeded = (task: Pick<TaskRecord, 'maxCredits' | 'creditsSpent'>, cost: number) =>
+const TIMED_OUT = 'Task timed out';
+const budgetExceeded = (task: Pick<TaskRecord, 'maxCredits' | 'creditsSpent'>, cost: number) =>
   `Credit budget exceeded: the next engine step costs ${cost} credits, and ${task.maxCredits - task.creditsSpent} ` +
   `of maxCredits ${task.maxCredits} are left.`;
 

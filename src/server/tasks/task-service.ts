@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonSchemaObject, TaskModel } from '../../protocol/task';
 import { TASK_RATE_LIMIT } from '../../protocol/task';
 import type { Logger } from '../logger';
 import type { Db } from '../storage/db';
@@ -26,7 +25,7 @@ export interface TaskSettings {
   rateLimit: number;
 }
 
-export const DEFAULT_TASK_SETTINGS: TaskSettings = {
+const DEFAULT_TASK_SETTINGS: TaskSettings = {
   timeoutMs: 30 * 60_000,
   concurrency: 4,
   waitMs: 25_000,
@@ -39,14 +38,7 @@ export const DEFAULT_TASK_SETTINGS: TaskSettings = {
 export interface TaskService {
   store: TaskStore;
   take(userId: string): Promise<RateDecision>;
-  create(input: {
-    userId: string;
-    widgetId: string;
-    prompt: string;
-    model: TaskModel;
-    resultSchema: JsonSchemaObject | null;
-    maxCredits: number;
-  }): Promise<string>;
+  create(input: Omit<Parameters<TaskStore['create']>[0], 'id'>): Promise<string>;
   /**
    * The task as the user may see it. With `wait`, an `in_progress` task is held until it ends, `waitMs` pass or
    * `signal` aborts (the client went away); a `pending` one answers at once (SPEC polling rules).
@@ -57,7 +49,13 @@ export interface TaskService {
   close(): Promise<void>;
 }
 
-export function createTaskService(options: {
+export async function createTaskService({
+  db,
+  engine,
+  logger,
+  isSoleProcess,
+  settings: overrides,
+}: {
   db: Db;
   engine: TaskEngine;
   logger: Logger;
@@ -65,16 +63,6 @@ export function createTaskService(options: {
   isSoleProcess: boolean;
   settings?: Partial<TaskSettings>;
 }): Promise<TaskService> {
-  return open(options);
-}
-
-async function open({
-  db,
-  engine,
-  logger,
-  isSoleProcess,
-  settings: overrides,
-}: Parameters<typeof createTaskService>[0]): Promise<TaskService> {
   // On the embedded database this process creates and ends every task and wakes its runner and long polls itself:
   // re-reading is only a safety net there, and each read holds the database's one connection.
   const settings = { ...DEFAULT_TASK_SETTINGS, pollMs: isSoleProcess ? 5000 : 1000, ...overrides };

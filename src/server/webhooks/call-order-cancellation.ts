@@ -48,11 +48,10 @@ export interface WebhookCallIds {
 }
 
 export type OrderCancellationOutcome =
-  | { ok: true; status: number; response: OrderCancellationResponse; request: OrderCancellationRequest }
-  | { ok: false; status?: number; error: WebhookError; request?: OrderCancellationRequest };
+  | { ok: true; status: number; response: OrderCancellationResponse }
+  | { ok: false; status?: number; error: WebhookError };
 
-export type WebhookCallOptions = Omit<CallActionOptions, 'signal'> & {
-  signal?: AbortSignal;
+export type WebhookCallOptions = CallActionOptions & {
   /** Tests: the request's `requestedAt`. */
   now?: () => Date;
 };
@@ -123,14 +122,13 @@ export async function callOrderCancellation(
     ca: options.ca,
     signal: options.signal,
   });
-  if (!response.ok) return { ok: false, error: response.error, request };
+  if (!response.ok) return { ok: false, error: response.error };
 
   const { status, body, truncated } = response.value;
   const fail = (code: WebhookErrorCode, message: string): OrderCancellationOutcome => ({
     ok: false,
     status,
     error: { code, message },
-    request,
   });
   // A refusal is `200 {cancelled: false, reason}`; any other status is a failure, whatever its body says.
   if (status < 200 || status > 299) return fail('http_error', `the webhook answered HTTP ${status}`);
@@ -150,5 +148,5 @@ export async function callOrderCancellation(
       `the response does not follow version ${version.version}: ${formatSchemaIssues(parsed.issues)}`,
     );
   }
-  return { ok: true, status, response: parsed.value, request };
+  return { ok: true, status, response: parsed.value };
 }

@@ -1,5 +1,6 @@
 import type { InboxWebhookCall } from '../../protocol/inbox';
 import type { Db } from '../storage/db';
+import { isUuid } from '../storage/uuid';
 
 // The record of webhook calls that the agents' inbox shows beside the transcript (migration 006). Texts are capped
 // here, so an integrator answering a megabyte of reason cannot fill the database through the inbox record.
@@ -72,7 +73,7 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
       );
     },
     async list(widgetId, conversationId) {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(conversationId)) return [];
+      if (!isUuid(conversationId)) return [];
       const rows = await db.query<Row>(
         `SELECT w.id, w.created_at, w.kind, w.version, w.order_id, w.reason, w.outcome, w.answer, w.http_status,
                 w.error_code, w.error_message

@@ -1,5 +1,12 @@
-import type { EngineTurn, ReplyEvent } from '../engine';
+import {
+  CANCEL_ORDER_ACTION,
+  type CancelOrderResult,
+  type EngineTurn,
+  isUnreadableAnswer,
+  type ReplyEvent,
+} from '../engine';
 import { extractParameters } from './extract-parameters';
+import { streamText } from './stream-text';
 import { words } from './text-tokens';
 
 // The local engine's order-cancellation conversation (issue #7): collect the order number and an optional reason,
@@ -18,7 +25,6 @@ type Emit = (event: ReplyEvent) => Promise<void>;
 type FlowResult = { state: { cancelOrder?: CancelOrderState } };
 
 /** The name the widget shows while the webhook runs (`action.started`). */
-export const CANCEL_ORDER_ACTION = 'Cancel order';
 /** The integrator's reason is shown to the shopper up to this many characters. */
 const ANSWER_MAX = 500;
 const ORDER_ID_MAX = 100;
@@ -123,10 +129,7 @@ async function ask(
 }
 
 /** What the shopper is told: only a valid `cancelled: true` from the integrator is a cancellation. */
-function answerText(
-  orderId: string,
-  result: Awaited<ReturnType<NonNullable<EngineTurn['tools']['cancelOrder']>>>,
-): string {
+function answerText(orderId: string, result: CancelOrderResult): string {
   if (result.ok) {
     const reason = shorten(result.reason);
     if (result.cancelled)
@@ -135,7 +138,7 @@ function answerText(
       ? `I could not cancel order ${orderId}. The store says: ${reason}`
       : `The store did not cancel order ${orderId}.`;
   }
-  if (['invalid_json', 'invalid_response', 'too_large'].includes(result.error.code)) {
+  if (isUnreadableAnswer(result.error.code)) {
     return (
       `Sorry, the store's order system sent an answer I could not read, so I cannot confirm that order ${orderId} ` +
       'was cancelled. Please check the order in your account or contact the store.'
@@ -176,8 +179,4 @@ function shorten(text: string): string {
   const trimmed = text.trim();
   const chars = [...trimmed];
   return chars.length > ANSWER_MAX ? `${chars.slice(0, ANSWER_MAX).join('')}…` : trimmed;
-}
-
-async function streamText(text: string, emit: Emit): Promise<void> {
-  for (const piece of text.match(/\s*\S+\s*/g) ?? [text]) await emit({ type: 'delta', text: piece });
 }

@@ -4,6 +4,7 @@ import { type CancelOrderState, cancelOrderFlow } from './cancel-order-flow';
 import { extractParameters, missingParameters, questionFor } from './extract-parameters';
 import { matchAction } from './match-action';
 import { readProductQuery } from './product-query';
+import { streamText } from './stream-text';
 
 /** What the local engine remembers between turns: the action it is collecting parameters for. */
 interface LocalState {
@@ -111,11 +112,6 @@ async function run(
     await emit({ type: 'part', part: result.part });
   }
   return { state: {} };
-}
-
-/** Emits text in word-sized deltas, as a model would, so the widget's streaming path is the same for both engines. */
-async function streamText(text: string, emit: (event: ReplyEvent) => Promise<void>): Promise<void> {
-  for (const piece of text.match(/\s*\S+\s*/g) ?? [text]) await emit({ type: 'delta', text: piece });
 }
 
 function shopperName(turn: EngineTurn): string | undefined {

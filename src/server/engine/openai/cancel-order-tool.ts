@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import type { CancelOrderResult } from '../engine';
+import { type CancelOrderResult, isUnreadableAnswer } from '../engine';
 import type { ChatTool } from './chat-completions';
 
 // The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
@@ -7,9 +7,6 @@ import type { ChatTool } from './chat-completions';
 // says so: both are in the description, and the result text repeats the second.
 
 export const CANCEL_ORDER_TOOL = 'cancel_order';
-/** The name the widget shows while the webhook runs, as for the local engine. */
-export const CANCEL_ORDER_ACTION = 'Cancel order';
-
 export const CANCEL_ORDER: ChatTool = {
   type: 'function',
   function: {
@@ -51,7 +48,7 @@ export function readCancelOrderArguments(
 export function cancelOrderToolResult(orderId: string, result: CancelOrderResult): string {
   if (result.ok)
     return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
-  if (['invalid_json', 'invalid_response', 'too_large'].includes(result.error.code)) {
+  if (isUnreadableAnswer(result.error.code)) {
     return (
       `Error: the store's order system answered something that could not be read (${result.error.code}), so it is ` +
       `unknown whether order ${orderId} was cancelled. Tell the shopper you cannot confirm the cancellation and ` +

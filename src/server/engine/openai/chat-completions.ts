@@ -264,7 +264,7 @@ function httpErrorMessage(status: number): string {
 }
 
 /** ` (ECONNREFUSED)` from undici's `fetch failed` cause: a code, never a message that could carry a URL or a header. */
-function causeCode(e: unknown): string {
+export function causeCode(e: unknown): string {
   const cause = e instanceof Error ? (e.cause as { code?: unknown } | undefined) : undefined;
   const code = cause?.code;
   return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';

@@ -1,7 +1,13 @@
 import type { ProductCard } from '../../../protocol/cards';
 import type { MessagePart } from '../../../protocol/chat';
-import type { AssistantEngine, CancelOrderResult, EngineTurn, ReplyEvent } from '../engine';
-import { CANCEL_ORDER_ACTION, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
+import {
+  type AssistantEngine,
+  CANCEL_ORDER_ACTION,
+  type CancelOrderResult,
+  type EngineTurn,
+  type ReplyEvent,
+} from '../engine';
+import { cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
 import {
   type ChatCompletionMessage,
   type ChatToolCall,

@@ -71,7 +71,7 @@ function withoutFragment(uri: string): string {
 }
 
 /** `ref` resolved against `base` (RFC 3986), for http(s), urn and tag URIs alike. */
-export function resolveUri(ref: string, base: string): string {
+function resolveUri(ref: string, base: string): string {
   if (ref.startsWith('#')) return withoutFragment(base) + ref;
   try {
     return new URL(ref, base).href;
@@ -356,7 +356,7 @@ function hasType(value: unknown, type: string): boolean {
 }
 
 /** JSON equality: numbers by value, objects regardless of key order. */
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
