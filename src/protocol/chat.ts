@@ -47,8 +47,14 @@ export interface ContextRequest {
 
 /** `GET /v0/widget/{widgetId}/conversations/{id}/messages` → */
 export interface HistoryResponse {
-  messages: ChatMessage[];
+  /** A reply still being written is included with its parts so far and `status: 'streaming'`. */
+  messages: (ChatMessage & { status?: 'streaming' | 'done' | 'failed' })[];
+  /** The conversation's last event seq: a resume of a streaming reply starts after it. */
+  lastSeq: number;
 }
+
+/** Response header of `POST …/messages`: the id of the reply its event stream writes. */
+export const REPLY_ID_HEADER = 'x-service-reply-id';
 
 /**
  * Server-sent events of a reply, each sent as `event: <type>`, `id: <sequence>`, `data: <JSON of the rest>`.

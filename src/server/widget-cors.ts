@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { REPLY_ID_HEADER } from '../protocol/chat';
 import type { WidgetSettings } from './config';
 import { errorResponse } from './error-response';
 
@@ -24,7 +25,7 @@ export function widgetCors(findWidget: (id: string) => WidgetSettings | undefine
       c.header('access-control-allow-origin', origin);
       c.header('vary', 'Origin');
       // The widget reads the reply's id from the answer to a message (cross-origin: only exposed headers are readable).
-      c.header('access-control-expose-headers', 'content-type, x-service-message-id, x-service-reply-id');
+      c.header('access-control-expose-headers', `content-type, x-service-message-id, ${REPLY_ID_HEADER}`);
       if (c.req.method === 'OPTIONS') {
         c.header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS');
         c.header(

@@ -97,11 +97,6 @@ export function createStore(init: StoreInit) {
     closeChat: action(() => {
       isOpen.value = false;
     }),
-    toggleChat: action(() => {
-      isPanelMounted.value = true;
-      isOpen.value = !isOpen.value;
-      if (isOpen.value) unread.value = 0;
-    }),
     /** Builds the (closed) panel ahead of the first open; idempotent. */
     mountPanel: action(() => {
       isPanelMounted.value = true;

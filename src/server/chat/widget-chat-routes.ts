@@ -1,6 +1,11 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
-import type { ContextRequest, CreateConversationResponse, HistoryResponse } from '../../protocol/chat';
+import {
+  type ContextRequest,
+  type CreateConversationResponse,
+  type HistoryResponse,
+  REPLY_ID_HEADER,
+} from '../../protocol/chat';
 import { errorResponse } from '../error-response';
 import type { ChatStore } from '../storage/chat-store';
 import { ContextSchema, CreateConversationSchema, firstIssue, SendMessageSchema } from './chat-requests';
@@ -86,7 +91,7 @@ export function widgetChatRoutes({ chat, hub, service, isStreaming, streamPollMs
     const sent = await service.send(c.req.param('widgetId'), c.req.param('id'), body.value);
     if (!sent) return notFound(c);
     c.header('x-service-message-id', sent.userMessage.id);
-    c.header('x-service-reply-id', sent.reply.id);
+    c.header(REPLY_ID_HEADER, sent.reply.id);
     return streamFromLog(c, chat, hub, {
       conversationId: sent.conversation.id,
       messageId: sent.reply.id,
@@ -111,7 +116,7 @@ export function widgetChatRoutes({ chat, hub, service, isStreaming, streamPollMs
     const history = await chat.listMessages(c.req.param('widgetId'), c.req.param('id'));
     if (!history) return notFound(c);
     c.header('cache-control', 'no-store');
-    return c.json<HistoryResponse & { lastSeq: number }>({
+    return c.json<HistoryResponse>({
       messages: history.messages.map(({ replyTo: _r, ...m }) => m),
       lastSeq: history.lastSeq,
     });

@@ -344,8 +344,11 @@ describe('createConversation against the reference service', () => {
     conversation.reset();
     expect(store.messages.value).toEqual([]);
     expect(conversationId()).toBe('');
-    await until(() => true, '');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The clearing PUT is fire-and-forget (keepalive): wait until the service has it.
+    let cleared: unknown;
+    const deadline = Date.now() + 8000;
+    do cleared = (await adminConversation(id)).conversation.userData;
+    while (cleared !== null && Date.now() < deadline);
     expect((await adminConversation(id)).conversation).toMatchObject({
       userData: null,
       customInstructions: null,

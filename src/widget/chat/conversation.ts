@@ -1,8 +1,17 @@
 import { batch, effect } from '@preact/signals';
-import type { ChatMessage, MessagePart, StreamEvent } from '../../protocol';
+import {
+  type ChatMessage,
+  type CreateConversationResponse,
+  type HistoryResponse,
+  type MessagePart,
+  REPLY_ID_HEADER,
+  type StreamEvent,
+  WIDGET_API_PREFIX,
+} from '../../protocol';
+import { createDisposer } from '../disposer';
 import type { Strings } from '../i18n';
 import { readItem, storageKey, writeItem } from '../storage';
-import type { MessageStatus, Store, WidgetMessage } from '../store';
+import type { Store, WidgetMessage } from '../store';
 import { backoffDelay } from './backoff';
 import { createSseParser } from './sse-parser';
 
@@ -53,11 +62,11 @@ const textOf = (message: ChatMessage): string =>
  */
 export function createConversation(deps: ConversationDeps): Conversation {
   const { store, strings, widgetId } = deps;
-  const base = `${deps.baseUrl}/v0/widget/${encodeURIComponent(widgetId)}/conversations`;
+  const base = `${deps.baseUrl}${WIDGET_API_PREFIX}/${encodeURIComponent(widgetId)}/conversations`;
   const idKey = storageKey(widgetId, 'conversation');
   const queueKey = storageKey(widgetId, 'queue');
   const wait = deps.backoff ?? backoffDelay;
-  const cleanups: (() => void)[] = [];
+  const disposer = createDisposer();
 
   let conversationId = readItem(idKey);
   /** The last event seq applied: the resume point for every stream. */
@@ -113,6 +122,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       wakeUp = done;
     });
+
+  /** A request failed for want of a connection: say so, then wait for the next try. */
+  const waitToRetry = (attempt: number): Promise<void> => {
+    setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+    return pause(attempt);
+  };
 
   const forget = (): void => {
     conversationId = null;
@@ -222,8 +237,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       first = undefined;
       response = undefined;
-      setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-      await pause(attempt);
+      await waitToRetry(attempt);
     }
   };
 
@@ -235,7 +249,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         if (!conversationId) {
           const created = await request('POST', '', context());
-          conversationId = ((await created.json()) as { conversationId: string }).conversationId;
+          conversationId = ((await created.json()) as CreateConversationResponse).conversationId;
           writeItem(idKey, conversationId);
           isContextDirty = false;
         }
@@ -250,7 +264,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           clientMessageId,
           text: textOf(message),
         });
-        const replyId = response.headers.get('x-service-reply-id') ?? `reply-${clientMessageId}`;
+        const replyId = response.headers.get(REPLY_ID_HEADER) ?? `reply-${clientMessageId}`;
         batch(() => {
           setStatus('online');
           patch(message.id, { status: 'sent' });
@@ -283,8 +297,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           setStatus('online');
           return;
         }
-        setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-        await pause(attempt);
+        await waitToRetry(attempt);
       }
     }
   };
@@ -328,16 +341,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
     for (let attempt = 0; conversationId && !signal.aborted; attempt++) {
       try {
         const response = await request('GET', `/${conversationId}/messages`);
-        const body = (await response.json()) as {
-          messages: (ChatMessage & { status?: string })[];
-          lastSeq: number;
-        };
+        const body = (await response.json()) as HistoryResponse;
         lastSeq = body.lastSeq;
         setStatus('online');
         // The service's reply statuses are the widget's: `streaming`, `done`, `failed`.
         history = body.messages.map((m) => ({
           ...m,
-          status: m.role === 'user' ? 'sent' : (m.status as MessageStatus),
+          status: m.role === 'user' ? 'sent' : (m.status ?? 'done'),
           error: m.status === 'failed' ? strings.failed : undefined,
         }));
         break;
@@ -347,8 +357,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           forget();
           break;
         }
-        setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-        await pause(attempt);
+        await waitToRetry(attempt);
       }
     }
     if (signal.aborted) return;
@@ -378,7 +387,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
   // message. The first run only records whether the page set any.
   let isFirstContextRun = true;
-  cleanups.push(
+  disposer.add(
     effect(() => {
       // Both read on every run (no short-circuit): each must stay a dependency of this effect.
       const userData = store.userData.value;
@@ -390,11 +399,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   // The outbox: persisted on every change of the pending set, pumped whenever a message joins it.
   let lastQueue = '';
-  cleanups.push(
+  disposer.add(
     effect(() => {
       const pending = store.messages.value
         .filter((m) => m.status === 'pending')
         .map((m): Queued => [m.clientMessageId ?? m.id, textOf(m)]);
+      // Nothing to persist or send before the history is back: boot reads no storage here.
+      if (!isRestored && pending.length === 0) return;
       // Until the history is back, the previous page's queue is not in the list yet: keep it in what is persisted.
       const all = isRestored
         ? pending
@@ -402,13 +413,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const queue = JSON.stringify(all);
       if (queue === lastQueue) return;
       lastQueue = queue;
-      if (isRestored || pending.length) writeItem(queueKey, all.length ? queue : null);
+      writeItem(queueKey, all.length ? queue : null);
       if (pending.length) void pump();
     }),
   );
 
   // History loads with the panel (at idle after boot, or at the first open): boot itself never waits for it.
-  cleanups.push(
+  disposer.add(
     effect(() => {
       if (store.isPanelMounted.value && !isRestored) void restore();
     }),
@@ -416,12 +427,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   const onOnline = (): void => wakeUp?.();
   const onOffline = (): void => setStatus('offline');
-  addEventListener('online', onOnline);
-  addEventListener('offline', onOffline);
-  cleanups.push(() => {
-    removeEventListener('online', onOnline);
-    removeEventListener('offline', onOffline);
-  });
+  disposer.listen(globalThis, 'online', onOnline);
+  disposer.listen(globalThis, 'offline', onOffline);
 
   return {
     retry(messageId) {
@@ -468,7 +475,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     dispose() {
       session.abort();
       wakeUp?.();
-      for (const cleanup of cleanups) cleanup();
+      disposer.dispose();
     },
   };
 }

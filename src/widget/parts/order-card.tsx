@@ -58,21 +58,22 @@ export function OrderCard({ card, strings, ...link }: OrderCardProps) {
       </ol>
       {items.length > 0 && (
         <ul class="oc-items">
-          {items.map((item) => (
-            <li class="oc-item">
-              {/* Decorative: the name is right beside it. */}
-              {safeHref(item.image, true) && (
-                <img class="oc-img" src={safeHref(item.image, true)} alt="" loading="lazy" decoding="async" />
-              )}
-              <span class="oc-name">{item.name}</span>
-              {has(item.quantity) && (
-                <span class="oc-qty">
-                  {strings.quantity}: {item.quantity}
-                </span>
-              )}
-              {has(item.price) && <span class="oc-price">{item.price}</span>}
-            </li>
-          ))}
+          {items.map((item) => {
+            const image = safeHref(item.image, true);
+            return (
+              <li class="oc-item">
+                {/* Decorative: the name is right beside it. */}
+                {image && <img class="oc-img" src={image} alt="" loading="lazy" decoding="async" />}
+                <span class="oc-name">{item.name}</span>
+                {has(item.quantity) && (
+                  <span class="oc-qty">
+                    {strings.quantity}: {item.quantity}
+                  </span>
+                )}
+                {has(item.price) && <span class="oc-price">{item.price}</span>}
+              </li>
+            );
+          })}
         </ul>
       )}
       {row(card.total_label, card.total_amount)}

@@ -38,23 +38,11 @@ describe('<PartView>', () => {
     part.text = 'mutated';
     rerender(<PartView part={part} strings={strings} linkTarget="_self" onLinkClick={onLinkClick} />);
     expect(container.textContent).toBe('first');
-    rerender(
-      <PartView
-        part={{ type: 'text', text: 'second' }}
-        strings={strings}
-        linkTarget="_self"
-        onLinkClick={onLinkClick}
-      />,
-    );
+    const second = { type: 'text' as const, text: '[second](https://shop.example/)' };
+    rerender(<PartView part={second} strings={strings} linkTarget="_self" onLinkClick={onLinkClick} />);
     expect(container.textContent).toBe('second');
-    rerender(
-      <PartView
-        part={{ type: 'text', text: 'second' }}
-        strings={strings}
-        linkTarget="_blank"
-        onLinkClick={onLinkClick}
-      />,
-    );
-    expect(container.textContent).toBe('second');
+    // The same part with another link target: a prop changed, so the link follows it.
+    rerender(<PartView part={second} strings={strings} linkTarget="_blank" onLinkClick={onLinkClick} />);
+    expect(container.querySelector('a')?.getAttribute('target')).toBe('_blank');
   });
 });
