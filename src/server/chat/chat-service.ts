@@ -7,8 +7,6 @@ export interface SendOutcome {
   conversation: Conversation;
   userMessage: StoredMessage;
   reply: StoredMessage;
-  /** False when the clientMessageId was seen before: nothing new was stored or generated. */
-  isNew: boolean;
 }
 
 export interface ChatService {
@@ -65,7 +63,7 @@ export function createChatService(
         };
         enqueue(conversationId, () => runTurn(deps, turn));
       }
-      return { conversation, userMessage: added.message, reply: started.message, isNew: added.created };
+      return { conversation, userMessage: added.message, reply: started.message };
     },
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);

@@ -1,3 +1,4 @@
+import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { ProductQuery } from '../../engine/engine';
@@ -139,16 +140,6 @@ function formatPrice(price: string, currency: string | undefined): string {
     }
   }
   return /[^\d.,\s-]/.test(price) ? price : `${price} ${code}`;
-}
-
-function isHttpUrl(url: string | undefined): url is string {
-  if (!url) return false;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** At most `max` characters, cut at a word boundary when one is near, with an ellipsis. */

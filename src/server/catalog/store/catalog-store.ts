@@ -21,7 +21,7 @@ import {
 // Products added through the push API are not the feed's: a feed refresh that lacks them keeps them.
 
 export interface ReplaceFeedOptions {
-  /** Products per INSERT or UPDATE statement; default 5,000. */
+  /** Products per INSERT or UPDATE statement; default 2,000. */
   chunkSize?: number;
 }
 
