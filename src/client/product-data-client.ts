@@ -10,8 +10,8 @@ import {
   isRecord,
   type Outcome,
   parseJson,
+  type ResolvedConnection,
   type RetryInfo,
-  type RetryPolicy,
   resolveConnection,
   sendWithRetry,
 } from './request';
@@ -122,15 +122,7 @@ export type BatchPushResult = PushSuccess | BatchPushFailure;
 /** `product` is `null` when the service answers 404. */
 export type GetProductResult = { ok: true; status: 200 | 404; product: CatalogProduct | null } | PushFailure;
 
-interface ResolvedOptions {
-  base: string;
-  apiKey: string;
-  websiteTracker: string;
-  fetch: typeof fetch;
-  timeoutMs: number;
-  batchSize: number;
-  policy: RetryPolicy;
-}
+type ResolvedOptions = ResolvedConnection & { apiKey: string; websiteTracker: string; batchSize: number };
 
 /**
  * Typed client of the product data push API (SPEC "Product data push API"): pushes price, stock and other changes

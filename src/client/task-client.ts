@@ -10,8 +10,8 @@ import {
   isRecord,
   type Outcome,
   parseJson,
+  type ResolvedConnection,
   type RetryInfo,
-  type RetryPolicy,
   resolveConnection,
   sendWithRetry,
   sleep,
@@ -89,13 +89,7 @@ export interface WaitOptions {
   onProgress?: (progress: { status: 'pending' | 'in_progress'; polls: number; elapsedMs: number }) => void;
 }
 
-interface Resolved {
-  base: string;
-  apiKey: string;
-  fetch: typeof fetch;
-  timeoutMs: number;
-  policy: RetryPolicy;
-}
+type Resolved = ResolvedConnection & { apiKey: string };
 
 /**
  * Typed client of the task API (SPEC "Task API"): creates tasks and waits for their results by the polling rules.

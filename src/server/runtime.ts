@@ -6,7 +6,7 @@ import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
 import type { EngineTools } from './engine/engine';
-import { engineFromConfig } from './engine/engine-from-config';
+import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import type { Logger } from './logger';
 import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type Db, openDatabase } from './storage/db';
@@ -55,6 +55,9 @@ export interface Runtime {
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
+  // The model key is checked before anything opens: a missing one stops the start with one clear line.
+  const apiKey = engineApiKey(config.engine);
+  if (!apiKey.ok) throw new Error(apiKey.error);
   const engine = engineFromConfig(config.engine);
   if (!engine.ok) throw new Error(engine.error);
   const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
@@ -130,11 +133,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
     turnTimeoutMs,
   });
-  const taskEngine = taskEngineFromConfig(config.engine, db);
-  if (!taskEngine.ok) throw new Error(taskEngine.error);
   const tasks = await createTaskService({
     db,
-    engine: taskEngine.value,
+    engine: taskEngineFromConfig(
+      config.engine,
+      (widgetId, query) => searchProducts(db, widgetId, query),
+      apiKey.value,
+    ),
     logger,
     isSoleProcess: !isShared,
     settings: options.tasks,

@@ -15,11 +15,22 @@ export function engineFromConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): { ok: true; value: AssistantEngine } | { ok: false; error: string } {
   if (engine.type === 'local') return { ok: true, value: createLocalEngine() };
+  const apiKey = engineApiKey(engine, env);
+  if (!apiKey.ok) return apiKey;
+  return {
+    ok: true,
+    value: createOpenAiEngine({ baseUrl: engine.baseUrl, apiKey: apiKey.value, model: engine.models[tier] }),
+  };
+}
+
+/** The model API key the config's engine needs (`''` for the local engine), or why it is missing. */
+export function engineApiKey(
+  engine: ServiceConfig['engine'],
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; value: string } | { ok: false; error: string } {
+  if (engine.type === 'local') return { ok: true, value: '' };
   const apiKey = env[engine.apiKeyEnv];
   if (!apiKey)
     return { ok: false, error: `engine.apiKeyEnv: the environment variable ${engine.apiKeyEnv} is not set` };
-  return {
-    ok: true,
-    value: createOpenAiEngine({ baseUrl: engine.baseUrl, apiKey, model: engine.models[tier] }),
-  };
+  return { ok: true, value: apiKey };
 }
