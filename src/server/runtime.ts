@@ -1,3 +1,4 @@
+import type { UserData } from '../protocol/settings';
 import { type CallActionOptions, callAction } from './actions/call-action';
 import { type RefreshReport, scheduleFeedRefresh } from './catalog/ingest/feed-ingest';
 import { searchProducts, toProductCard } from './catalog/search/search-products';
@@ -103,7 +104,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
-  const toolsFor = (widgetId: string, conversationId: string): EngineTools => ({
+  const toolsFor = (widgetId: string, conversationId: string, userData?: UserData | null): EngineTools => ({
     async callAction(action, params) {
       const outcome = await callAction(action, params, { widgetId, conversationId }, actionOptions);
       if (!outcome.ok)
@@ -119,7 +120,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     cancelOrder: orderCancellationTool(
       widgets.get(widgetId),
       { widgetId, conversationId },
-      { chat, calls: webhookCalls, logger, options: actionOptions },
+      { calls: webhookCalls, logger, options: actionOptions },
+      userData,
     ),
   });
   const service = createChatService({

@@ -1,4 +1,5 @@
 import type { StreamEvent } from '../../protocol/chat';
+import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
 import type { Logger } from '../logger';
@@ -15,7 +16,8 @@ export interface TurnDeps {
   loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
   /** Tools bound to this conversation: custom actions and the catalog. */
-  toolsFor(widgetId: string, conversationId: string): EngineTools;
+  /** The engine's tools for this turn; `userData` is the conversation's, as the turn started. */
+  toolsFor(widgetId: string, conversationId: string, userData?: UserData | null): EngineTools;
   /** A whole turn's deadline; the engine is aborted after it. */
   turnTimeoutMs: number;
 }
@@ -80,7 +82,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         customInstructions: turn.conversation.customInstructions,
         actions: turn.actions.filter((a) => a.enabled),
         state: await deps.loadState(conversationId),
-        tools: deps.toolsFor(turn.widgetId, conversationId),
+        tools: deps.toolsFor(turn.widgetId, conversationId, turn.conversation.userData),
         signal: controller.signal,
       },
       emit,

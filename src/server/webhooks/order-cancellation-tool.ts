@@ -1,7 +1,7 @@
+import type { UserData } from '../../protocol/settings';
 import type { WidgetSettings } from '../config';
 import type { EngineTools } from '../engine/engine';
 import type { Logger } from '../logger';
-import type { ChatStore } from '../storage/chat-store';
 import {
   callOrderCancellation,
   type WebhookCallIds,
@@ -10,7 +10,6 @@ import {
 import type { WebhookCallStore } from './webhook-call-store';
 
 export interface OrderCancellationToolDeps {
-  chat: Pick<ChatStore, 'getConversation'>;
   calls: WebhookCallStore;
   logger: Logger;
   options: Omit<WebhookCallOptions, 'signal'>;
@@ -28,18 +27,14 @@ export function orderCancellationTool(
   widget: Pick<WidgetSettings, 'webhooks'> | undefined,
   ids: WebhookCallIds,
   deps: OrderCancellationToolDeps,
+  /** The conversation's personalization as the turn started (sent as `extra.userData`). */
+  userData?: UserData | null,
 ): EngineTools['cancelOrder'] {
   const webhook = widget?.webhooks.find((w) => w.kind === 'order-cancellation');
   if (!webhook) return undefined;
   return async ({ orderId, reason }) => {
     const started = performance.now();
-    const conversation = await deps.chat.getConversation(ids.widgetId, ids.conversationId);
-    const outcome = await callOrderCancellation(
-      webhook,
-      { orderId, reason, userData: conversation?.userData },
-      ids,
-      deps.options,
-    );
+    const outcome = await callOrderCancellation(webhook, { orderId, reason, userData }, ids, deps.options);
     const durationMs = performance.now() - started;
     const common = {
       conversationId: ids.conversationId,
