@@ -69,13 +69,23 @@ class CuttableProxy {
   sockets = new Set<Socket>();
   cutWhen: string | undefined;
   cuts = 0;
+  /** Holds each chunk of an answer this long (in order): a slow network, so the widget paints several states. */
+  trickleMs = 0;
   constructor(readonly target: () => number) {}
   async up(): Promise<void> {
     this.server = createTcpServer((client) => {
       const upstream = connect(this.target(), '127.0.0.1');
       this.sockets.add(client).add(upstream);
       client.pipe(upstream);
+      let queue = Promise.resolve();
       upstream.on('data', (chunk: Buffer) => {
+        if (this.trickleMs > 0) {
+          const delay = this.trickleMs;
+          queue = queue
+            .then(() => new Promise((ok) => setTimeout(ok, delay)))
+            .then(() => void client.write(chunk));
+          return;
+        }
         client.write(chunk);
         if (this.cutWhen && chunk.toString().includes(this.cutWhen)) {
           this.cutWhen = undefined;
@@ -174,6 +184,7 @@ afterEach(async () => {
   localStorage.clear();
   integratorDelayMs = 0;
   proxy.cutWhen = undefined;
+  proxy.trickleMs = 0;
   if (!proxy.server?.listening) await proxy.up();
 });
 
@@ -231,6 +242,8 @@ describe('createConversation against the reference service', () => {
     const { store, sent } = widget();
     const seen = new Set<string>();
     const stop = store.messages.subscribe(() => seen.add(replyText(store)));
+    // Each piece of the answer arrives 40 ms after the last (more than a frame): the text grows on screen.
+    proxy.trickleMs = 40;
     store.send('Where is my order?');
     expect(store.messages.value[0]?.status).toBe('pending');
     await until(() => isAnswered(store, 1), 'the answer');
