@@ -1,6 +1,6 @@
-import { Component } from 'preact';
 import type { MessagePart } from '../protocol';
 import type { Strings } from './i18n';
+import { Pure } from './pure';
 import type { WidgetMessage } from './store';
 
 export interface MessageViewProps {
@@ -11,14 +11,10 @@ export interface MessageViewProps {
 }
 
 /**
- * One message. Messages are immutable (the store replaces a changed one), so `memo` skips all but the changed message
- * when the list re-renders: a delta repaints the streaming answer only, however long the conversation.
+ * One message. Messages are immutable (the store replaces a changed one), so only the changed message renders again
+ * when the list does: a delta repaints the streaming answer only, however long the conversation.
  */
-export class MessageView extends Component<MessageViewProps> {
-  override shouldComponentUpdate(next: MessageViewProps): boolean {
-    return next.message !== this.props.message || next.strings !== this.props.strings;
-  }
-
+export class MessageView extends Pure<MessageViewProps> {
   override render() {
     return renderMessage(this.props);
   }

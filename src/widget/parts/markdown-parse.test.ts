@@ -282,3 +282,35 @@ describe('parseMarkdown() on pathological input (100 KB)', () => {
     expect(parseMarkdown(input)).toEqual([p(input)]);
   });
 });
+
+describe('parseMarkdown() and blank lines', () => {
+  // <Markdown> parses each stretch between blank lines on its own (a streaming reply re-parses only its last one):
+  // that is right only if a blank line ends everything, which this checks on many generated texts.
+  it('parses a text to the same blocks as its stretches between blank lines, parsed one by one', () => {
+    const pieces = [
+      '- ',
+      '  - ',
+      '1. ',
+      '3) ',
+      '# ',
+      '**',
+      '_',
+      '`',
+      '[a](https://x.example/)',
+      'word',
+      ' ',
+      '\n',
+      '\n\n',
+      '  \n',
+    ];
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    for (let run = 0; run < 2_000; run++) {
+      const text = Array.from({ length: 1 + random(30) }, () => pieces[random(pieces.length)]).join('');
+      expect(text.split('\n\n').flatMap(parseMarkdown), JSON.stringify(text)).toEqual(parseMarkdown(text));
+    }
+  });
+});

@@ -1,7 +1,11 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Markdown } from './markdown';
+import { parseMarkdown } from './markdown-parse';
 import { expectInert, HOSTILE_STRINGS } from './test-support';
+
+// The real parser, watched: a growing reply must re-parse only its last stretch.
+vi.mock('./markdown-parse', { spy: true });
 
 afterEach(cleanup);
 // happy-dom would follow a clicked link (a real fetch); the page's navigation is not what these tests check.
@@ -16,6 +20,29 @@ function renderMarkdown(text: string, linkTarget: '_self' | '_blank' = '_blank')
 }
 
 describe('<Markdown>', () => {
+  it('parses again only the stretch after the last blank line when a streaming reply grows', () => {
+    const onLinkClick = vi.fn();
+    const view = render(<Markdown text={'First **part**'} linkTarget="_self" onLinkClick={onLinkClick} />);
+    const first = view.container.querySelector('.md p');
+    vi.mocked(parseMarkdown).mockClear();
+    view.rerender(
+      <Markdown text={'First **part**\n\n- one\n- tw'} linkTarget="_self" onLinkClick={onLinkClick} />,
+    );
+    view.rerender(
+      <Markdown text={'First **part**\n\n- one\n- two'} linkTarget="_self" onLinkClick={onLinkClick} />,
+    );
+    expect(vi.mocked(parseMarkdown).mock.calls).toEqual([['- one\n- tw'], ['- one\n- two']]);
+    expect(view.container.querySelector('.md')?.innerHTML).toBe(
+      '<p>First <strong>part</strong></p><ul><li>one</li><li>two</li></ul>',
+    );
+    expect(view.container.querySelector('.md p')).toBe(first);
+    // Another link target changes every link: everything is rendered again.
+    view.rerender(
+      <Markdown text={'First **part**\n\n- one\n- two'} linkTarget="_blank" onLinkClick={onLinkClick} />,
+    );
+    expect(vi.mocked(parseMarkdown).mock.calls).toHaveLength(4);
+  });
+
   it('renders every construct as its element', () => {
     const { root } = renderMarkdown(
       '## Title\nHi **strong** __strong2__ *em* _em2_ `code`\nnext line\n\n- a\n- b\n  1. b1\n\n3. three\n\n[link](https://shop.example/a) https://shop.example/b',

@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { Pure } from '../pure';
 import { Link, type LinkOptions } from './link';
 import { type MdBlock, type MdInline, type MdList, parseMarkdown } from './markdown-parse';
 
@@ -53,14 +53,29 @@ function block(b: MdBlock, link: LinkOptions) {
 }
 
 /**
- * A text part: markdown → Preact elements, never HTML strings. Parsed again only when `text` changes (a streaming
- * reply), so re-rendering a long conversation costs no parsing.
+ * One stretch of a reply between blank lines. A blank line ends every paragraph and list, so each stretch parses on
+ * its own to the same blocks as in the whole text; memoized on its source, a streaming reply parses and diffs only its
+ * last stretch per delta, however long it has grown, and a finished one never again.
+ */
+class Stretch extends Pure<MarkdownProps> {
+  override render({ text, ...link }: MarkdownProps) {
+    return parseMarkdown(text).map((b) => block(b, link));
+  }
+}
+
+/**
+ * A text part: markdown → Preact elements, never HTML strings. Only the stretches that changed are parsed again
+ * (a streaming reply grows at its end), so re-rendering a long conversation or a long answer costs little parsing.
  *
  * @example
  * <Markdown text="See **[our returns](https://shop.example/returns)**" linkTarget="_blank" onLinkClick={report} />
  */
-export function Markdown({ text, linkTarget, onLinkClick }: MarkdownProps) {
-  const blocks = useMemo(() => parseMarkdown(text), [text]);
-  const link = { linkTarget, onLinkClick };
-  return <div class="md">{blocks.map((b) => block(b, link))}</div>;
+export function Markdown({ text, ...link }: MarkdownProps) {
+  return (
+    <div class="md">
+      {text.split('\n\n').map((stretch) => (
+        <Stretch text={stretch} {...link} />
+      ))}
+    </div>
+  );
 }

@@ -1,6 +1,6 @@
-import { Component } from 'preact';
 import type { MessagePart } from '../../protocol';
 import type { Strings } from '../i18n';
+import { Pure } from '../pure';
 import type { LinkOptions } from './link';
 import { Markdown } from './markdown';
 import { OrderCard } from './order-card';
@@ -19,13 +19,7 @@ export interface PartViewProps extends LinkOptions {
  * @example
  * {message.parts.map((part) => <PartView part={part} strings={strings} linkTarget="_blank" onLinkClick={onLink} />)}
  */
-export class PartView extends Component<PartViewProps> {
-  override shouldComponentUpdate(next: PartViewProps): boolean {
-    const now = this.props as unknown as Record<string, unknown>;
-    for (const key in next) if (next[key as keyof PartViewProps] !== now[key]) return true;
-    return false;
-  }
-
+export class PartView extends Pure<PartViewProps> {
   override render({ part, strings, ...link }: PartViewProps) {
     switch (part.type) {
       case 'text':
