@@ -13,7 +13,7 @@ import type { Strings } from '../i18n';
 import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { backoffDelay } from './backoff';
-import { createSseParser } from './sse-parser';
+import { createSseParser, type SseEvent } from './sse-parser';
 
 export interface ConversationDeps {
   store: Store;
@@ -45,6 +45,8 @@ const GONE = new Error('gone');
 
 /** How often a streaming answer is painted at most: one render a frame, however fast the deltas arrive. */
 const FLUSH_MS = 16;
+/** The longest the stream reader works before it lets the page run (input, the next frame, the flush). */
+const SLICE_MS = 8;
 
 const textOf = (message: ChatMessage): string =>
   message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
@@ -145,22 +147,30 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * end was seen; a stream cut before it returns false (or throws) and the caller resumes after `lastSeq`.
    */
   const read = async (response: Response, replyId: string): Promise<boolean> => {
-    let parts: MessagePart[] =
-      store.messages
-        .peek()
-        .find((m) => m.id === replyId)
-        ?.parts.slice() ?? [];
+    // Never changed in place: every change makes a new array, so the store's message stays as it was.
+    let parts: MessagePart[] = store.messages.peek().find((m) => m.id === replyId)?.parts ?? [];
+    /** Text of deltas not yet in `parts`: a burst of deltas becomes one string, not one array per delta. */
+    let text = '';
     let change: Partial<WidgetMessage> | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let isEnded = false;
+    const fold = (): void => {
+      const last = parts[parts.length - 1];
+      if (text)
+        parts =
+          last?.type === 'text'
+            ? [...parts.slice(0, -1), { type: 'text', text: last.text + text }]
+            : [...parts, { type: 'text', text }];
+      text = '';
+    };
     const flush = (): void => {
       clearTimeout(timer);
       timer = undefined;
+      fold();
       if (change) patch(replyId, { ...change, parts });
       change = undefined;
     };
-    const push = createSseParser(({ id, type, data }) => {
-      if (isEnded) return;
+    const apply = ({ id, type, data }: SseEvent): void => {
       let event: StreamEvent;
       try {
         event = { ...JSON.parse(data), type } as StreamEvent;
@@ -169,13 +179,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       if (id) lastSeq = Math.max(lastSeq, Number(id) || 0);
       change ??= {};
-      if (event.type === 'message.delta') {
-        const last = parts[parts.length - 1];
-        parts =
-          last?.type === 'text'
-            ? [...parts.slice(0, -1), { type: 'text', text: last.text + event.text }]
-            : [...parts, { type: 'text', text: event.text }];
-      } else if (event.type === 'message.part') {
+      if (event.type === 'message.delta') text += event.text;
+      else if (event.type === 'message.part') {
+        fold();
         parts = [...parts, event.part];
       } else if (event.type === 'action.started' || event.type === 'action.finished') {
         change.isBusy = event.type === 'action.started';
@@ -190,14 +196,24 @@ export function createConversation(deps: ConversationDeps): Conversation {
         return;
       }
       timer ??= setTimeout(flush, FLUSH_MS);
-    });
+    };
     if (!response.body) return false;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const sse = createSseParser();
     try {
-      while (!isEnded) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        push(value);
+      for (let slice = performance.now(); !isEnded; ) {
+        const event = sse.next();
+        if (event) apply(event);
+        else {
+          const { value, done } = await reader.read();
+          if (done) break;
+          sse.push(value);
+        }
+        // A burst (a resume, a fast model) is applied in slices: input and the frames in between are never held up.
+        if (performance.now() - slice > SLICE_MS) {
+          await new Promise((resume) => setTimeout(resume));
+          slice = performance.now();
+        }
       }
     } finally {
       if (isEnded) reader.cancel().catch(() => {});
@@ -414,7 +430,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (queue === lastQueue) return;
       lastQueue = queue;
       writeItem(queueKey, all.length ? queue : null);
-      if (pending.length) void pump();
+      // In a task of its own: the shopper's message is painted before the request is built.
+      if (pending.length) setTimeout(pump);
     }),
   );
 
