@@ -60,6 +60,31 @@ describe('<MessageList>', () => {
     expect(bubbles()[0]).toBe('message 20');
   });
 
+  it('adds appended messages below without removing the oldest shown, for up to a page more', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => text(`m${i}`, 'assistant', `message ${i}`));
+    const { container, list } = renderList(many);
+    const bubbles = () => [...container.querySelectorAll('div.bubble')];
+    const oldest = bubbles()[0];
+    for (let i = 100; i < 140; i++) {
+      list.value = [...list.value, text(`m${i}`, 'user', `message ${i}`)];
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(bubbles()).toHaveLength(80);
+    // The same node: nothing above was unmounted or rebuilt while the conversation grew.
+    expect(bubbles()[0]).toBe(oldest);
+    expect(bubbles()[0]?.textContent).toBe('message 60');
+    list.value = [...list.value, text('m140', 'user', 'message 140')];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bubbles()).toHaveLength(40);
+    expect(bubbles()[0]?.textContent).toBe('message 101');
+    // A new conversation (reset) then a restored history: the newest page again, nothing carried over.
+    list.value = [];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    list.value = many;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bubbles().map((el) => el.textContent)).toEqual(many.slice(60).map((_, i) => `message ${60 + i}`));
+  });
+
   it('keeps the list itself silent for screen readers and announces finished answers in a polite region', () => {
     const { container } = renderList([text('a', 'assistant', 'Hi')]);
     expect(screen.getByRole('log').getAttribute('aria-live')).toBe('off');

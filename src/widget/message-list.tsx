@@ -1,5 +1,5 @@
-import type { ReadonlySignal } from '@preact/signals';
-import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { type ReadonlySignal, useSignal } from '@preact/signals';
+import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
 import type { MessagePart } from '../protocol';
 import type { Strings } from './i18n';
 import { MessageView } from './message-view';
@@ -23,6 +23,8 @@ const PINNED_PX = 48;
  */
 const PAGE = 40;
 
+const keyOf = (message: WidgetMessage): string => message.clientMessageId ?? message.id;
+
 /**
  * The conversation. It reads its signals itself, so typing in the composer or a streaming delta never re-renders the
  * panel around it. Screen readers hear each finished answer once, through the polite live region; the list itself is
@@ -31,10 +33,23 @@ const PAGE = 40;
 export function MessageList(props: MessageListProps) {
   const { strings, status } = props;
   const all = props.messages.value;
-  const [shown, setShown] = useState(PAGE);
-  const messages = all.length > shown ? all.slice(-shown) : all;
+  // A signal, not `useState`: the list reads signals already, and hooks' state would add its code to the bundle.
+  const pages = useSignal(1);
+  /** The key of the first message rendered last time. */
+  const first = useRef<string>();
+  let start = Math.max(0, all.length - pages.value * PAGE);
+  // Messages that arrive after the first render extend the list downwards instead of pushing the oldest shown ones
+  // out: appending then adds nodes and removes none (issue: appending one message ≤ 16 ms), up to a page more.
+  for (let at = start - 1; first.current && at >= start - PAGE && at >= 0; at--) {
+    if (keyOf(all[at]!) === first.current) {
+      start = at;
+      break;
+    }
+  }
+  first.current = all[start] && keyOf(all[start]);
+  const messages = start ? all.slice(start) : all;
   const hasOlder = useRef(false);
-  hasOlder.current = messages !== all;
+  hasOlder.current = start > 0;
   const listRef = useRef<HTMLDivElement>(null);
   const isPinned = useRef(true);
   /** The scroll height before older messages were added above: the view stays on what the shopper was reading. */
@@ -52,7 +67,7 @@ export function MessageList(props: MessageListProps) {
     isPinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
     if (list.scrollTop < 200 && hasOlder.current && !heightBefore.current) {
       heightBefore.current = list.scrollHeight;
-      setShown((n) => n + PAGE);
+      pages.value++;
     }
   }, []);
 
@@ -71,7 +86,7 @@ export function MessageList(props: MessageListProps) {
       <p class="bubble assistant">{props.greeting}</p>
       {messages.map((message) => (
         <MessageView
-          key={message.clientMessageId ?? message.id}
+          key={keyOf(message)}
           message={message}
           strings={strings}
           renderPart={props.renderPart}
