@@ -7,6 +7,8 @@ import { pickStrings } from './i18n';
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);
+// Signals bound to DOM properties are written after a couple of microtasks, batched.
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function renderComposer(draft = 'Hello') {
   const onSend = vi.fn();
@@ -52,6 +54,31 @@ describe('<Composer>', () => {
     const { onDraft, textarea } = renderComposer('');
     fireEvent.input(textarea, { target: { value: 'Hi' } });
     expect(onDraft).toHaveBeenCalledWith('Hi');
+  });
+
+  it('follows the draft signal: the text shows and Send is enabled only for a draft with more than spaces', async () => {
+    const draft = signal('');
+    render(
+      <Composer
+        draft={draft}
+        strings={pickStrings('en')}
+        inputRef={createRef()}
+        onDraft={vi.fn()}
+        onSend={vi.fn()}
+      />,
+    );
+    const textarea = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    draft.value = '   ';
+    await settled();
+    expect(send.disabled).toBe(true);
+    draft.value = 'Blue, size 42?';
+    await settled();
+    expect([textarea.value, send.disabled]).toEqual(['Blue, size 42?', false]);
+    draft.value = '';
+    await settled();
+    expect([textarea.value, send.disabled]).toEqual(['', true]);
   });
 
   it('is labelled and shows the draft', () => {

@@ -1,4 +1,4 @@
-import type { ReadonlySignal } from '@preact/signals';
+import { type ReadonlySignal, useComputed } from '@preact/signals';
 import type { Ref } from 'preact';
 import { MESSAGE_TEXT_MAX } from '../protocol';
 import type { Strings } from './i18n';
@@ -6,7 +6,7 @@ import { Icon } from './icon';
 import { INPUT_ID } from './ids';
 
 export interface ComposerProps {
-  /** Read here, not in the parent: a keystroke re-renders the composer alone, never the conversation above. */
+  /** Bound to the textarea itself: a keystroke re-renders nothing, not even the composer (issue: typing budget). */
   draft: ReadonlySignal<string>;
   strings: Strings;
   inputRef: Ref<HTMLTextAreaElement>;
@@ -15,8 +15,9 @@ export interface ComposerProps {
 }
 
 /** Enter sends; Shift+Enter is a new line; Enter that confirms an IME composition does neither. */
-export function Composer({ draft: draftSignal, strings, inputRef, onDraft, onSend }: ComposerProps) {
-  const draft = draftSignal.value;
+export function Composer({ draft, strings, inputRef, onDraft, onSend }: ComposerProps) {
+  // Signals as props: Preact's signals integration writes these two DOM properties directly when they change.
+  const isEmpty = useComputed(() => !draft.value.trim());
   return (
     <form
       part="composer"
@@ -44,7 +45,7 @@ export function Composer({ draft: draftSignal, strings, inputRef, onDraft, onSen
           onSend();
         }}
       />
-      <button type="submit" class="send" aria-label={strings.send} disabled={!draft.trim()}>
+      <button type="submit" class="send" aria-label={strings.send} disabled={isEmpty}>
         <Icon name="send" />
       </button>
     </form>
