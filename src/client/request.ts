@@ -43,6 +43,11 @@ export interface SendOptions {
   timeoutMs: number;
   policy: RetryPolicy;
   signal?: AbortSignal;
+  /**
+   * `false` for a request that may have done its work even when no answer came back (creating a task): a timeout or
+   * network failure is then returned, not retried. 429 and 5xx did nothing and are retried either way.
+   */
+  isIdempotent?: boolean;
 }
 
 /**
@@ -91,7 +96,7 @@ export async function sendWithRetry(url: string, init: RequestInit, options: Sen
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) return aborted();
     const outcome = await sendOnce(url, init, options);
-    const reason = retryReason(outcome);
+    const reason = retryReason(outcome, options.isIdempotent !== false);
     if (reason === undefined || attempt > policy.retries) return outcome;
     let delayMs = backoffDelay(attempt, policy);
     if (outcome.type === 'response' && outcome.retryAfterMs !== undefined) {
@@ -109,8 +114,9 @@ export async function sendWithRetry(url: string, init: RequestInit, options: Sen
   }
 }
 
-function retryReason(outcome: Outcome): RetryReason | undefined {
-  if (outcome.type === 'failure') return outcome.kind === 'aborted' ? undefined : outcome.kind;
+function retryReason(outcome: Outcome, isIdempotent: boolean): RetryReason | undefined {
+  if (outcome.type === 'failure')
+    return outcome.kind === 'aborted' || !isIdempotent ? undefined : outcome.kind;
   if (!isRetryableStatus(outcome.status)) return undefined;
   return outcome.status === 429 ? 'rate_limited' : 'server';
 }

@@ -135,25 +135,8 @@ export class TaskClient {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     };
-    const { policy } = this.#options;
-    let retried: Outcome;
     // 429 and 5xx created nothing and are retried; after a timeout or a network error the task may exist, so no retry.
-    for (let attempt = 1; ; attempt++) {
-      retried = await this.#send(TASK_API_PATH, init, options.signal, { ...policy, retries: 0 });
-      if (!isRetryableResponse(retried) || attempt > policy.retries) break;
-      const delayMs =
-        retried.type === 'response' && retried.retryAfterMs !== undefined
-          ? retried.retryAfterMs
-          : backoffDelay(attempt, policy);
-      if (delayMs > policy.maxRetryAfterMs) break;
-      policy.onRetry?.({
-        attempt,
-        reason: retried.type === 'response' && retried.status === 429 ? 'rate_limited' : 'server',
-        delayMs,
-        ...(retried.type === 'response' ? { status: retried.status } : {}),
-      });
-      if (!(await sleep(delayMs, options.signal))) return aborted();
-    }
+    const retried = await this.#send(TASK_API_PATH, init, options.signal, false);
     if (retried.type === 'response' && retried.status === 200) {
       const json = parseJson(retried.body);
       if (isRecord(json) && typeof json.taskId === 'string')
@@ -212,7 +195,7 @@ export class TaskClient {
     path: string,
     init: RequestInit,
     signal: AbortSignal | undefined,
-    policy = this.#options.policy,
+    isIdempotent = true,
   ): Promise<Outcome> {
     return sendWithRetry(
       `${this.#options.base}${path}`,
@@ -226,7 +209,8 @@ export class TaskClient {
       {
         fetch: this.#options.fetch,
         timeoutMs: this.#options.timeoutMs,
-        policy,
+        policy: this.#options.policy,
+        isIdempotent,
         ...(signal ? { signal } : {}),
       },
     );
@@ -234,8 +218,6 @@ export class TaskClient {
 }
 
 const aborted = (): TaskCallFailure => ({ ok: false, kind: 'aborted', message: 'The request was aborted.' });
-
-const isRetryableResponse = (o: Outcome) => o.type === 'response' && (o.status === 429 || o.status >= 500);
 
 function toState<R>(outcome: Outcome): TaskState<R> {
   if (outcome.type === 'response' && outcome.status === 200) {
