@@ -1,11 +1,11 @@
 import { fireEvent, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_CHAT_CLOSE, type ServiceApi } from '../protocol';
-import { mount } from './mount';
 import {
   flush,
   hostElement,
   json,
+  mountWidget as mountWidgetAt,
   part,
   recordEvents,
   resetPage,
@@ -27,12 +27,7 @@ beforeEach(() => {
 });
 afterEach(resetPage);
 
-async function mountWidget(): Promise<ServiceApi> {
-  const result = await mount({ widgetId: 'demo', locale: 'en' }, { baseUrl: service.baseUrl });
-  if (!result.ok) throw new Error(result.error);
-  await flush();
-  return result.value;
-}
+const mountWidget = (): Promise<ServiceApi> => mountWidgetAt(service.baseUrl, { locale: 'en' });
 
 /** Testing Library queries scoped to the widget's shadow root. */
 const widget = () => within(part('.root'));

@@ -13,6 +13,7 @@ import {
   hang,
   hostElement,
   json,
+  mountWidget as mountWidgetAt,
   part,
   recordEvents,
   resetPage,
@@ -40,15 +41,10 @@ afterEach(() => {
   history.replaceState(null, '', '/');
 });
 
-async function mountWidget(
+const mountWidget = (
   settings: ServiceSettings = {},
   defaults: Partial<MountDefaults> = {},
-): Promise<ServiceApi> {
-  const result = await mount({ widgetId: 'demo', ...settings }, { baseUrl: service.baseUrl, ...defaults });
-  if (!result.ok) throw new Error(result.error);
-  await flush();
-  return result.value;
-}
+): Promise<ServiceApi> => mountWidgetAt(service.baseUrl, settings, defaults);
 
 /** Pretends the page runs in a frame, as `window.self !== window.top` sees it. */
 const pretendIframe = (): void => {

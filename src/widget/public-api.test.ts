@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHAT_CLOSE, EVENT_CHAT_OPEN, type ServiceApi, type ServiceSettings } from '../protocol';
-import { mount } from './mount';
 import {
   flush,
   globalApi,
   hostElement,
   json,
+  mountWidget as mountWidgetAt,
   part,
   recordEvents,
   resetPage,
@@ -29,12 +29,8 @@ beforeEach(() => {
 });
 afterEach(resetPage);
 
-async function mountWidget(settings: ServiceSettings = {}): Promise<ServiceApi> {
-  const result = await mount({ widgetId: 'demo', ...settings }, { baseUrl: service.baseUrl });
-  if (!result.ok) throw new Error(result.error);
-  await flush();
-  return result.value;
-}
+const mountWidget = (settings: ServiceSettings = {}): Promise<ServiceApi> =>
+  mountWidgetAt(service.baseUrl, settings);
 
 const launcher = (): HTMLButtonElement => part<HTMLButtonElement>('[part="launcher"]');
 const panel = (): HTMLElement => part('[part="panel"]');

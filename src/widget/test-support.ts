@@ -3,7 +3,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
-import { GLOBAL_NAME, HOST_TAG, LOG_PREFIX, type ServiceApi, type WidgetConfig } from '../protocol';
+import {
+  GLOBAL_NAME,
+  HOST_TAG,
+  LOG_PREFIX,
+  type ServiceApi,
+  type ServiceSettings,
+  type WidgetConfig,
+} from '../protocol';
+import { type MountDefaults, mount } from './mount';
 
 export const TEST_CONFIG: WidgetConfig = {
   greeting: 'Welcome to Acme! Ask me anything.',
@@ -81,6 +89,18 @@ export function part<T extends Element = HTMLElement>(selector: string): T {
 
 /** Lets Preact apply the re-render a signal change scheduled. */
 export const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** `mount()` of widget `demo` against a test service, the test failing on an error; resolves after the first render. */
+export async function mountWidget(
+  baseUrl: string,
+  settings: ServiceSettings = {},
+  defaults: Partial<MountDefaults> = {},
+): Promise<ServiceApi> {
+  const result = await mount({ widgetId: 'demo', ...settings }, { baseUrl, ...defaults });
+  if (!result.ok) throw new Error(result.error);
+  await flush();
+  return result.value;
+}
 
 /** Boot renders the launcher only; the closed panel is built in a later idle task. This waits for it. */
 export async function untilPanel(timeoutMs = 3000): Promise<HTMLElement> {
