@@ -186,35 +186,56 @@ async function runToolCall(
     const cancelOrder = turn.tools.cancelOrder;
     if (!request.ok) return `Error: invalid arguments for ${name}: ${request.error}. Nothing was cancelled.`;
     if (!cancelOrder) return 'Error: orders cannot be cancelled here. Nothing was cancelled.';
-    await out.event({ type: 'action.started', name: CANCEL_ORDER_ACTION });
-    let result: CancelOrderResult;
-    try {
-      result = await untilAborted(cancelOrder(request.value), signal);
-    } catch {
-      throwIfAborted(signal);
-      result = { ok: false, error: { code: 'internal', message: 'the webhook could not be called' } };
-    }
-    await out.event({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: result.ok });
+    const result: CancelOrderResult = await announcedCall(
+      out,
+      CANCEL_ORDER_ACTION,
+      signal,
+      () => cancelOrder(request.value),
+      'the webhook could not be called',
+    );
     return cancelOrderToolResult(request.value.orderId, result);
   }
 
   const { action } = target;
   const params = coerceActionParams(action.parameters, args.value);
   if (!params.ok) return `Error: invalid arguments for ${name}: ${params.error}. The action was not called.`;
-  await out.event({ type: 'action.started', name: action.name });
-  let result: Awaited<ReturnType<EngineTurn['tools']['callAction']>>;
-  try {
-    result = await untilAborted(turn.tools.callAction(action, params.value), signal);
-  } catch {
-    throwIfAborted(signal);
-    result = { ok: false, error: { code: 'internal', message: 'the action could not be called' } };
-  }
-  await out.event({ type: 'action.finished', name: action.name, ok: result.ok });
+  const result = await announcedCall(
+    out,
+    action.name,
+    signal,
+    () => turn.tools.callAction(action, params.value),
+    'the action could not be called',
+  );
   if (!result.ok) {
     return `Error: the action "${action.name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
   if (result.part.type !== 'text') await out.part(result.part);
   return result.aiText;
+}
+
+/**
+ * An integrator call (custom action, cancellation webhook) between `action.started` and `action.finished`, so the
+ * shopper sees it running. A call that throws (not one that answers with an error) counts as an `internal` failure.
+ */
+async function announcedCall<
+  R extends { ok: true } | { ok: false; error: { code: string; message: string } },
+>(
+  out: ReplyOutput,
+  name: string,
+  signal: AbortSignal,
+  call: () => Promise<R>,
+  failure: string,
+): Promise<R | { ok: false; error: { code: 'internal'; message: string } }> {
+  await out.event({ type: 'action.started', name });
+  let result: R | { ok: false; error: { code: 'internal'; message: string } };
+  try {
+    result = await untilAborted(call(), signal);
+  } catch {
+    throwIfAborted(signal);
+    result = { ok: false, error: { code: 'internal', message: failure } };
+  }
+  await out.event({ type: 'action.finished', name, ok: result.ok });
+  return result;
 }
 
 function compactProduct(card: ProductCard) {
