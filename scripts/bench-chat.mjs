@@ -15,6 +15,8 @@
 //                        the longest; beside it the same on an empty conversation, and in a plain textarea on the
 //                        same page (the browser's own floor, which the widget cannot go below). Chromium runs without vsync
 //                        here, so a duration is the main thread's work, not the wait for the next 60 Hz frame
+//   per keystroke        main-thread ms per keystroke from a Chrome trace (the key's task, then its frame), in the
+//                        composer with 1,000 messages above and in the plain textarea: the steadier figure
 //   stream 2,000 deltas  long tasks (≥ 50 ms) while a 2,000-delta answer is applied (budget: none), and the longest
 //   heap for 1,000       JS heap growth after GC from an empty panel to 1,000 messages shown (budget: ≤ 3 MB)
 import { existsSync } from 'node:fs';
@@ -165,6 +167,44 @@ async function typeText(page, selector = 'service-widget textarea') {
   return slow.filter((e) => TYPING_EVENTS.has(e.name));
 }
 
+/**
+ * Main-thread milliseconds per keystroke, from a Chrome trace of typing 40 characters: the tasks that dispatch a
+ * keypress (handlers, the textarea's own editing) and the frames that follow (style, layout, paint, commit). Steadier
+ * than Event Timing on a busy machine, because it leaves out the time the other cores' work keeps the frame waiting.
+ */
+async function keystrokeCost(browser, page, selector) {
+  await page.locator(selector).click();
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await page.keyboard.type('Do you have this jacket in blue and XL?', { delay: 20 });
+  await page.waitForTimeout(300);
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+  await page.locator(selector).fill('');
+  const events = trace.traceEvents ?? trace;
+  const threads = new Map();
+  for (const e of events) {
+    if (e.name === 'thread_name' && e.args?.name === 'CrRendererMain') threads.set(`${e.pid}:${e.tid}`, []);
+  }
+  for (const e of events) threads.get(`${e.pid}:${e.tid}`)?.push(e);
+  // The page's renderer: the main thread that dispatched the key events.
+  const main = [...threads.values()].find((list) =>
+    list.some((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keypress'),
+  );
+  if (!main) throw new Error('bench-chat: no keypress in the trace');
+  const slices = main.filter((e) => e.ph === 'X').sort((a, b) => a.ts - b.ts);
+  let keys = 0;
+  let keyUs = 0;
+  let frameUs = 0;
+  for (const task of slices.filter((e) => e.name === 'RunTask')) {
+    const end = task.ts + task.dur;
+    const inside = slices.filter((e) => e.ts >= task.ts && e.ts < end);
+    if (inside.some((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keypress')) {
+      keys++;
+      keyUs += task.dur;
+    } else if (inside.some((e) => e.name === 'Paint' || e.name === 'Commit')) frameUs += task.dur;
+  }
+  return { key: keyUs / keys / 1000, frame: frameUs / keys / 1000 };
+}
+
 async function heapUsed(cdp) {
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -230,6 +270,7 @@ async function run(browser, demo, rate, history, stream) {
     document.body.append(bare);
   });
   const slowBare = await typeText(page, '#bench-bare');
+  const costBare = await keystrokeCost(browser, page, '#bench-bare');
   await page.evaluate(() => document.getElementById('bench-bare').remove());
 
   // The long conversation.
@@ -268,6 +309,7 @@ async function run(browser, demo, rate, history, stream) {
 
   // Typing.
   const slowInput = await typeText(page);
+  const cost = await keystrokeCost(browser, page, 'service-widget textarea');
 
   // Streaming 2,000 deltas.
   const streamFrom = await page.evaluate(() => {
@@ -289,6 +331,10 @@ async function run(browser, demo, rate, history, stream) {
     slowInputs: slowInput.length,
     slowestInput: Math.max(0, ...slowInput.map((e) => e.duration)),
     slowestInputWork: Math.max(0, ...slowInput.map((e) => e.work)),
+    keyMs: cost.key,
+    frameMs: cost.frame,
+    keyMsBare: costBare.key,
+    frameMsBare: costBare.frame,
     slowInputsBare: slowBare.length,
     slowestInputBare: Math.max(0, ...slowBare.map((e) => e.duration)),
     slowInputsEmpty: slowEmpty.length,
@@ -354,6 +400,12 @@ async function main() {
       );
       console.log(
         `    …a plain textarea instead ${String(median(col('slowInputsBare'))).padStart(7)} ${String(max(col('slowInputsBare'))).padStart(7)}   (longest ${f(max(col('slowestInputBare')))} ms: the browser's own floor on this page)`,
+      );
+      console.log(
+        `  main thread per keystroke  ${f(median(col('keyMs'))).padStart(8)} ${f(max(col('keyMs'))).padStart(7)}   ms in the key's task, then ${f(median(col('frameMs')))} ms of frame (trace)`,
+      );
+      console.log(
+        `    …a plain textarea instead ${f(median(col('keyMsBare'))).padStart(7)} ${f(max(col('keyMsBare'))).padStart(7)}   ms in the key's task, then ${f(median(col('frameMsBare')))} ms of frame`,
       );
       console.log(
         `  long tasks, 2,000 deltas   ${String(median(col('streamLongTasks'))).padStart(8)} ${String(max(col('streamLongTasks'))).padStart(7)}   0 (longest ${f(max(col('streamLongest')))} ms)`,
