@@ -174,7 +174,9 @@ async function typeText(page, selector = 'service-widget textarea') {
  */
 async function keystrokeCost(browser, page, selector) {
   await page.locator(selector).click();
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
   await page.keyboard.type('Do you have this jacket in blue and XL?', { delay: 20 });
   await page.waitForTimeout(300);
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
