@@ -171,6 +171,55 @@ describe('streamed feed ingestion', () => {
     expect(await catalog.countProducts('broken')).toBe(2);
   });
 
+  it('applies nothing when a later feed breaks off after an earlier one was stored, and reports every feed', async () => {
+    const first = Array.from({ length: 300 }, (_, i) => schemaOrg(i));
+    bodies.set('/first.json', () => ({ chunks: pieces(JSON.stringify(first), 4096) }));
+    bodies.set('/second.json', () => ({ chunks: [JSON.stringify([schemaOrg(1000)])] }));
+    bodies.set('/third.json', () => ({ chunks: [JSON.stringify([schemaOrg(2000), { name: 'x' }])] }));
+    const w = widget('multi', [{ path: '/first.json' }, { path: '/second.json' }, { path: '/third.json' }]);
+    expect(await refreshWidgetFeeds(w, catalog, ingest)).toMatchObject({
+      applied: true,
+      counts: { added: 302 },
+    });
+
+    // The first feed changes every product and is written in full; the second then stops halfway.
+    const changed = first.map((p) => ({ ...p, description: 'changed' }));
+    bodies.set('/first.json', () => ({ chunks: pieces(JSON.stringify(changed), 4096) }));
+    bodies.set('/second.json', () => ({ chunks: [`[${JSON.stringify(schemaOrg(1001))}, {"name": "cut`] }));
+    const report = await refreshWidgetFeeds(w, catalog, ingest);
+    expect(report.applied).toBe(false);
+    expect(report.feeds.map((f) => [f.ok, f.accepted, f.rejected.length])).toEqual([
+      [true, 300, 0],
+      [false, 0, 0],
+      // Read after the failure for its report only.
+      [true, 1, 1],
+    ]);
+    expect(report.feeds[1].error).toMatch(/^the feed stops after \d+ bytes/);
+    expect(await catalog.countProducts('multi')).toBe(302);
+    expect((await catalog.getProduct('multi', 'SKU-7'))?.productData.description).toBeUndefined();
+    expect(await catalog.getProduct('multi', 'SKU-1001')).toBeNull();
+  });
+
+  it('refuses a product whose url or identifier an earlier feed of the widget has, at its own index', async () => {
+    bodies.set('/a.json', () => ({ chunks: [JSON.stringify([schemaOrg(1), schemaOrg(2)])] }));
+    const sameUrl = { ...schemaOrg(3), url: 'https://shop.example/p/2' };
+    const sameSku = { ...schemaOrg(4), sku: 'SKU-1' };
+    const twiceInB = { ...schemaOrg(6), url: 'https://shop.example/p/5' };
+    bodies.set('/b.json', () => ({ chunks: [JSON.stringify([schemaOrg(5), sameUrl, sameSku, twiceInB])] }));
+    const report = await refreshWidgetFeeds(
+      widget('across', [{ path: '/a.json' }, { path: '/b.json' }]),
+      catalog,
+      ingest,
+    );
+    expect(report).toMatchObject({ applied: true, counts: { added: 3 } });
+    expect(report.feeds[1]).toMatchObject({ ok: true, accepted: 1 });
+    expect(report.feeds[1].rejected).toEqual([
+      { index: 1, url: 'https://shop.example/p/2', reason: 'listed by an earlier feed' },
+      { index: 2, url: 'https://shop.example/p/4', reason: 'listed by an earlier feed' },
+      { index: 3, url: 'https://shop.example/p/5', reason: 'duplicate url (first at index 0)' },
+    ]);
+  });
+
   it('fails a feed over the byte cap, a top-level non-array and an HTTP error, changing nothing', async () => {
     const big = JSON.stringify(Array.from({ length: 100 }, (_, i) => schemaOrg(i)));
     bodies.set('/big.json', () => ({ chunks: pieces(big, 1000) }));
