@@ -414,6 +414,8 @@ export function createCatalogStore(db: Db): CatalogStore {
           }
           add(chunk, product);
           listed.add(product.identifier);
+          // A source that never waits for I/O (a list) would starve the socket the chunk being written goes through.
+          if (chunk.size % 256 === 0) await yieldToEventLoop();
           if (chunk.size >= chunkSize) {
             await flush(chunk);
             chunk = newChunk();
