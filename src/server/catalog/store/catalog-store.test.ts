@@ -246,6 +246,30 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(await store.getProduct(widgetId, 'p1')).toEqual(product(1));
     });
 
+    it('keeps its transaction alive through a feed that stalls longer than the idle-in-transaction limit', async () => {
+      const widgetId = newWidget();
+      // A server ends a session idle in a transaction for longer than this; PGlite has no such limit.
+      const strict: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction(async (tx) => {
+            if (backend.name === 'postgres') {
+              await tx.query("SELECT set_config('idle_in_transaction_session_timeout', '400ms', true)");
+            }
+            return fn(tx);
+          }),
+      };
+      async function* stalling() {
+        yield product(1);
+        await new Promise((ok) => setTimeout(ok, 1200));
+        yield product(2);
+      }
+      expect(
+        await createCatalogStore(strict).replaceFeedStream(widgetId, stalling(), { keepaliveMs: 100 }),
+      ).toMatchObject({ added: 2 });
+      expect(await store.countProducts(widgetId)).toBe(2);
+    });
+
     it('pulls the stream at most one chunk ahead of the chunk being written', async () => {
       const widgetId = newWidget();
       const chunkSize = 50;

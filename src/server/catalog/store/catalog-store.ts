@@ -23,6 +23,12 @@ import {
 export interface ReplaceFeedOptions {
   /** Products per COPY or UPDATE statement; default 2,000. */
   chunkSize?: number;
+  /**
+   * While a stream is read, a trivial statement at least this often (ms; default 15,000): a server ends a session
+   * that sits idle in a transaction (`idle_in_transaction_session_timeout`, 60 s in db.ts) and a slow feed would
+   * leave it so.
+   */
+  keepaliveMs?: number;
 }
 
 /** The products of a feed refresh: a list, or a stream (the feed as it is downloaded and normalized). */
@@ -104,6 +110,7 @@ export interface CatalogStore {
 }
 
 const DEFAULT_CHUNK = 2_000;
+const KEEPALIVE_MS = 15_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -404,6 +411,10 @@ export function createCatalogStore(db: Db): CatalogStore {
         // Lets the statements go out before the stream is pulled again.
         await yieldToEventLoop();
       };
+      const keepalive = setInterval(
+        () => void tx.query('SELECT 1').catch(() => {}),
+        options.keepaliveMs ?? KEEPALIVE_MS,
+      );
       try {
         let chunk = newChunk();
         for await (const product of products) {
@@ -426,6 +437,8 @@ export function createCatalogStore(db: Db): CatalogStore {
       } catch (error) {
         await running?.catch(() => {});
         throw error;
+      } finally {
+        clearInterval(keepalive);
       }
 
       // Feed products the feed no longer lists; push-added ones stay.
