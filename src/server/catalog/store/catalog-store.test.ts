@@ -270,6 +270,19 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(await store.countProducts(widgetId)).toBe(2);
     });
 
+    it('leaves a large refresh with statistics on the searched columns, none gathered on the stored record', async () => {
+      await store.replaceFeedStream(newWidget(), streamOf(many(1500)), { chunkSize: 500 });
+      const analyzed = (
+        await db.query<{ attname: string }>(
+          `SELECT attname FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'products'`,
+        )
+      ).map((r) => r.attname);
+      expect(analyzed).toEqual(expect.arrayContaining(['widget_id', 'search_tsv', 'name_tsv', 'price_num']));
+      for (const unused of ['data', 'pushed', 'feed_hash', 'url', 'name', 'updated_at']) {
+        expect(analyzed).not.toContain(unused);
+      }
+    });
+
     it('pulls the stream at most one chunk ahead of the chunk being written', async () => {
       const widgetId = newWidget();
       const chunkSize = 50;
