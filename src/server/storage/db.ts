@@ -48,6 +48,12 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Releases the database (waits for running work). Not allowed on a `tx` handle. */
   close(): Promise<void>;
+  /**
+   * True when every other statement waits while a transaction is open (PGlite: one session for the whole process);
+   * false on a server, where other connections go on. Work that would keep a transaction open while it waits for
+   * something slow (a download) must not do so when this is true.
+   */
+  readonly exclusiveTransactions: boolean;
 }
 
 /** `database` from `service.config.json`: `"embedded"` or a `postgres://` URL (DESIGN: service configuration). */
@@ -145,7 +151,10 @@ interface Connection {
  * rejected `Promise.all`), then refuses new ones, so nothing runs outside the transaction or on a connection that
  * went back to the pool.
  */
-function transactionHandle(connection: Connection): { tx: Db; end(): Promise<void> } {
+function transactionHandle(
+  connection: Connection,
+  exclusiveTransactions: boolean,
+): { tx: Db; end(): Promise<void> } {
   const serial = serializer();
   let isOver = false;
   const statement = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -154,6 +163,7 @@ function transactionHandle(connection: Connection): { tx: Db; end(): Promise<voi
     return serial.run(work);
   };
   const tx: Db = {
+    exclusiveTransactions,
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       statement(() => connection.query<T>(sql, params)),
     exec: (sql) => statement(() => connection.exec(sql)),
@@ -161,7 +171,7 @@ function transactionHandle(connection: Connection): { tx: Db; end(): Promise<voi
     transaction: async (fn) => {
       const name = `sp_${++savepointCounter}`;
       await statement(() => connection.exec(`SAVEPOINT ${name}`));
-      const inner = transactionHandle(connection);
+      const inner = transactionHandle(connection, exclusiveTransactions);
       try {
         const result = await runAsTransaction(tx, () => fn(inner.tx));
         await inner.end();
@@ -218,6 +228,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
+    exclusiveTransactions: true,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       const { rows } = await pglite.query<T>(sql, params as unknown[] | undefined);
@@ -239,23 +250,26 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
       return pglite.transaction(async (ptx) => {
-        const handle = transactionHandle({
-          query: async <T>(sql: string, params: readonly unknown[]) => {
-            const { rows } = await ptx.query<T>(sql, params as unknown[]);
-            await yieldToEventLoop();
-            return rows;
+        const handle = transactionHandle(
+          {
+            query: async <T>(sql: string, params: readonly unknown[]) => {
+              const { rows } = await ptx.query<T>(sql, params as unknown[]);
+              await yieldToEventLoop();
+              return rows;
+            },
+            exec: async (sql) => {
+              await ptx.exec(sql);
+              await yieldToEventLoop();
+            },
+            copyFrom: async (table, columns, rows) => {
+              await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+                blob: new Blob([rows as BlobPart]),
+              });
+              await yieldToEventLoop();
+            },
           },
-          exec: async (sql) => {
-            await ptx.exec(sql);
-            await yieldToEventLoop();
-          },
-          copyFrom: async (table, columns, rows) => {
-            await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
-              blob: new Blob([rows as BlobPart]),
-            });
-            await yieldToEventLoop();
-          },
-        });
+          true,
+        );
         try {
           return await runAsTransaction(db, () => fn(handle.tx));
         } finally {
@@ -367,6 +381,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
+    exclusiveTransactions: false,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       return (await pool.query(oneStatement(sql, params))).rows as T[];
@@ -394,14 +409,17 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const handle = transactionHandle({
-          query: async <T>(sql: string, params: readonly unknown[]) =>
-            (await client.query(oneStatement(sql, params))).rows as T[],
-          exec: async (sql) => {
-            await client.query(sql);
+        const handle = transactionHandle(
+          {
+            query: async <T>(sql: string, params: readonly unknown[]) =>
+              (await client.query(oneStatement(sql, params))).rows as T[],
+            exec: async (sql) => {
+              await client.query(sql);
+            },
+            copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
           },
-          copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
-        });
+          false,
+        );
         let value: Awaited<ReturnType<typeof fn>>;
         try {
           value = await runAsTransaction(db, () => fn(handle.tx));

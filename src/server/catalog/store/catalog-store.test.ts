@@ -246,6 +246,28 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(await store.getProduct(widgetId, 'p1')).toEqual(product(1));
     });
 
+    it('holds neither the database nor the widget lock while the stream has not produced its first product', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      let release = () => {};
+      const gate = new Promise<void>((ok) => {
+        release = ok;
+      });
+      async function* late() {
+        await gate;
+        yield product(1);
+        yield product(2);
+      }
+      const refresh = store.replaceFeedStream(widgetId, late());
+      // A push to the same widget goes through meanwhile (it takes the widget's lock in a transaction of its own).
+      expect(
+        await store.updateProducts(widgetId, [{ identifier: 'p1', productData: { price: '0.10' } }]),
+      ).toMatchObject({ updated: ['p1'] });
+      release();
+      expect(await refresh).toEqual({ added: 1, updated: 0, removed: 0, unchanged: 1 });
+      expect((await store.getProduct(widgetId, 'p1'))?.productData.price).toBe('0.10');
+    });
+
     it('keeps its transaction alive through a feed that stalls longer than the idle-in-transaction limit', async () => {
       const widgetId = newWidget();
       // A server ends a session idle in a transaction for longer than this; PGlite has no such limit.
@@ -283,7 +305,7 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       }
     });
 
-    it('pulls the stream at most one chunk ahead of the chunk being written', async () => {
+    it('on a server pulls the stream at most one chunk ahead of the chunk being written', async () => {
       const widgetId = newWidget();
       const chunkSize = 50;
       let pulled = 0;
@@ -316,7 +338,9 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
         await createCatalogStore(slow).replaceFeedStream(widgetId, counted(), { chunkSize }),
       ).toMatchObject({ added: 500 });
       expect(aheadAtEachWrite).toHaveLength(10);
-      expect(Math.max(...aheadAtEachWrite)).toBeLessThanOrEqual(chunkSize);
+      if (backend.name === 'postgres') expect(Math.max(...aheadAtEachWrite)).toBeLessThanOrEqual(chunkSize);
+      // The embedded database reads the stream to its end before its transaction holds the whole database.
+      else expect(aheadAtEachWrite[0]).toBe(500 - chunkSize);
       expect(await store.countProducts(widgetId)).toBe(500);
     });
   });

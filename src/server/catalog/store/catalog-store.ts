@@ -85,9 +85,10 @@ export interface CatalogStore {
     options?: ReplaceFeedOptions,
   ): Promise<ReplaceFeedResult>;
   /**
-   * {@link replaceFeedProducts} for products that arrive as a stream: they are written in chunks as they come, inside
-   * one transaction that holds the widget's catalog lock from the first product to the commit, so at most two chunks
-   * are in memory at a time. When the stream throws (a feed that breaks off), or an identifier comes twice, or the
+   * {@link replaceFeedProducts} for products that arrive as a stream: on a server they are written in chunks as they
+   * come, inside one transaction that holds the widget's catalog lock from the first product to the commit, so at
+   * most two chunks are in memory at a time. On the embedded database (where an open transaction holds every other
+   * statement) the stream is read to its end before the transaction opens. When the stream throws (a feed that breaks off), or an identifier comes twice, or the
    * database refuses a product, everything is rolled back and the error passes through: nothing changed. A url that
    * comes twice fails the commit (the constraint is checked there).
    */
@@ -324,138 +325,152 @@ export function createCatalogStore(db: Db): CatalogStore {
     options: ReplaceFeedOptions = {},
   ): Promise<ReplaceFeedResult> {
     const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
-    return db.transaction(async (tx) => {
-      await lockWidget(tx, widgetId);
-      const known: Known = new Map();
-      for (const row of await tx.query<{ identifier: string; feed_hash: string | null }>(
-        'SELECT identifier, feed_hash FROM products WHERE widget_id = $1',
-        [widgetId],
-      )) {
-        known.set(row.identifier, row.feed_hash);
-      }
-      const pushUrls = new Map<string, string>();
-      for (const row of await tx.query<{ identifier: string; url: string }>(
-        `SELECT identifier, url FROM products WHERE widget_id = $1 AND source = 'push'`,
-        [widgetId],
-      )) {
-        pushUrls.set(row.url, row.identifier);
-      }
-      const listed = new Set<string>();
-      const counts: ReplaceFeedResult = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+    let source = products;
+    if (isStream(products)) {
+      // On the embedded database an open transaction holds every other statement of the service, and a feed can be
+      // slow or stall: there the stream is read to its end first (the products held meanwhile), then written. On a
+      // server the transaction (a pooled connection and the widget's lock) opens with the first product, so a feed
+      // that never answers holds neither.
+      source = db.exclusiveTransactions ? await readAll(products) : await fromFirst(products);
+    }
+    try {
+      return await db.transaction(async (tx) => {
+        await lockWidget(tx, widgetId);
+        const known: Known = new Map();
+        for (const row of await tx.query<{ identifier: string; feed_hash: string | null }>(
+          'SELECT identifier, feed_hash FROM products WHERE widget_id = $1',
+          [widgetId],
+        )) {
+          known.set(row.identifier, row.feed_hash);
+        }
+        const pushUrls = new Map<string, string>();
+        for (const row of await tx.query<{ identifier: string; url: string }>(
+          `SELECT identifier, url FROM products WHERE widget_id = $1 AND source = 'push'`,
+          [widgetId],
+        )) {
+          pushUrls.set(row.url, row.identifier);
+        }
+        const listed = new Set<string>();
+        const counts: ReplaceFeedResult = { added: 0, updated: 0, removed: 0, unchanged: 0 };
 
-      /**
-       * A chunk's statements, built product by product as they arrive (all in Node, no round trip): the product
-       * itself is dropped at once, only its COPY line (or UPDATE record) is kept until the chunk is written.
-       */
-      const newChunk = () => ({
-        size: 0,
-        copy: new CopyLines(),
-        changed: [] as FeedRecord[],
-        displaced: [] as string[],
-      });
-      const add = (chunk: ReturnType<typeof newChunk>, p: CatalogProduct) => {
-        chunk.size++;
-        const data = canonicalJson(p.productData);
-        const hash = feedHashOf(data);
-        const before = known.get(p.identifier);
-        // The feed wins a url: a push-added product (another identifier, not listed by this feed) that has it goes.
-        const holder = pushUrls.get(p.productData.url);
-        if (holder !== undefined && holder !== p.identifier && known.has(holder) && !listed.has(holder)) {
-          chunk.displaced.push(holder);
-          known.delete(holder);
-          pushUrls.delete(p.productData.url);
-          counts.removed++;
-        }
-        if (before === hash) {
-          counts.unchanged++;
-          return;
-        }
-        const columns = deriveColumns(p.productData);
-        if (before === undefined) {
-          counts.added++;
-          chunk.copy.push(feedCopyLine(widgetId, p.identifier, data, hash, columns));
-        } else {
-          // A changed product, or a push-added one the feed now lists: its push overrides go.
-          counts.updated++;
-          chunk.changed.push({ identifier: p.identifier, data, feed_hash: hash, ...columns });
-        }
-      };
-      const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
-        if (displaced.length > 0) {
-          await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
-            widgetId,
-            displaced,
-          ]);
-        }
-        if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
-        if (changed.length > 0) {
-          await tx.query(
-            `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',
+        /**
+         * A chunk's statements, built product by product as they arrive (all in Node, no round trip): the product
+         * itself is dropped at once, only its COPY line (or UPDATE record) is kept until the chunk is written.
+         */
+        const newChunk = () => ({
+          size: 0,
+          copy: new CopyLines(),
+          changed: [] as FeedRecord[],
+          displaced: [] as string[],
+        });
+        const add = (chunk: ReturnType<typeof newChunk>, p: CatalogProduct) => {
+          chunk.size++;
+          const data = canonicalJson(p.productData);
+          const hash = feedHashOf(data);
+          const before = known.get(p.identifier);
+          // The feed wins a url: a push-added product (another identifier, not listed by this feed) that has it goes.
+          const holder = pushUrls.get(p.productData.url);
+          if (holder !== undefined && holder !== p.identifier && known.has(holder) && !listed.has(holder)) {
+            chunk.displaced.push(holder);
+            known.delete(holder);
+            pushUrls.delete(p.productData.url);
+            counts.removed++;
+          }
+          if (before === hash) {
+            counts.unchanged++;
+            return;
+          }
+          const columns = deriveColumns(p.productData);
+          if (before === undefined) {
+            counts.added++;
+            chunk.copy.push(feedCopyLine(widgetId, p.identifier, data, hash, columns));
+          } else {
+            // A changed product, or a push-added one the feed now lists: its push overrides go.
+            counts.updated++;
+            chunk.changed.push({ identifier: p.identifier, data, feed_hash: hash, ...columns });
+          }
+        };
+        const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
+          if (displaced.length > 0) {
+            await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
+              widgetId,
+              displaced,
+            ]);
+          }
+          if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
+          if (changed.length > 0) {
+            await tx.query(
+              `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',
                feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
                code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
                updated_at = now()
              FROM jsonb_to_recordset($2::jsonb) AS r(${FEED_RECORD_COLUMNS})
              WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
-            [widgetId, JSON.stringify(changed)],
-          );
-        }
-      };
-
-      // At most one chunk being written while the next one fills: the stream is not pulled while a full chunk waits.
-      let running: Promise<void> | undefined;
-      const flush = async (chunk: ReturnType<typeof newChunk>) => {
-        if (running) await running;
-        running = write(chunk);
-        // Awaited before the next write or after the loop; until then a failure must not count as unhandled.
-        running.catch(() => {});
-        // Lets the statements go out before the stream is pulled again.
-        await yieldToEventLoop();
-      };
-      const keepalive = setInterval(
-        () => void tx.query('SELECT 1').catch(() => {}),
-        options.keepaliveMs ?? KEEPALIVE_MS,
-      );
-      try {
-        let chunk = newChunk();
-        for await (const product of products) {
-          if (listed.has(product.identifier)) {
-            throw new Error(
-              `catalog: duplicate identifier in the feed: ${JSON.stringify(product.identifier)}`,
+              [widgetId, JSON.stringify(changed)],
             );
           }
-          add(chunk, product);
-          listed.add(product.identifier);
-          // A source that never waits for I/O (a list) would starve the socket the chunk being written goes through.
-          if (chunk.size % 256 === 0) await yieldToEventLoop();
-          if (chunk.size >= chunkSize) {
-            await flush(chunk);
-            chunk = newChunk();
-          }
-        }
-        if (chunk.size > 0) await flush(chunk);
-        await running;
-      } catch (error) {
-        await running?.catch(() => {});
-        throw error;
-      } finally {
-        clearInterval(keepalive);
-      }
+        };
 
-      // Feed products the feed no longer lists; push-added ones stay.
-      const gone: string[] = [];
-      for (const [identifier, hash] of known)
-        if (hash !== null && !listed.has(identifier)) gone.push(identifier);
-      if (gone.length > 0) {
-        await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
-          widgetId,
-          gone,
-        ]);
-        counts.removed += gone.length;
-      }
-      const written = counts.added + counts.updated + counts.removed;
-      if (written >= Math.max(MAINTAIN_MIN, listed.size / 10)) await maintain(tx);
-      return counts;
-    });
+        // At most one chunk being written while the next one fills: the stream is not pulled while a full chunk waits.
+        let running: Promise<void> | undefined;
+        const flush = async (chunk: ReturnType<typeof newChunk>) => {
+          if (running) await running;
+          running = write(chunk);
+          // Awaited before the next write or after the loop; until then a failure must not count as unhandled.
+          running.catch(() => {});
+          // Lets the statements go out before the stream is pulled again.
+          await yieldToEventLoop();
+        };
+        const keepalive = setInterval(
+          () => void tx.query('SELECT 1').catch(() => {}),
+          options.keepaliveMs ?? KEEPALIVE_MS,
+        );
+        try {
+          let chunk = newChunk();
+          for await (const product of source) {
+            if (listed.has(product.identifier)) {
+              throw new Error(
+                `catalog: duplicate identifier in the feed: ${JSON.stringify(product.identifier)}`,
+              );
+            }
+            add(chunk, product);
+            listed.add(product.identifier);
+            // A source that never waits for I/O (a list) would starve the socket the chunk being written goes through.
+            if (chunk.size % 256 === 0) await yieldToEventLoop();
+            if (chunk.size >= chunkSize) {
+              await flush(chunk);
+              chunk = newChunk();
+            }
+          }
+          if (chunk.size > 0) await flush(chunk);
+          await running;
+        } catch (error) {
+          await running?.catch(() => {});
+          throw error;
+        } finally {
+          clearInterval(keepalive);
+        }
+
+        // Feed products the feed no longer lists; push-added ones stay.
+        const gone: string[] = [];
+        for (const [identifier, hash] of known)
+          if (hash !== null && !listed.has(identifier)) gone.push(identifier);
+        if (gone.length > 0) {
+          await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
+            widgetId,
+            gone,
+          ]);
+          counts.removed += gone.length;
+        }
+        const written = counts.added + counts.updated + counts.removed;
+        if (written >= Math.max(MAINTAIN_MIN, listed.size / 10)) await maintain(tx);
+        return counts;
+      });
+    } catch (error) {
+      // The source may not have been read to its end (the transaction could not open, or failed): stop it.
+      if (isStream(source)) await source[Symbol.asyncIterator]().return?.();
+      throw error;
+    }
   }
 
   return {
@@ -547,6 +562,26 @@ export function createCatalogStore(db: Db): CatalogStore {
       return row.n;
     },
   };
+}
+
+const isStream = (products: FeedProducts): products is AsyncIterable<CatalogProduct> =>
+  Symbol.asyncIterator in products;
+
+/** The same stream, once its first product has arrived (or it ended). */
+async function fromFirst(products: AsyncIterable<CatalogProduct>): Promise<FeedProducts> {
+  const iterator = products[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return [];
+  return (async function* () {
+    yield first.value;
+    yield* { [Symbol.asyncIterator]: () => iterator };
+  })();
+}
+
+async function readAll(products: AsyncIterable<CatalogProduct>): Promise<CatalogProduct[]> {
+  const all: CatalogProduct[] = [];
+  for await (const product of products) all.push(product);
+  return all;
 }
 
 function assertUnique(field: string, values: readonly string[]): void {
