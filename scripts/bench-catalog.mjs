@@ -1,6 +1,6 @@
 // `npm run bench`, third part: the product catalog at 100,000 products, on both storage backends: PGlite (embedded,
 // on disk in a temporary folder, as the service runs it) and PostgreSQL (DATABASE_URL or TEST_DATABASE_URL, else a
-// throwaway cluster of Debian's postgresql when it is installed; PG=0 skips it). Prints a table per backend and writes
+// throwaway cluster of Debian's postgresql when it is installed; PG=0 skips it, PGLITE=0 skips PGlite). Prints a table per backend and writes
 // bench-results/catalog.json. It reports figures only: it never fails on timing, and exits non-zero only when it cannot
 // run. Knobs (environment): PRODUCTS (100000), QUERIES (500), PUSH (10000), E2E=0 to skip the feed-over-HTTP part,
 // HEAP_MB (256; 0 skips the feed run with Node's old generation capped at that size).
@@ -719,7 +719,7 @@ async function main() {
   const feed = process.env.E2E === '0' ? null : await serveFeed();
   let cluster = null;
   try {
-    const dir = await mkdtemp(join(tmpdir(), 'bench-catalog-pglite-'));
+    const dir = process.env.PGLITE === '0' ? null : await mkdtemp(join(tmpdir(), 'bench-catalog-pglite-'));
     const pgliteFeed = feed && {
       ...feed,
       emptyBackend: async () => {
@@ -730,12 +730,14 @@ async function main() {
         };
       },
     };
-    try {
-      const { results: out, rows } = await runBackend({ kind: 'pglite', dir }, pgliteFeed);
-      results.backends.pglite = out;
-      tables.push(['PGlite (embedded, on disk)', rows]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    if (dir) {
+      try {
+        const { results: out, rows } = await runBackend({ kind: 'pglite', dir }, pgliteFeed);
+        results.backends.pglite = out;
+        tables.push(['PGlite (embedded, on disk)', rows]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     }
     const given = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
     if (process.env.PG !== '0') {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase, openPglite } from './db';
+import { copyText, type Db, openDatabase, openPglite } from './db';
 import { type Backend, backends, OPEN_TIMEOUT } from './test-backends';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -166,6 +166,28 @@ describe.each(backends)('Db on $name', (backend: Backend) => {
       { n: 0 },
     ]);
     await expect(handle!.query('SELECT 1')).rejects.toThrow(/after its transaction ended/);
+  });
+
+  it('bulk-loads COPY text lines, as a string or bytes, escapes and NULL included, on the handle and in a transaction', async () => {
+    await db.exec('CREATE TABLE copied (label text, note text, n int)');
+    const labels = ['tab\there', 'back\\slash', 'line\nbreak\r\nend', 'caf\u00e9 \u2615', '\\N is not null'];
+    const lines = labels.map((l, i) => `${copyText(l)}\t${copyText(i % 2 ? null : 'x')}\t${i}\n`).join('');
+    await db.copyFrom('copied', ['label', 'note', 'n'], lines);
+    await db.transaction(async (tx) => {
+      await tx.copyFrom('copied', ['label', 'n'], Buffer.from(`${copyText('from bytes')}\t9\n`));
+    });
+    const rows = await db.query<{ label: string; note: string | null }>(
+      'SELECT label, note FROM copied ORDER BY n',
+    );
+    expect(rows).toEqual([
+      ...labels.map((label, i) => ({ label, note: i % 2 ? null : 'x' })),
+      { label: 'from bytes', note: null },
+    ]);
+    // A refused line fails the whole COPY (and its transaction): nothing of it is kept.
+    await expect(
+      db.transaction((tx) => tx.copyFrom('copied', ['label', 'n'], 'fine\t10\nbroken\tnot a number\n')),
+    ).rejects.toThrow(/integer/);
+    expect(await db.query('SELECT 1 FROM copied WHERE n = 10')).toEqual([]);
   });
 
   it('refuses close() on a transaction handle', async () => {

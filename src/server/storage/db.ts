@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 
 // DESIGN: storage. One SQL dialect (PostgreSQL), one code path: the embedded database is PGlite (PostgreSQL 18 in
 // WebAssembly), a deployment may point at a PostgreSQL server instead. Everything above this file sees only `Db`.
@@ -25,6 +28,15 @@ export interface Db {
   /** Runs one or more statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
   /**
+   * Bulk load: `COPY table (columns) FROM …` in PostgreSQL's text format, `rows` being its lines as text or UTF-8
+   * bytes (each ending in `\n`; columns separated by a tab; `\N` for NULL; see {@link copyText}). The same statement on both backends: a
+   * server reads it from the connection (COPY FROM STDIN), PGlite from its `/dev/blob` device. `table` and `columns`
+   * are SQL identifiers written by the caller, never input.
+   * @example
+   * await tx.copyFrom('products', ['identifier', 'name'], `${copyText('p1')}\t${copyText('Mug')}\n`);
+   */
+  copyFrom(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
+  /**
    * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. Use the `tx` handle inside;
    * touching the outer handle from inside `fn` throws instead of deadlocking. On a `tx` handle it opens a savepoint.
    * @example
@@ -36,6 +48,12 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Releases the database (waits for running work). Not allowed on a `tx` handle. */
   close(): Promise<void>;
+  /**
+   * True when every other statement waits while a transaction is open (PGlite: one session for the whole process);
+   * false on a server, where other connections go on. Work that would keep a transaction open while it waits for
+   * something slow (a download) must not do so when this is true.
+   */
+  readonly exclusiveTransactions: boolean;
 }
 
 /** `database` from `service.config.json`: `"embedded"` or a `postgres://` URL (DESIGN: service configuration). */
@@ -57,6 +75,23 @@ export function openDatabase(setting: DatabaseSetting, options: OpenDatabaseOpti
   if (/^postgres(ql)?:\/\//.test(setting)) return openPostgres(setting);
   return Promise.reject(new Error('database must be "embedded" or a postgres:// URL'));
 }
+
+/**
+ * A value as one column of a COPY text-format line: NULL as `\N`; backslash, tab, newline and carriage return
+ * escaped (the only bytes COPY's text format gives a meaning to).
+ * @example
+ * copyText('a\tb'); // → 'a\\tb'
+ */
+export function copyText(value: string | null): string {
+  if (value === null) return '\\N';
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_ESCAPE, (c) => COPY_ESCAPES[c]) : value;
+}
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPE = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+const copyStatement = (table: string, columns: readonly string[], source: string) =>
+  `COPY ${table} (${columns.join(', ')}) FROM ${source}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Guard shared by both backends: inside `transaction(fn)` every statement must go through `tx`. With PGlite, a query
@@ -107,6 +142,7 @@ let savepointCounter = 0;
 interface Connection {
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
+  copyFrom(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
 }
 
 /**
@@ -115,7 +151,10 @@ interface Connection {
  * rejected `Promise.all`), then refuses new ones, so nothing runs outside the transaction or on a connection that
  * went back to the pool.
  */
-function transactionHandle(connection: Connection): { tx: Db; end(): Promise<void> } {
+function transactionHandle(
+  connection: Connection,
+  exclusiveTransactions: boolean,
+): { tx: Db; end(): Promise<void> } {
   const serial = serializer();
   let isOver = false;
   const statement = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -124,13 +163,15 @@ function transactionHandle(connection: Connection): { tx: Db; end(): Promise<voi
     return serial.run(work);
   };
   const tx: Db = {
+    exclusiveTransactions,
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       statement(() => connection.query<T>(sql, params)),
     exec: (sql) => statement(() => connection.exec(sql)),
+    copyFrom: (table, columns, rows) => statement(() => connection.copyFrom(table, columns, rows)),
     transaction: async (fn) => {
       const name = `sp_${++savepointCounter}`;
       await statement(() => connection.exec(`SAVEPOINT ${name}`));
-      const inner = transactionHandle(connection);
+      const inner = transactionHandle(connection, exclusiveTransactions);
       try {
         const result = await runAsTransaction(tx, () => fn(inner.tx));
         await inner.end();
@@ -187,6 +228,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
+    exclusiveTransactions: true,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       const { rows } = await pglite.query<T>(sql, params as unknown[] | undefined);
@@ -198,20 +240,36 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await pglite.exec(sql);
       await yieldToEventLoop();
     },
+    copyFrom: async (table, columns, rows) => {
+      assertNotInOwnTransaction(db);
+      await pglite.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+        blob: new Blob([rows as BlobPart]),
+      });
+      await yieldToEventLoop();
+    },
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
       return pglite.transaction(async (ptx) => {
-        const handle = transactionHandle({
-          query: async <T>(sql: string, params: readonly unknown[]) => {
-            const { rows } = await ptx.query<T>(sql, params as unknown[]);
-            await yieldToEventLoop();
-            return rows;
+        const handle = transactionHandle(
+          {
+            query: async <T>(sql: string, params: readonly unknown[]) => {
+              const { rows } = await ptx.query<T>(sql, params as unknown[]);
+              await yieldToEventLoop();
+              return rows;
+            },
+            exec: async (sql) => {
+              await ptx.exec(sql);
+              await yieldToEventLoop();
+            },
+            copyFrom: async (table, columns, rows) => {
+              await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+                blob: new Blob([rows as BlobPart]),
+              });
+              await yieldToEventLoop();
+            },
           },
-          exec: async (sql) => {
-            await ptx.exec(sql);
-            await yieldToEventLoop();
-          },
-        });
+          true,
+        );
         try {
           return await runAsTransaction(db, () => fn(handle.tx));
         } finally {
@@ -281,6 +339,16 @@ function oneStatement(sql: string, params: readonly unknown[] = []): pg.QueryCon
   return { text: sql, values: params as unknown[], queryMode: 'extended' } as pg.QueryConfig;
 }
 
+/** COPY FROM STDIN on one client: the rows go out as one stream, the promise settles when the server has them all. */
+async function copyOver(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: string | Uint8Array,
+) {
+  await pipeline(Readable.from([rows]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN'))));
+}
+
 export interface PostgresOptions {
   /** Pool size; default 10. */
   max?: number;
@@ -313,6 +381,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
+    exclusiveTransactions: false,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       return (await pool.query(oneStatement(sql, params))).rows as T[];
@@ -321,19 +390,36 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       assertNotInOwnTransaction(db);
       await pool.query(sql);
     },
+    copyFrom: async (table, columns, rows) => {
+      assertNotInOwnTransaction(db);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await copyOver(client, table, columns, rows);
+      } catch (e) {
+        broken = e as Error;
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+    },
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const handle = transactionHandle({
-          query: async <T>(sql: string, params: readonly unknown[]) =>
-            (await client.query(oneStatement(sql, params))).rows as T[],
-          exec: async (sql) => {
-            await client.query(sql);
+        const handle = transactionHandle(
+          {
+            query: async <T>(sql: string, params: readonly unknown[]) =>
+              (await client.query(oneStatement(sql, params))).rows as T[],
+            exec: async (sql) => {
+              await client.query(sql);
+            },
+            copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
           },
-        });
+          false,
+        );
         let value: Awaited<ReturnType<typeof fn>>;
         try {
           value = await runAsTransaction(db, () => fn(handle.tx));

@@ -32,7 +32,8 @@ const GOOD = [
   { '@type': 'Product', name: 'No offers', url: 'https://shop.example/p/none' },
 ];
 
-let mode: 'good' | 'smaller' | 'invalid' | 'cut' = 'good';
+// The refresh at start sees an invalid feed and stores nothing, so each test knows what the catalog held before it.
+let mode: 'good' | 'smaller' | 'invalid' | 'cut' = 'invalid';
 const requests: IncomingMessage[] = [];
 let feedServer: Server;
 let feedUrl: string;
@@ -70,6 +71,8 @@ beforeAll(async () => {
   });
   if (!config.ok) throw new Error(config.error);
   runtime = await openRuntime({ config: config.value, logger: silentLogger });
+  // The refresh at start runs in the background: it is awaited (joined) here, not raced by the first test.
+  expect(await runtime.refreshFeeds('shop')).toMatchObject({ applied: false });
   const app = createApp({ config: config.value, distDir: '/nonexistent', runtime });
   await new Promise<void>((ok) => {
     http = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ok());

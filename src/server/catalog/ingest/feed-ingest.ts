@@ -2,11 +2,11 @@ import type { CatalogProduct } from '../../../protocol/catalog';
 import type { WidgetSettings } from '../../config';
 import type { Logger } from '../../logger';
 import { GuardedStreamError, guardedStream } from '../../net/guarded-fetch';
-import { createFeedCollector } from '../normalize/feed-result';
+import { createFeedClaims, createFeedCollector, type FeedClaims } from '../normalize/feed-result';
 import { rawUrlOf } from '../normalize/fields';
 import { normalizeJsonFeedProduct } from '../normalize/json-feed';
 import { normalizeSchemaOrgProduct } from '../normalize/schema-org-product';
-import type { CatalogStore } from '../store/catalog-store';
+import type { CatalogStore, ReplaceFeedResult } from '../store/catalog-store';
 import { DEFAULT_MAX_ITEM_BYTES, JsonStreamError, streamJsonArray } from './json-array-stream';
 
 type Feed = WidgetSettings['feeds'][number];
@@ -44,12 +44,20 @@ export interface FeedIngestOptions {
   ca?: string;
 }
 
+/** A feed failed (download, size, JSON): the refresh stops and its transaction rolls back. */
+class FeedFailed extends Error {}
+
 /**
  * Downloads every feed of a widget and makes them the widget's feed catalog in one transaction. Each feed is streamed
- * and parsed element by element (a 100,000-product feed is never in memory as text). A feed that fails to download,
- * goes past the byte cap, or is not JSON anywhere fails the refresh and changes nothing: a half-downloaded feed must
- * never empty a store. Items that fail SPEC's rules are skipped and reported with their index, url and reason.
- * All of a widget's feeds are applied together because the store's replace covers every feed product of the widget.
+ * and parsed element by element, and each product goes to the store as soon as it is normalized: on a server the
+ * store writes them in chunks inside its transaction and pulls no further while it is busy, so neither the feed's
+ * text nor its products are ever held whole (on the embedded database it reads them all first: see
+ * `replaceFeedStream`). A feed that fails to download, goes past the byte cap, or is not JSON anywhere fails the
+ * refresh and nothing is applied (the transaction, when it is open, rolls back): a half-downloaded feed never changes
+ * the store. The widget's later
+ * feeds are still read for their reports (nothing of them is stored). Items that fail SPEC's rules are skipped and
+ * reported with their index, url and reason. All of a widget's feeds are applied together because the store's replace
+ * covers every feed product of the widget.
  */
 export async function refreshWidgetFeeds(
   widget: WidgetSettings,
@@ -57,36 +65,39 @@ export async function refreshWidgetFeeds(
   options: FeedIngestOptions,
 ): Promise<RefreshReport> {
   const reports: FeedReport[] = [];
-  const products: CatalogProduct[] = [];
-  const seenUrls = new Set<string>();
-  const seenIds = new Set<string>();
-  for (const feed of widget.feeds) {
-    const report = await downloadFeed(feed, options);
-    reports.push(report.report);
-    for (const product of report.products) {
-      // Across feeds the first one to list a url or identifier keeps it, as within one feed.
-      if (seenUrls.has(product.productData.url) || seenIds.has(product.identifier)) {
-        report.report.rejected.push({
-          index: -1,
-          url: product.productData.url,
-          reason: 'listed by an earlier feed',
-        });
-        report.report.accepted--;
-        continue;
-      }
-      seenUrls.add(product.productData.url);
-      seenIds.add(product.identifier);
-      products.push(product);
+  // Across feeds the first one to list a url or identifier keeps it, as within one feed.
+  const claims = createFeedClaims();
+  const read = (feedIndex: number) => {
+    const report: FeedReport = { url: widget.feeds[feedIndex].url, ok: true, accepted: 0, rejected: [] };
+    reports.push(report);
+    return readFeed(widget.feeds[feedIndex], feedIndex, report, claims, options);
+  };
+  async function* products(): AsyncGenerator<CatalogProduct> {
+    for (let n = 0; n < widget.feeds.length; n++) {
+      yield* read(n);
+      if (!reports[n].ok) throw new FeedFailed();
     }
   }
-  const at = new Date().toISOString();
-  if (reports.some((r) => !r.ok)) return { widgetId: widget.id, at, applied: false, feeds: reports };
-  const counts = await catalog.replaceFeedProducts(widget.id, products);
-  return { widgetId: widget.id, at, applied: true, feeds: reports, counts };
+  let counts: ReplaceFeedResult;
+  try {
+    counts = await catalog.replaceFeedStream(widget.id, products());
+  } catch (error) {
+    if (!(error instanceof FeedFailed)) throw error;
+    for (let n = reports.length; n < widget.feeds.length; n++) for await (const _ of read(n));
+    return { widgetId: widget.id, at: new Date().toISOString(), applied: false, feeds: reports };
+  }
+  return { widgetId: widget.id, at: new Date().toISOString(), applied: true, feeds: reports, counts };
 }
 
-async function downloadFeed(
+/**
+ * One feed's usable products, as they arrive; `report` is filled in on the way (accepted, rejected, and `ok: false`
+ * with the error when the feed cannot be used, in which case the products already yielded must not be applied).
+ */
+async function* readFeed(
   feed: Feed,
+  feedIndex: number,
+  report: FeedReport,
+  claims: FeedClaims,
   {
     allowHttpLoopback,
     maxBytes = DEFAULT_FEED_MAX_BYTES,
@@ -94,11 +105,13 @@ async function downloadFeed(
     timeoutMs = 120_000,
     ca,
   }: FeedIngestOptions,
-): Promise<{ report: FeedReport; products: CatalogProduct[] }> {
-  const fail = (error: string) => ({
-    report: { url: feed.url, ok: false, error, accepted: 0, rejected: [] },
-    products: [],
-  });
+): AsyncGenerator<CatalogProduct> {
+  const fail = (error: string) => {
+    report.ok = false;
+    report.error = error;
+    report.accepted = 0;
+    report.rejected = [];
+  };
   const headers: Record<string, string> = { accept: 'application/json' };
   // SPEC: the token is the whole header value, no scheme in front of it.
   if (feed.token) headers.authorization = feed.token;
@@ -126,23 +139,34 @@ async function downloadFeed(
       ? createFeedCollector(
           (item) => normalizeJsonFeedProduct(item, context),
           (item) => rawUrlOf(item, ['url', 'Url']),
+          claims,
+          feedIndex,
         )
       : createFeedCollector(
           (item) => normalizeSchemaOrgProduct(item, context),
           (item) => rawUrlOf(item, ['url']),
+          claims,
+          feedIndex,
         );
-  // Each element is normalized as soon as it is complete, so only the compact products accumulate, never the body.
+  report.rejected = collector.rejected;
+  // Each element is normalized as soon as it is complete and handed on: only the reports accumulate.
   try {
     const items = streamJsonArray(body, {
       maxItemBytes,
       wrapperKeys: feed.format === 'json' ? ['products', 'Products'] : undefined,
     });
     for await (const item of items) {
-      if ('error' in item) collector.reject(item.index, item.error);
-      else collector.add(item.index, item.value);
+      if ('error' in item) {
+        collector.reject(item.index, item.error);
+        continue;
+      }
+      const product = collector.add(item.index, item.value);
+      if (product) {
+        report.accepted++;
+        yield product;
+      }
     }
   } catch (error) {
-    body.destroy();
     if (error instanceof GuardedStreamError) {
       return error.code === 'too_large'
         ? fail(`the feed is larger than ${maxBytes} bytes`)
@@ -150,9 +174,10 @@ async function downloadFeed(
     }
     if (error instanceof JsonStreamError) return fail(error.message);
     return fail(`the feed could not be read (${String(error)})`);
+  } finally {
+    // Also when the consumer stops early (the store failed): the download ends with it.
+    body.destroy();
   }
-  const { products, rejected } = collector.result;
-  return { report: { url: feed.url, ok: true, accepted: products.length, rejected }, products };
 }
 
 /** Refreshes every widget's feeds now and then on each widget's shortest `refreshMinutes`; never overlapping. */

@@ -36,61 +36,89 @@ export function normalizeItems(
   urlOf: (item: unknown) => string | undefined,
 ): FeedNormalization {
   const collector = createFeedCollector(normalizeItem, urlOf);
-  for (let index = 0; index < items.length; index++) collector.add(index, items[index]);
-  return collector.result;
-}
-
-/** {@link normalizeItems} one item at a time, for a feed read as a stream. */
-export interface FeedCollector {
-  /** Normalizes the item at `index` (indexes must increase) and keeps or rejects it. */
-  add(index: number, item: unknown): void;
-  /** Rejects the item at `index` without reading it (e.g. too large to parse). */
-  reject(index: number, reason: string): void;
-  /** What has been collected so far; the same object throughout. */
-  readonly result: FeedNormalization;
+  const products: CatalogProduct[] = [];
+  for (let index = 0; index < items.length; index++) {
+    const product = collector.add(index, items[index]);
+    if (product) products.push(product);
+  }
+  return { products, rejected: collector.rejected };
 }
 
 /**
- * The incremental form of {@link normalizeItems}, with the same rules and reports.
+ * The urls (as compared) and identifiers that products of one refresh already hold, with who holds them: shared by
+ * the collectors of a widget's feeds, so a product that an earlier feed lists is refused as well.
+ */
+export interface FeedClaims {
+  urls: Map<string, number>;
+  identifiers: Map<string, number>;
+}
+
+/** Feeds of one widget and items of one feed, as one number in {@link FeedClaims}: feed × 2^32 + index. */
+const FEED_STRIDE = 2 ** 32;
+
+export const createFeedClaims = (): FeedClaims => ({ urls: new Map(), identifiers: new Map() });
+
+/** {@link normalizeItems} one item at a time, for a feed read as a stream: only the reports are kept. */
+export interface FeedCollector {
+  /** Normalizes the item at `index` (indexes must increase); returns the product when it is kept, else reports it. */
+  add(index: number, item: unknown): CatalogProduct | undefined;
+  /** Rejects the item at `index` without reading it (e.g. too large to parse). */
+  reject(index: number, reason: string): void;
+  /** The reports so far, in feed order; the same array throughout. */
+  readonly rejected: RejectedItem[];
+}
+
+/**
+ * The incremental form of {@link normalizeItems}, with the same rules and reports. With `claims` shared by the
+ * collectors of a widget's feeds (`feed` numbering them from 0), a product whose url or identifier an earlier feed
+ * holds is rejected with `listed by an earlier feed`.
  *
  * @example
  * const collector = createFeedCollector((item) => normalizeSchemaOrgProduct(item, context), (item) => rawUrlOf(item, ['url']));
- * for await (const { index, value } of items) collector.add(index, value);
- * const { products, rejected } = collector.result;
+ * for await (const { index, value } of items) {
+ *   const product = collector.add(index, value);
+ *   if (product) await store(product);
+ * }
+ * report(collector.rejected);
  */
 export function createFeedCollector(
   normalizeItem: (item: unknown) => Result<CatalogProduct, string>,
   urlOf: (item: unknown) => string | undefined,
+  claims: FeedClaims = createFeedClaims(),
+  feed = 0,
 ): FeedCollector {
-  const result: FeedNormalization = { products: [], rejected: [] };
-  const firstByUrl = new Map<string, number>();
-  const firstByIdentifier = new Map<string, number>();
+  const rejected: RejectedItem[] = [];
   const reject = (index: number, url: string | undefined, reason: string) => {
-    result.rejected.push(url === undefined ? { index, reason } : { index, url, reason });
+    rejected.push(url === undefined ? { index, reason } : { index, url, reason });
   };
+  const taken = (held: number, what: string) =>
+    Math.floor(held / FEED_STRIDE) === feed
+      ? `duplicate ${what} (first at index ${held % FEED_STRIDE})`
+      : 'listed by an earlier feed';
   return {
-    result,
+    rejected,
     reject: (index, reason) => reject(index, undefined, reason),
     add(index, item) {
       const r = normalizeItem(item);
       if (!r.ok) {
         reject(index, urlOf(item), r.error);
-        return;
+        return undefined;
       }
       const key = urlKey(r.value.productData.url);
-      const firstUrl = firstByUrl.get(key);
+      const firstUrl = claims.urls.get(key);
       if (firstUrl !== undefined) {
-        reject(index, r.value.productData.url, `duplicate url (first at index ${firstUrl})`);
-        return;
+        reject(index, r.value.productData.url, taken(firstUrl, 'url'));
+        return undefined;
       }
-      const firstId = firstByIdentifier.get(r.value.identifier);
+      const firstId = claims.identifiers.get(r.value.identifier);
       if (firstId !== undefined) {
-        reject(index, r.value.productData.url, `duplicate identifier (first at index ${firstId})`);
-        return;
+        reject(index, r.value.productData.url, taken(firstId, 'identifier'));
+        return undefined;
       }
-      firstByUrl.set(key, index);
-      firstByIdentifier.set(r.value.identifier, index);
-      result.products.push(r.value);
+      const held = feed * FEED_STRIDE + index;
+      claims.urls.set(key, held);
+      claims.identifiers.set(r.value.identifier, held);
+      return r.value;
     },
   };
 }

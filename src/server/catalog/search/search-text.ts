@@ -29,9 +29,9 @@ export function searchWords(seen: Set<string>, ...texts: (string | undefined)[])
     for (const word of words(text)) {
       // The word, then its singular: both stored, as the query side matches a singular as a prefix.
       for (const form of storedForms(word)) {
-        if (seen.has(form)) continue;
-        seen.add(form);
-        out.push(form);
+        // One hash lookup instead of has() then add(): this runs for every word of every product of a feed.
+        const size = seen.size;
+        if (seen.add(form).size !== size) out.push(form);
       }
     }
   }
@@ -43,11 +43,11 @@ const HAS_DIGIT = /\d/;
 const formsCache = new Map<string, readonly string[]>();
 /** The forms of a word that are stored: itself and its singular, minus stop words and overlong words. Memoized. */
 function storedForms(word: string): readonly string[] {
-  // A word with a digit (sku, gtin, size) is no stop word and is its own singular: answered without the cache, which
-  // would otherwise fill with a catalog's unique codes and be cleared over and over.
-  if (HAS_DIGIT.test(word)) return word.length > LEXEME_MAX ? NONE : [word];
   let forms = formsCache.get(word);
   if (forms === undefined) {
+    // A word with a digit (sku, gtin, size) is no stop word and is its own singular: answered without the cache,
+    // which would otherwise fill with a catalog's unique codes and be cleared over and over.
+    if (HAS_DIGIT.test(word)) return word.length > LEXEME_MAX ? NONE : [word];
     if (word.length > LEXEME_MAX || keywords(word).size === 0) forms = NONE;
     else {
       const one = singular(word);

@@ -184,6 +184,167 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
     });
   });
 
+  describe('replaceFeedStream()', () => {
+    /** The products, yielded one by one as a feed download would, then `end` (e.g. a throw: the feed broke off). */
+    async function* streamOf(products: CatalogProduct[], end?: () => never) {
+      for (const p of products) {
+        await Promise.resolve();
+        yield p;
+      }
+      end?.();
+    }
+    const snapshot = (widgetId: string) =>
+      db.query('SELECT * FROM products WHERE widget_id = $1 ORDER BY identifier', [widgetId]);
+
+    it('applies a stream like a list: new by COPY, changed, unchanged and gone counted alike', async () => {
+      const widgetId = newWidget();
+      // Backslashes, tabs and newlines are COPY's own syntax: they must arrive as they were.
+      const odd = product(3, { displayText: 'Tab\there, back\\slash\nnew line', description: 'a\r\nb \\N' });
+      expect(
+        await store.replaceFeedStream(widgetId, streamOf([product(1), product(2), odd]), { chunkSize: 2 }),
+      ).toEqual({ added: 3, updated: 0, removed: 0, unchanged: 0 });
+      expect(await store.getProduct(widgetId, 'p3')).toEqual(odd);
+      const next = [product(1), product(2, { price: '9.00' }), product(4)];
+      expect(await store.replaceFeedStream(widgetId, streamOf(next), { chunkSize: 2 })).toEqual({
+        added: 1,
+        updated: 1,
+        removed: 1,
+        unchanged: 1,
+      });
+      expect(await store.getProduct(widgetId, 'p2')).toEqual(product(2, { price: '9.00' }));
+      expect(await store.getProduct(widgetId, 'p3')).toBeNull();
+    });
+
+    it('changes nothing when the stream throws after chunks were written', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, many(10));
+      const before = await snapshot(widgetId);
+      const next = many(2500).map((p) => ({ ...p, productData: { ...p.productData, price: '1.00' } }));
+      const broken = streamOf(next, () => {
+        throw new Error('the feed stops after 123 bytes');
+      });
+      await expect(store.replaceFeedStream(widgetId, broken, { chunkSize: 1000 })).rejects.toThrow(
+        'the feed stops after 123 bytes',
+      );
+      expect(await snapshot(widgetId)).toEqual(before);
+      // The connection is usable again (on a server: back in the pool, out of its COPY and transaction).
+      expect(await store.replaceFeedProducts(widgetId, many(3))).toMatchObject({ unchanged: 3, removed: 7 });
+    });
+
+    it('refuses an identifier the stream lists twice, or a url it lists twice, changing nothing', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      await expect(
+        store.replaceFeedStream(widgetId, streamOf([product(2), product(3), product(2)]), { chunkSize: 2 }),
+      ).rejects.toThrow(/duplicate identifier/);
+      const sameUrl = {
+        ...product(3),
+        productData: { ...product(3).productData, url: product(2).productData.url },
+      };
+      await expect(store.replaceFeedStream(widgetId, streamOf([product(2), sameUrl]))).rejects.toThrow(/url/);
+      expect(await snapshot(widgetId)).toHaveLength(1);
+      expect(await store.getProduct(widgetId, 'p1')).toEqual(product(1));
+    });
+
+    it('holds neither the database nor the widget lock while the stream has not produced its first product', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      let release = () => {};
+      const gate = new Promise<void>((ok) => {
+        release = ok;
+      });
+      async function* late() {
+        await gate;
+        yield product(1);
+        yield product(2);
+      }
+      const refresh = store.replaceFeedStream(widgetId, late());
+      // A push to the same widget goes through meanwhile (it takes the widget's lock in a transaction of its own).
+      expect(
+        await store.updateProducts(widgetId, [{ identifier: 'p1', productData: { price: '0.10' } }]),
+      ).toMatchObject({ updated: ['p1'] });
+      release();
+      expect(await refresh).toEqual({ added: 1, updated: 0, removed: 0, unchanged: 1 });
+      expect((await store.getProduct(widgetId, 'p1'))?.productData.price).toBe('0.10');
+    });
+
+    it('keeps its transaction alive through a feed that stalls longer than the idle-in-transaction limit', async () => {
+      const widgetId = newWidget();
+      // A server ends a session idle in a transaction for longer than this; PGlite has no such limit.
+      const strict: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction(async (tx) => {
+            if (backend.name === 'postgres') {
+              await tx.query("SELECT set_config('idle_in_transaction_session_timeout', '400ms', true)");
+            }
+            return fn(tx);
+          }),
+      };
+      async function* stalling() {
+        yield product(1);
+        await new Promise((ok) => setTimeout(ok, 1200));
+        yield product(2);
+      }
+      expect(
+        await createCatalogStore(strict).replaceFeedStream(widgetId, stalling(), { keepaliveMs: 100 }),
+      ).toMatchObject({ added: 2 });
+      expect(await store.countProducts(widgetId)).toBe(2);
+    });
+
+    it('leaves a large refresh with statistics on the searched columns, none gathered on the stored record', async () => {
+      await store.replaceFeedStream(newWidget(), streamOf(many(1500)), { chunkSize: 500 });
+      const analyzed = (
+        await db.query<{ attname: string }>(
+          `SELECT attname FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'products'`,
+        )
+      ).map((r) => r.attname);
+      expect(analyzed).toEqual(expect.arrayContaining(['widget_id', 'search_tsv', 'name_tsv', 'price_num']));
+      for (const unused of ['data', 'pushed', 'feed_hash', 'url', 'name', 'updated_at']) {
+        expect(analyzed).not.toContain(unused);
+      }
+    });
+
+    it('on a server pulls the stream at most one chunk ahead of the chunk being written', async () => {
+      const widgetId = newWidget();
+      const chunkSize = 50;
+      let pulled = 0;
+      const aheadAtEachWrite: number[] = [];
+      let written = 0;
+      // The same database, with each COPY slowed down: a source that is not held back would run far ahead of it.
+      const slow: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              ...tx,
+              copyFrom: async (table, columns, rows) => {
+                await tx.copyFrom(table, columns, rows);
+                await new Promise((ok) => setTimeout(ok, 20));
+                written += chunkSize;
+                aheadAtEachWrite.push(pulled - written);
+              },
+            }),
+          ),
+      };
+      async function* counted() {
+        for (const p of many(500)) {
+          pulled++;
+          await Promise.resolve();
+          yield p;
+        }
+      }
+      expect(
+        await createCatalogStore(slow).replaceFeedStream(widgetId, counted(), { chunkSize }),
+      ).toMatchObject({ added: 500 });
+      expect(aheadAtEachWrite).toHaveLength(10);
+      if (backend.name === 'postgres') expect(Math.max(...aheadAtEachWrite)).toBeLessThanOrEqual(chunkSize);
+      // The embedded database reads the stream to its end before its transaction holds the whole database.
+      else expect(aheadAtEachWrite[0]).toBe(500 - chunkSize);
+      expect(await store.countProducts(widgetId)).toBe(500);
+    });
+  });
+
   describe('updateProducts()', () => {
     it('updates existing products only and reports the missing ones', async () => {
       const widgetId = newWidget();

@@ -1,13 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import type { Db } from '../../storage/db';
+import { copyText, type Db } from '../../storage/db';
 import {
   canonicalJson,
   type DerivedColumns,
   deriveColumns,
   deriveFilterColumns,
   type FilterColumns,
-  feedHash,
+  feedHashOf,
   mergeProductData,
   SEARCH_TEXT_FIELDS,
 } from './product-row';
@@ -21,9 +21,18 @@ import {
 // Products added through the push API are not the feed's: a feed refresh that lacks them keeps them.
 
 export interface ReplaceFeedOptions {
-  /** Products per INSERT or UPDATE statement; default 2,000. */
+  /** Products per COPY or UPDATE statement; default 2,000. */
   chunkSize?: number;
+  /**
+   * While a stream is read, a trivial statement at least this often (ms; default 15,000): a server ends a session
+   * that sits idle in a transaction (`idle_in_transaction_session_timeout`, 60 s in db.ts) and a slow feed would
+   * leave it so.
+   */
+  keepaliveMs?: number;
 }
+
+/** The products of a feed refresh: a list, or a stream (the feed as it is downloaded and normalized). */
+export type FeedProducts = Iterable<CatalogProduct> | AsyncIterable<CatalogProduct>;
 
 export interface ReplaceFeedResult {
   /** New identifiers. */
@@ -75,6 +84,19 @@ export interface CatalogStore {
     products: readonly CatalogProduct[],
     options?: ReplaceFeedOptions,
   ): Promise<ReplaceFeedResult>;
+  /**
+   * {@link replaceFeedProducts} for products that arrive as a stream: on a server they are written in chunks as they
+   * come, inside one transaction that holds the widget's catalog lock from the first product to the commit, so at
+   * most two chunks are in memory at a time. On the embedded database (where an open transaction holds every other
+   * statement) the stream is read to its end before the transaction opens. When the stream throws (a feed that breaks off), or an identifier comes twice, or the
+   * database refuses a product, everything is rolled back and the error passes through: nothing changed. A url that
+   * comes twice fails the commit (the constraint is checked there).
+   */
+  replaceFeedStream(
+    widgetId: string,
+    products: FeedProducts,
+    options?: ReplaceFeedOptions,
+  ): Promise<ReplaceFeedResult>;
   /** The product as a reader sees it (push overrides merged), or null. Hidden products included. */
   getProduct(widgetId: string, identifier: string): Promise<CatalogProduct | null>;
   /**
@@ -89,6 +111,7 @@ export interface CatalogStore {
 }
 
 const DEFAULT_CHUNK = 2_000;
+const KEEPALIVE_MS = 15_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -96,9 +119,65 @@ const CATALOG_LOCK = 7_406_393;
 interface RowRecord extends DerivedColumns {
   identifier: string;
   data?: ProductData;
-  feed_hash?: string;
   pushed?: Partial<ProductData> | null;
 }
+
+/** A changed feed product, for the UPDATE: `data` is its canonical JSON text (the text its hash is taken of). */
+interface FeedRecord extends DerivedColumns {
+  identifier: string;
+  data: string;
+  feed_hash: string;
+}
+
+/** The columns a new feed product is copied into `products` with; `pushed` and `updated_at` take their defaults. */
+const FEED_COPY_COLUMNS = [
+  'widget_id',
+  'identifier',
+  'url',
+  'name',
+  'data',
+  'source',
+  'feed_hash',
+  'search_tsv',
+  'name_tsv',
+  'code_keys',
+  'price_num',
+  'in_stock',
+  'visible',
+];
+
+/**
+ * COPY lines gathered as UTF-8 bytes outside the JS heap: a chunk's lines wait there until the chunk is written, and
+ * held as strings they would outlive the young generation and be copied by the collector over and over.
+ */
+class CopyLines {
+  private bytes = Buffer.allocUnsafe(1 << 20);
+  length = 0;
+
+  push(line: string): void {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (this.length + line.length * 3 > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + line.length * 3));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    this.length += this.bytes.write(line, this.length, 'utf8');
+  }
+
+  get content(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** A feed product's line for {@link FEED_COPY_COLUMNS}, in COPY's text format. */
+function feedCopyLine(widgetId: string, identifier: string, data: string, hash: string, c: DerivedColumns) {
+  // Lexemes and code keys are runs of letters and digits (search-text.ts): no quote or backslash to escape inside.
+  const codeKeys = `{${c.code_keys.map((k) => `"${k}"`).join(',')}}`;
+  return `${copyText(widgetId)}\t${copyText(identifier)}\t${copyText(c.url)}\t${copyText(c.name)}\t${copyText(data)}\tfeed\t${hash}\t${copyText(c.search_tsv)}\t${copyText(c.name_tsv)}\t${copyText(codeKeys)}\t${copyText(c.price_num)}\t${c.in_stock ? 't' : 'f'}\t${c.visible ? 't' : 'f'}\n`;
+}
+
+/** What a feed refresh knows of a stored product: its `feed_hash`, or null for a push-added product. */
+type Known = Map<string, string | null>;
 
 /** A push change that leaves the search text as it was: only the override and the filter columns are written. */
 interface NarrowRecord extends FilterColumns {
@@ -107,6 +186,8 @@ interface NarrowRecord extends FilterColumns {
 }
 
 const RECORD_COLUMNS = `identifier text, url text, name text, data jsonb, feed_hash text, pushed jsonb,
+  search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+const FEED_RECORD_COLUMNS = `identifier text, url text, name text, data text, feed_hash text,
   search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
 
 /** Rows a feed refresh (or a push add) must write or delete before it refreshes the planner's statistics and GIN indexes. */
@@ -134,29 +215,6 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
-
-/**
- * Runs `statement` once per chunk, in order, building the next chunk's payload (deriving search columns, JSON) while
- * the database works on the current one: with a server, the two processes then work at once. At most two payloads
- * are alive at a time.
- */
-async function pipelined<T>(
-  items: readonly T[][],
-  payload: (chunk: T[]) => string,
-  statement: (json: string) => Promise<unknown>,
-): Promise<void> {
-  let running: Promise<unknown> | undefined;
-  for (const chunk of items) {
-    const json = payload(chunk);
-    if (running) await running;
-    running = statement(json);
-    // Awaited on the next turn or after the loop; until then a failure must not count as unhandled.
-    running.catch(() => {});
-    // Lets the statement go out before the next payload is built.
-    await yieldToEventLoop();
-  }
-  await running;
-}
 
 interface StoredRow {
   identifier: string;
@@ -254,82 +312,182 @@ export function createCatalogStore(db: Db): CatalogStore {
       [widgetId, identifiers],
     );
 
-  return {
-    async replaceFeedProducts(widgetId, products, options = {}) {
-      const chunkSize = options.chunkSize ?? DEFAULT_CHUNK;
-      const identifiers = products.map((p) => p.identifier);
-      const urls = products.map((p) => p.productData.url);
-      assertUnique('identifier', identifiers);
-      assertUnique('url', urls);
-      // Hashes first, outside the transaction: only new and changed products are derived and sent.
-      const hashes = products.map((p) => feedHash(p.productData));
-      return db.transaction(async (tx) => {
+  /**
+   * The feed's products in chunks: each chunk is sorted into new, changed and unchanged against what the widget held
+   * when the refresh began (read once, under the lock, so nothing else writes it meanwhile), then new products go in
+   * by COPY and changed ones by one UPDATE. The next chunk is read (downloaded, parsed, normalized) and prepared while
+   * the database stores the current one, and not further: the stream is not pulled while two chunks wait, so a
+   * download never runs ahead of the database.
+   */
+  async function replaceFeedStream(
+    widgetId: string,
+    products: FeedProducts,
+    options: ReplaceFeedOptions = {},
+  ): Promise<ReplaceFeedResult> {
+    const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
+    let source = products;
+    if (isStream(products)) {
+      // On the embedded database an open transaction holds every other statement of the service, and a feed can be
+      // slow or stall: there the stream is read to its end first (the products held meanwhile), then written. On a
+      // server the transaction (a pooled connection and the widget's lock) opens with the first product, so a feed
+      // that never answers holds neither.
+      source = db.exclusiveTransactions ? await readAll(products) : await fromFirst(products);
+    }
+    try {
+      return await db.transaction(async (tx) => {
         await lockWidget(tx, widgetId);
-        const gone = await tx.query(
-          `DELETE FROM products p WHERE p.widget_id = $1 AND p.source = 'feed'
-             AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS k(identifier) WHERE k.identifier = p.identifier)
-           RETURNING 1`,
-          [widgetId, identifiers],
-        );
-        const displaced = await tx.query(
-          `DELETE FROM products p USING unnest($2::text[], $3::text[]) AS f(identifier, url)
-           WHERE p.widget_id = $1 AND p.source = 'push' AND p.url = f.url AND p.identifier <> f.identifier
-           RETURNING 1`,
-          [widgetId, identifiers, urls],
-        );
-        // The products to write, compared in SQL: new identifiers, push-added ones the feed now lists, and feed
-        // products whose feed data changed. An unchanged feed product is neither sent nor touched.
-        const stale = await tx.query<{ i: number; existing: boolean }>(
-          `SELECT f.i::int AS i, p.identifier IS NOT NULL AS existing
-           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS f(identifier, hash, i)
-           LEFT JOIN products p ON p.widget_id = $1 AND p.identifier = f.identifier
-           WHERE p.identifier IS NULL OR p.source <> 'feed' OR p.feed_hash <> f.hash`,
-          [widgetId, identifiers, hashes],
-        );
-        const record = (i: number): RowRecord => {
-          const p = products[i - 1];
-          return {
-            identifier: p.identifier,
-            data: p.productData,
-            feed_hash: hashes[i - 1],
-            ...deriveColumns(p.productData),
-          };
+        const known: Known = new Map();
+        for (const row of await tx.query<{ identifier: string; feed_hash: string | null }>(
+          'SELECT identifier, feed_hash FROM products WHERE widget_id = $1',
+          [widgetId],
+        )) {
+          known.set(row.identifier, row.feed_hash);
+        }
+        const pushUrls = new Map<string, string>();
+        for (const row of await tx.query<{ identifier: string; url: string }>(
+          `SELECT identifier, url FROM products WHERE widget_id = $1 AND source = 'push'`,
+          [widgetId],
+        )) {
+          pushUrls.set(row.url, row.identifier);
+        }
+        const listed = new Set<string>();
+        const counts: ReplaceFeedResult = { added: 0, updated: 0, removed: 0, unchanged: 0 };
+
+        /**
+         * A chunk's statements, built product by product as they arrive (all in Node, no round trip): the product
+         * itself is dropped at once, only its COPY line (or UPDATE record) is kept until the chunk is written.
+         */
+        const newChunk = () => ({
+          size: 0,
+          copy: new CopyLines(),
+          changed: [] as FeedRecord[],
+          displaced: [] as string[],
+        });
+        const add = (chunk: ReturnType<typeof newChunk>, p: CatalogProduct) => {
+          chunk.size++;
+          const data = canonicalJson(p.productData);
+          const hash = feedHashOf(data);
+          const before = known.get(p.identifier);
+          // The feed wins a url: a push-added product (another identifier, not listed by this feed) that has it goes.
+          const holder = pushUrls.get(p.productData.url);
+          if (holder !== undefined && holder !== p.identifier && known.has(holder) && !listed.has(holder)) {
+            chunk.displaced.push(holder);
+            known.delete(holder);
+            pushUrls.delete(p.productData.url);
+            counts.removed++;
+          }
+          if (before === hash) {
+            counts.unchanged++;
+            return;
+          }
+          const columns = deriveColumns(p.productData);
+          if (before === undefined) {
+            counts.added++;
+            chunk.copy.push(feedCopyLine(widgetId, p.identifier, data, hash, columns));
+          } else {
+            // A changed product, or a push-added one the feed now lists: its push overrides go.
+            counts.updated++;
+            chunk.changed.push({ identifier: p.identifier, data, feed_hash: hash, ...columns });
+          }
         };
-        const fresh = stale.filter((s) => !s.existing).map((s) => s.i);
-        const changed = stale.filter((s) => s.existing).map((s) => s.i);
-        const batch = (chunk: number[]) => JSON.stringify(chunk.map(record));
-        await pipelined(chunks(fresh, chunkSize), batch, (json) =>
-          tx.query(
-            `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
-               search_tsv, name_tsv, code_keys, price_num, in_stock, visible)
-             SELECT $1, r.identifier, r.url, r.name, r.data, 'feed', r.feed_hash, NULL,
-               r.search_tsv, r.name_tsv, r.code_keys, r.price_num, r.in_stock, r.visible
-             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
-            [widgetId, json],
-          ),
-        );
-        // A changed product's push overrides go: they were made against feed data that is no longer there.
-        await pipelined(chunks(changed, chunkSize), batch, (json) =>
-          tx.query(
-            `UPDATE products p SET url = r.url, name = r.name, data = r.data, source = 'feed',
+        const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
+          if (displaced.length > 0) {
+            await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
+              widgetId,
+              displaced,
+            ]);
+          }
+          if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
+          if (changed.length > 0) {
+            await tx.query(
+              `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',
                feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
                code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
                updated_at = now()
-             FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
+             FROM jsonb_to_recordset($2::jsonb) AS r(${FEED_RECORD_COLUMNS})
              WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
-            [widgetId, json],
-          ),
-        );
-        const removed = gone.length + displaced.length;
-        if (stale.length + removed >= Math.max(MAINTAIN_MIN, products.length / 10)) await maintain(tx);
-        return {
-          added: fresh.length,
-          updated: changed.length,
-          removed,
-          unchanged: products.length - stale.length,
+              [widgetId, JSON.stringify(changed)],
+            );
+          }
         };
+
+        // At most one chunk being written while the next one fills: the stream is not pulled while a full chunk waits.
+        let running: Promise<void> | undefined;
+        const flush = async (chunk: ReturnType<typeof newChunk>) => {
+          if (running) await running;
+          running = write(chunk);
+          // Awaited before the next write or after the loop; until then a failure must not count as unhandled.
+          running.catch(() => {});
+          // Lets the statements go out before the stream is pulled again.
+          await yieldToEventLoop();
+        };
+        const keepalive = setInterval(
+          () => void tx.query('SELECT 1').catch(() => {}),
+          options.keepaliveMs ?? KEEPALIVE_MS,
+        );
+        try {
+          let chunk = newChunk();
+          for await (const product of source) {
+            if (listed.has(product.identifier)) {
+              throw new Error(
+                `catalog: duplicate identifier in the feed: ${JSON.stringify(product.identifier)}`,
+              );
+            }
+            add(chunk, product);
+            listed.add(product.identifier);
+            // A source that never waits for I/O (a list) would starve the socket the chunk being written goes through.
+            if (chunk.size % 256 === 0) await yieldToEventLoop();
+            if (chunk.size >= chunkSize) {
+              await flush(chunk);
+              chunk = newChunk();
+            }
+          }
+          if (chunk.size > 0) await flush(chunk);
+          await running;
+        } catch (error) {
+          await running?.catch(() => {});
+          throw error;
+        } finally {
+          clearInterval(keepalive);
+        }
+
+        // Feed products the feed no longer lists; push-added ones stay.
+        const gone: string[] = [];
+        for (const [identifier, hash] of known)
+          if (hash !== null && !listed.has(identifier)) gone.push(identifier);
+        if (gone.length > 0) {
+          await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
+            widgetId,
+            gone,
+          ]);
+          counts.removed += gone.length;
+        }
+        const written = counts.added + counts.updated + counts.removed;
+        if (written >= Math.max(MAINTAIN_MIN, listed.size / 10)) await maintain(tx);
+        return counts;
       });
+    } catch (error) {
+      // The source may not have been read to its end (the transaction could not open, or failed): stop it.
+      if (isStream(source)) await source[Symbol.asyncIterator]().return?.();
+      throw error;
+    }
+  }
+
+  return {
+    async replaceFeedProducts(widgetId, products, options = {}) {
+      // A list in memory is checked whole before anything is written; a stream is checked as it goes.
+      assertUnique(
+        'identifier',
+        products.map((p) => p.identifier),
+      );
+      assertUnique(
+        'url',
+        products.map((p) => p.productData.url),
+      );
+      return replaceFeedStream(widgetId, products, options);
     },
+
+    replaceFeedStream,
 
     async getProduct(widgetId, identifier) {
       const [row] = await db.query<StoredRow>(
@@ -404,6 +562,26 @@ export function createCatalogStore(db: Db): CatalogStore {
       return row.n;
     },
   };
+}
+
+const isStream = (products: FeedProducts): products is AsyncIterable<CatalogProduct> =>
+  Symbol.asyncIterator in products;
+
+/** The same stream, once its first product has arrived (or it ended). */
+async function fromFirst(products: AsyncIterable<CatalogProduct>): Promise<FeedProducts> {
+  const iterator = products[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return [];
+  return (async function* () {
+    yield first.value;
+    yield* { [Symbol.asyncIterator]: () => iterator };
+  })();
+}
+
+async function readAll(products: AsyncIterable<CatalogProduct>): Promise<CatalogProduct[]> {
+  const all: CatalogProduct[] = [];
+  for await (const product of products) all.push(product);
+  return all;
 }
 
 function assertUnique(field: string, values: readonly string[]): void {

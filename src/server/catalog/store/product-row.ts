@@ -119,5 +119,8 @@ function sortKeys(value: unknown): unknown {
 }
 
 /** The `feed_hash` of a feed item: changes exactly when the feed changes that product's data. */
-export const feedHash = (data: ProductData): string =>
-  createHash('sha256').update(canonicalJson(data)).digest('base64url');
+export const feedHash = (data: ProductData): string => feedHashOf(canonicalJson(data));
+
+/** {@link feedHash} of a record's {@link canonicalJson} text, when the caller has it already (to store it as well). */
+export const feedHashOf = (canonical: string): string =>
+  createHash('sha256').update(canonical).digest('base64url');

@@ -4,6 +4,7 @@ import { catalog } from './003-catalog';
 import { catalogSearchColumns } from './004-catalog-search-columns';
 import { tasks } from './005-tasks';
 import { webhookCalls } from './006-webhook-calls';
+import { catalogStatistics } from './007-catalog-statistics';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   catalogSearchColumns,
   tasks,
   webhookCalls,
+  catalogStatistics,
 ];
