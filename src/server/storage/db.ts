@@ -48,12 +48,6 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Releases the database (waits for running work). Not allowed on a `tx` handle. */
   close(): Promise<void>;
-  /**
-   * True when every other statement waits while a transaction is open (PGlite: one session for the whole process);
-   * false on a server, where other connections go on. Work that would keep a transaction open while it waits for
-   * something slow (a download) must not do so when this is true.
-   */
-  readonly exclusiveTransactions: boolean;
 }
 
 /** `database` from `service.config.json`: `"embedded"` or a `postgres://` URL (DESIGN: service configuration). */
@@ -151,10 +145,7 @@ interface Connection {
  * rejected `Promise.all`), then refuses new ones, so nothing runs outside the transaction or on a connection that
  * went back to the pool.
  */
-function transactionHandle(
-  connection: Connection,
-  exclusiveTransactions: boolean,
-): { tx: Db; end(): Promise<void> } {
+function transactionHandle(connection: Connection): { tx: Db; end(): Promise<void> } {
   const serial = serializer();
   let isOver = false;
   const statement = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -163,7 +154,6 @@ function transactionHandle(
     return serial.run(work);
   };
   const tx: Db = {
-    exclusiveTransactions,
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       statement(() => connection.query<T>(sql, params)),
     exec: (sql) => statement(() => connection.exec(sql)),
@@ -171,7 +161,7 @@ function transactionHandle(
     transaction: async (fn) => {
       const name = `sp_${++savepointCounter}`;
       await statement(() => connection.exec(`SAVEPOINT ${name}`));
-      const inner = transactionHandle(connection, exclusiveTransactions);
+      const inner = transactionHandle(connection);
       try {
         const result = await runAsTransaction(tx, () => fn(inner.tx));
         await inner.end();
@@ -228,7 +218,6 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
-    exclusiveTransactions: true,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       const { rows } = await pglite.query<T>(sql, params as unknown[] | undefined);
@@ -250,26 +239,23 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
       return pglite.transaction(async (ptx) => {
-        const handle = transactionHandle(
-          {
-            query: async <T>(sql: string, params: readonly unknown[]) => {
-              const { rows } = await ptx.query<T>(sql, params as unknown[]);
-              await yieldToEventLoop();
-              return rows;
-            },
-            exec: async (sql) => {
-              await ptx.exec(sql);
-              await yieldToEventLoop();
-            },
-            copyFrom: async (table, columns, rows) => {
-              await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
-                blob: new Blob([rows as BlobPart]),
-              });
-              await yieldToEventLoop();
-            },
+        const handle = transactionHandle({
+          query: async <T>(sql: string, params: readonly unknown[]) => {
+            const { rows } = await ptx.query<T>(sql, params as unknown[]);
+            await yieldToEventLoop();
+            return rows;
           },
-          true,
-        );
+          exec: async (sql) => {
+            await ptx.exec(sql);
+            await yieldToEventLoop();
+          },
+          copyFrom: async (table, columns, rows) => {
+            await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+              blob: new Blob([rows as BlobPart]),
+            });
+            await yieldToEventLoop();
+          },
+        });
         try {
           return await runAsTransaction(db, () => fn(handle.tx));
         } finally {
@@ -381,7 +367,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   }
   let closed: Promise<void> | undefined;
   const db: Db = {
-    exclusiveTransactions: false,
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
       return (await pool.query(oneStatement(sql, params))).rows as T[];
@@ -409,17 +394,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const handle = transactionHandle(
-          {
-            query: async <T>(sql: string, params: readonly unknown[]) =>
-              (await client.query(oneStatement(sql, params))).rows as T[],
-            exec: async (sql) => {
-              await client.query(sql);
-            },
-            copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
+        const handle = transactionHandle({
+          query: async <T>(sql: string, params: readonly unknown[]) =>
+            (await client.query(oneStatement(sql, params))).rows as T[],
+          exec: async (sql) => {
+            await client.query(sql);
           },
-          false,
-        );
+          copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
+        });
         let value: Awaited<ReturnType<typeof fn>>;
         try {
           value = await runAsTransaction(db, () => fn(handle.tx));

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import { copyText, type Db } from '../../storage/db';
+import { type SpooledFeed, spoolFeed } from './feed-spool';
 import {
   canonicalJson,
   type DerivedColumns,
@@ -23,12 +24,6 @@ import {
 export interface ReplaceFeedOptions {
   /** Products per COPY or UPDATE statement; default 2,000. */
   chunkSize?: number;
-  /**
-   * While a stream is read, a trivial statement at least this often (ms; default 15,000): a server ends a session
-   * that sits idle in a transaction (`idle_in_transaction_session_timeout`, 60 s in db.ts) and a slow feed would
-   * leave it so.
-   */
-  keepaliveMs?: number;
 }
 
 /** The products of a feed refresh: a list, or a stream (the feed as it is downloaded and normalized). */
@@ -85,12 +80,12 @@ export interface CatalogStore {
     options?: ReplaceFeedOptions,
   ): Promise<ReplaceFeedResult>;
   /**
-   * {@link replaceFeedProducts} for products that arrive as a stream: on a server they are written in chunks as they
-   * come, inside one transaction that holds the widget's catalog lock from the first product to the commit, so at
-   * most two chunks are in memory at a time. On the embedded database (where an open transaction holds every other
-   * statement) the stream is read to its end before the transaction opens. When the stream throws (a feed that breaks off), or an identifier comes twice, or the
-   * database refuses a product, everything is rolled back and the error passes through: nothing changed. A url that
-   * comes twice fails the commit (the constraint is checked there).
+   * {@link replaceFeedProducts} for products that arrive as a stream (a feed as it downloads). The stream is read to
+   * its end into a temporary file first (`feed-spool.ts`), so a slow or stalled feed holds no connection, no
+   * transaction and not the widget's lock: pushes go on meanwhile. Then one transaction writes it in chunks from the
+   * file, at most two chunks in memory at a time. When the stream throws (a feed that breaks off), or an identifier
+   * comes twice, or the database refuses a product, nothing changes and the error passes through. A url that comes
+   * twice fails the commit (the constraint is checked there).
    */
   replaceFeedStream(
     widgetId: string,
@@ -111,7 +106,6 @@ export interface CatalogStore {
 }
 
 const DEFAULT_CHUNK = 2_000;
-const KEEPALIVE_MS = 15_000;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -325,14 +319,10 @@ export function createCatalogStore(db: Db): CatalogStore {
     options: ReplaceFeedOptions = {},
   ): Promise<ReplaceFeedResult> {
     const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
-    let source = products;
-    if (isStream(products)) {
-      // On the embedded database an open transaction holds every other statement of the service, and a feed can be
-      // slow or stall: there the stream is read to its end first (the products held meanwhile), then written. On a
-      // server the transaction (a pooled connection and the widget's lock) opens with the first product, so a feed
-      // that never answers holds neither.
-      source = db.exclusiveTransactions ? await readAll(products) : await fromFirst(products);
-    }
+    // A feed can be slow or stall: it is on disk before the transaction (a pooled connection, the widget's lock, and
+    // on the embedded database every other statement of the service) is held.
+    const spooled: SpooledFeed | undefined = isStream(products) ? await spoolFeed(products) : undefined;
+    const source: FeedProducts = spooled ?? products;
     try {
       return await db.transaction(async (tx) => {
         await lockWidget(tx, widgetId);
@@ -421,10 +411,6 @@ export function createCatalogStore(db: Db): CatalogStore {
           // Lets the statements go out before the stream is pulled again.
           await yieldToEventLoop();
         };
-        const keepalive = setInterval(
-          () => void tx.query('SELECT 1').catch(() => {}),
-          options.keepaliveMs ?? KEEPALIVE_MS,
-        );
         try {
           let chunk = newChunk();
           for await (const product of source) {
@@ -447,8 +433,6 @@ export function createCatalogStore(db: Db): CatalogStore {
         } catch (error) {
           await running?.catch(() => {});
           throw error;
-        } finally {
-          clearInterval(keepalive);
         }
 
         // Feed products the feed no longer lists; push-added ones stay.
@@ -466,10 +450,8 @@ export function createCatalogStore(db: Db): CatalogStore {
         if (written >= Math.max(MAINTAIN_MIN, listed.size / 10)) await maintain(tx);
         return counts;
       });
-    } catch (error) {
-      // The source may not have been read to its end (the transaction could not open, or failed): stop it.
-      if (isStream(source)) await source[Symbol.asyncIterator]().return?.();
-      throw error;
+    } finally {
+      await spooled?.dispose();
     }
   }
 
@@ -568,22 +550,6 @@ const isStream = (products: FeedProducts): products is AsyncIterable<CatalogProd
   Symbol.asyncIterator in products;
 
 /** The same stream, once its first product has arrived (or it ended). */
-async function fromFirst(products: AsyncIterable<CatalogProduct>): Promise<FeedProducts> {
-  const iterator = products[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done) return [];
-  return (async function* () {
-    yield first.value;
-    yield* { [Symbol.asyncIterator]: () => iterator };
-  })();
-}
-
-async function readAll(products: AsyncIterable<CatalogProduct>): Promise<CatalogProduct[]> {
-  const all: CatalogProduct[] = [];
-  for await (const product of products) all.push(product);
-  return all;
-}
-
 function assertUnique(field: string, values: readonly string[]): void {
   const seen = new Set<string>();
   for (const v of values) {
