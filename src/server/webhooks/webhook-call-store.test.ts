@@ -49,6 +49,11 @@ describe.each(backends)('webhook call store on $name', (backend: Backend) => {
       httpStatus: 200,
       error: { code: 'invalid_response', message: 'cancelled: is required' },
     });
+    // Calls the clock cannot tell apart (PGlite's clock is coarse): still in the order they were recorded.
+    await db.query(
+      `UPDATE webhook_calls SET created_at = '2026-11-21T10:00:00Z' WHERE conversation_id = $1`,
+      [id],
+    );
     const list = await calls.list('shop', id);
     expect(list.map(({ id: _i, at: _a, ...rest }) => rest)).toStrictEqual([
       {

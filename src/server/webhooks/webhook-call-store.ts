@@ -79,7 +79,7 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
                 w.error_code, w.error_message
            FROM webhook_calls w JOIN conversations c ON c.id = w.conversation_id
           WHERE c.widget_id = $1 AND w.conversation_id = $2
-          ORDER BY w.created_at, w.id`,
+          ORDER BY w.seq`,
         [widgetId, conversationId],
       );
       return rows.map((r) => ({

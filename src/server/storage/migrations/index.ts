@@ -5,6 +5,7 @@ import { catalogSearchColumns } from './004-catalog-search-columns';
 import { tasks } from './005-tasks';
 import { webhookCalls } from './006-webhook-calls';
 import { catalogStatistics } from './007-catalog-statistics';
+import { webhookCallOrder } from './008-webhook-call-order';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   tasks,
   webhookCalls,
   catalogStatistics,
+  webhookCallOrder,
 ];
