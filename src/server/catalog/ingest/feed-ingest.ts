@@ -49,15 +49,13 @@ class FeedFailed extends Error {}
 
 /**
  * Downloads every feed of a widget and makes them the widget's feed catalog in one transaction. Each feed is streamed
- * and parsed element by element, and each product goes to the store as soon as it is normalized: on a server the
- * store writes them in chunks inside its transaction and pulls no further while it is busy, so neither the feed's
- * text nor its products are ever held whole (on the embedded database it reads them all first: see
- * `replaceFeedStream`). A feed that fails to download, goes past the byte cap, or is not JSON anywhere fails the
- * refresh and nothing is applied (the transaction, when it is open, rolls back): a half-downloaded feed never changes
- * the store. The widget's later
- * feeds are still read for their reports (nothing of them is stored). Items that fail SPEC's rules are skipped and
- * reported with their index, url and reason. All of a widget's feeds are applied together because the store's replace
- * covers every feed product of the widget.
+ * and parsed element by element, and each product goes to the store as soon as it is normalized; the store spools
+ * them to a file and writes them once every feed is in (`replaceFeedStream`), so neither the feed's text nor its
+ * products are ever held whole, and a slow feed holds no lock. A feed that fails to download, goes past the byte cap,
+ * or is not JSON anywhere fails the refresh and nothing is applied: a half-downloaded feed never changes the store.
+ * The widget's later feeds are still read for their reports (nothing of them is stored). Items that fail SPEC's rules
+ * are skipped and reported with their index, url and reason. All of a widget's feeds are applied together because
+ * the store's replace covers every feed product of the widget.
  */
 export async function refreshWidgetFeeds(
   widget: WidgetSettings,
