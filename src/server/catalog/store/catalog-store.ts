@@ -223,6 +223,12 @@ interface StoredRow {
  * await catalog.updateProducts('w1', [{ identifier: 'sku-1', productData: { price: '9.90' } }]);
  */
 export function createCatalogStore(db: Db): CatalogStore {
+  const deleteProducts = (tx: Db, widgetId: string, identifiers: string[]) =>
+    tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
+      widgetId,
+      identifiers,
+    ]);
+
   const lockWidget = (tx: Db, widgetId: string) =>
     tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CATALOG_LOCK, widgetId]);
 
@@ -309,9 +315,8 @@ export function createCatalogStore(db: Db): CatalogStore {
   /**
    * The feed's products in chunks: each chunk is sorted into new, changed and unchanged against what the widget held
    * when the refresh began (read once, under the lock, so nothing else writes it meanwhile), then new products go in
-   * by COPY and changed ones by one UPDATE. The next chunk is read (downloaded, parsed, normalized) and prepared while
-   * the database stores the current one, and not further: the stream is not pulled while two chunks wait, so a
-   * download never runs ahead of the database.
+   * by COPY and changed ones by one UPDATE. The next chunk is read (from the list, or the spool file) and prepared
+   * while the database stores the current one, and not further: at most two chunks are in memory.
    */
   async function replaceFeedStream(
     widgetId: string,
@@ -327,18 +332,19 @@ export function createCatalogStore(db: Db): CatalogStore {
       return await db.transaction(async (tx) => {
         await lockWidget(tx, widgetId);
         const known: Known = new Map();
-        for (const row of await tx.query<{ identifier: string; feed_hash: string | null }>(
-          'SELECT identifier, feed_hash FROM products WHERE widget_id = $1',
+        const pushUrls = new Map<string, string>();
+        // One read of the widget's products: every hash, and the urls of push-added ones (a feed product may take one).
+        for (const row of await tx.query<{
+          identifier: string;
+          feed_hash: string | null;
+          push_url: string | null;
+        }>(
+          `SELECT identifier, feed_hash, CASE WHEN source = 'push' THEN url END AS push_url
+           FROM products WHERE widget_id = $1`,
           [widgetId],
         )) {
           known.set(row.identifier, row.feed_hash);
-        }
-        const pushUrls = new Map<string, string>();
-        for (const row of await tx.query<{ identifier: string; url: string }>(
-          `SELECT identifier, url FROM products WHERE widget_id = $1 AND source = 'push'`,
-          [widgetId],
-        )) {
-          pushUrls.set(row.url, row.identifier);
+          if (row.push_url !== null) pushUrls.set(row.push_url, row.identifier);
         }
         const listed = new Set<string>();
         const counts: ReplaceFeedResult = { added: 0, updated: 0, removed: 0, unchanged: 0 };
@@ -381,12 +387,7 @@ export function createCatalogStore(db: Db): CatalogStore {
           }
         };
         const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
-          if (displaced.length > 0) {
-            await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
-              widgetId,
-              displaced,
-            ]);
-          }
+          if (displaced.length > 0) await deleteProducts(tx, widgetId, displaced);
           if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
           if (changed.length > 0) {
             await tx.query(
@@ -401,7 +402,7 @@ export function createCatalogStore(db: Db): CatalogStore {
           }
         };
 
-        // At most one chunk being written while the next one fills: the stream is not pulled while a full chunk waits.
+        // At most one chunk being written while the next one fills: the source is not read while a full chunk waits.
         let running: Promise<void> | undefined;
         const flush = async (chunk: ReturnType<typeof newChunk>) => {
           if (running) await running;
@@ -440,10 +441,7 @@ export function createCatalogStore(db: Db): CatalogStore {
         for (const [identifier, hash] of known)
           if (hash !== null && !listed.has(identifier)) gone.push(identifier);
         if (gone.length > 0) {
-          await tx.query('DELETE FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])', [
-            widgetId,
-            gone,
-          ]);
+          await deleteProducts(tx, widgetId, gone);
           counts.removed += gone.length;
         }
         const written = counts.added + counts.updated + counts.removed;

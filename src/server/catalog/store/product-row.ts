@@ -118,9 +118,9 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** The `feed_hash` of a feed item: changes exactly when the feed changes that product's data. */
-export const feedHash = (data: ProductData): string => feedHashOf(canonicalJson(data));
-
-/** {@link feedHash} of a record's {@link canonicalJson} text, when the caller has it already (to store it as well). */
+/**
+ * The `feed_hash` of a feed item, from its {@link canonicalJson} text (which the store writes as well): changes
+ * exactly when the feed changes that product's data.
+ */
 export const feedHashOf = (canonical: string): string =>
   createHash('sha256').update(canonical).digest('base64url');
