@@ -348,6 +348,64 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(aheadAtEachWrite[0]).toBe(500 - chunkSize);
       expect(await store.countProducts(widgetId)).toBe(500);
     });
+
+    it('with localSource, reads the stream inside its transaction, at most a chunk ahead of the writes', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      const chunkSize = 50;
+      let pulled = 0;
+      let inTransaction = false;
+      const pulledOutside: number[] = [];
+      const aheadAtEachWrite: number[] = [];
+      let written = 0;
+      const slow: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction(async (tx) => {
+            inTransaction = true;
+            try {
+              return await fn({
+                ...tx,
+                copyFrom: async (table, columns, rows) => {
+                  await tx.copyFrom(table, columns, rows);
+                  await new Promise((ok) => setTimeout(ok, 20));
+                  written += chunkSize;
+                  aheadAtEachWrite.push(pulled - written);
+                },
+              });
+            } finally {
+              inTransaction = false;
+            }
+          }),
+      };
+      async function* local(count: number, failAt?: number) {
+        for (const p of many(count).slice(1)) {
+          if (!inTransaction) pulledOutside.push(pulled);
+          pulled++;
+          if (pulled === failAt) throw new Error('the feed file is not JSON after all');
+          await Promise.resolve();
+          yield p;
+        }
+      }
+      const slowStore = createCatalogStore(slow);
+      await expect(
+        slowStore.replaceFeedStream(widgetId, local(501, 300), { chunkSize, localSource: true }),
+      ).rejects.toThrow('not JSON after all');
+      // Five chunks were written before the stream threw: rolled back.
+      expect(await snapshot(widgetId)).toHaveLength(1);
+
+      pulled = 0;
+      written = 0;
+      aheadAtEachWrite.length = 0;
+      expect(
+        await slowStore.replaceFeedStream(widgetId, local(501), { chunkSize, localSource: true }),
+      ).toMatchObject({ added: 500, removed: 1 });
+      expect(pulledOutside).toEqual([]);
+      expect(aheadAtEachWrite).toHaveLength(10);
+      // One chunk being written while the next fills, never more: the stream is not read to its end first.
+      expect(Math.max(...aheadAtEachWrite)).toBeLessThanOrEqual(chunkSize);
+      expect(await store.countProducts(widgetId)).toBe(500);
+    });
   });
 
   describe('updateProducts()', () => {

@@ -24,6 +24,12 @@ import {
 export interface ReplaceFeedOptions {
   /** Products per COPY or UPDATE statement; default 2,000. */
   chunkSize?: number;
+  /**
+   * The stream reads local data only (feeds already downloaded to disk), so it is read inside the transaction as it
+   * comes, without being spooled to a file first: the parsing overlaps the writes. Never set it for a stream that
+   * waits on the network: the transaction, a connection and the widget's lock would wait with it.
+   */
+  localSource?: boolean;
 }
 
 /** The products of a feed refresh: a list, or a stream (the feed as it is downloaded and normalized). */
@@ -82,7 +88,8 @@ export interface CatalogStore {
   /**
    * {@link replaceFeedProducts} for products that arrive as a stream (a feed as it downloads). The stream is read to
    * its end into a temporary file first (`feed-spool.ts`), so a slow or stalled feed holds no connection, no
-   * transaction and not the widget's lock: pushes go on meanwhile. Then one transaction writes it in chunks from the
+   * transaction and not the widget's lock: pushes go on meanwhile; with `localSource` (a stream of files already
+   * downloaded) it is read inside the transaction instead. Then one transaction writes it in chunks from the
    * file, at most two chunks in memory at a time. When the stream throws (a feed that breaks off), or an identifier
    * comes twice, or the database refuses a product, nothing changes and the error passes through. A url that comes
    * twice fails the commit (the constraint is checked there).
@@ -326,7 +333,8 @@ export function createCatalogStore(db: Db): CatalogStore {
     const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
     // A feed can be slow or stall: it is on disk before the transaction (a pooled connection, the widget's lock, and
     // on the embedded database every other statement of the service) is held.
-    const spooled: SpooledFeed | undefined = isStream(products) ? await spoolFeed(products) : undefined;
+    const spooled: SpooledFeed | undefined =
+      isStream(products) && !options.localSource ? await spoolFeed(products) : undefined;
     const source: FeedProducts = spooled ?? products;
     try {
       return await db.transaction(async (tx) => {
