@@ -167,6 +167,41 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(await store.getProduct(widgetId, 'p1')).toBeNull();
     });
 
+    it('stores a new feed product (binary COPY) with the same search columns as the push API (literals) gives it', async () => {
+      const messy: ProductData = {
+        displayText: 'Caf\u00e9 "Trail" runner \u6771\u4eac <script>x</script>',
+        url: 'https://shop.example/p/messy',
+        description: `${'echo '.repeat(300)}tab\there back\\slash ${'w '.repeat(10)}`,
+        price: '1.299,00 \u20ac',
+        availability: 'out of stock',
+        sku: 'ACM-000123',
+        mpn: 'M-77/x',
+        gtin: '4000000000037',
+        brand: '\u00dcber',
+        category: 'Shoes/Trail',
+        attributes: { color: 'navy', size: '42' },
+      };
+      const [fromFeed, fromPush] = [newWidget(), newWidget()];
+      expect(
+        await store.replaceFeedProducts(fromFeed, [{ identifier: 'm', productData: messy }]),
+      ).toMatchObject({
+        added: 1,
+      });
+      expect(await store.addProducts(fromPush, [{ identifier: 'm', productData: messy }])).toMatchObject({
+        added: ['m'],
+      });
+      const columns = (widgetId: string) =>
+        db.query(
+          `SELECT url, name, data, search_tsv::text AS search_tsv, name_tsv::text AS name_tsv, code_keys,
+             price_num::text AS price_num, in_stock, visible FROM products WHERE widget_id = $1`,
+          [widgetId],
+        );
+      const stored = await columns(fromFeed);
+      expect(stored).toEqual(await columns(fromPush));
+      expect(stored[0]).toMatchObject({ price_num: '1299.00', in_stock: false, data: messy });
+      expect(await store.getProduct(fromFeed, 'm')).toEqual({ identifier: 'm', productData: messy });
+    });
+
     it('isolates widgets', async () => {
       const a = newWidget();
       const b = newWidget();
@@ -324,8 +359,8 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
           db.transaction((tx) =>
             fn({
               ...tx,
-              copyFrom: async (table, columns, rows) => {
-                await tx.copyFrom(table, columns, rows);
+              copyFrom: async (table, columns, rows, options) => {
+                await tx.copyFrom(table, columns, rows, options);
                 await new Promise((ok) => setTimeout(ok, 20));
                 written += chunkSize;
                 aheadAtEachWrite.push(pulled - written);
@@ -366,8 +401,8 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
             try {
               return await fn({
                 ...tx,
-                copyFrom: async (table, columns, rows) => {
-                  await tx.copyFrom(table, columns, rows);
+                copyFrom: async (table, columns, rows, options) => {
+                  await tx.copyFrom(table, columns, rows, options);
                   await new Promise((ok) => setTimeout(ok, 20));
                   written += chunkSize;
                   aheadAtEachWrite.push(pulled - written);

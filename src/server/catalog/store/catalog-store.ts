@@ -1,11 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import { copyText, type Db } from '../../storage/db';
+import { CopyBinaryRows } from '../../storage/copy-binary';
+import type { Db } from '../../storage/db';
 import { type SpooledFeed, spoolFeed } from './feed-spool';
 import {
+  type CopyColumns,
   canonicalJson,
   type DerivedColumns,
   deriveColumns,
+  deriveCopyColumns,
   deriveFilterColumns,
   type FilterColumns,
   feedHashOf,
@@ -148,33 +151,32 @@ const FEED_COPY_COLUMNS = [
 ];
 
 /**
- * COPY lines gathered as UTF-8 bytes outside the JS heap: a chunk's lines wait there until the chunk is written, and
- * held as strings they would outlive the young generation and be copied by the collector over and over.
+ * A new feed product as a tuple of {@link FEED_COPY_COLUMNS}, in COPY's binary format: the server reads the tsvectors
+ * as lexemes and positions instead of parsing their literals (the costliest text it read, issue #5).
  */
-class CopyLines {
-  private bytes = Buffer.allocUnsafe(1 << 20);
-  length = 0;
-
-  push(line: string): void {
-    // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (this.length + line.length * 3 > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + line.length * 3));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    this.length += this.bytes.write(line, this.length, 'utf8');
-  }
-
-  get content(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-}
-
-/** A feed product's line for {@link FEED_COPY_COLUMNS}, in COPY's text format. */
-function feedCopyLine(widgetId: string, identifier: string, data: string, hash: string, c: DerivedColumns) {
-  // Lexemes and code keys are runs of letters and digits (search-text.ts): no quote or backslash to escape inside.
-  const codeKeys = `{${c.code_keys.map((k) => `"${k}"`).join(',')}}`;
-  return `${copyText(widgetId)}\t${copyText(identifier)}\t${copyText(c.url)}\t${copyText(c.name)}\t${copyText(data)}\tfeed\t${hash}\t${copyText(c.search_tsv)}\t${copyText(c.name_tsv)}\t${copyText(codeKeys)}\t${copyText(c.price_num)}\t${c.in_stock ? 't' : 'f'}\t${c.visible ? 't' : 'f'}\n`;
+function feedCopyRow(
+  rows: CopyBinaryRows,
+  widgetId: string,
+  identifier: string,
+  data: string,
+  hash: string,
+  c: CopyColumns,
+) {
+  rows
+    .row(FEED_COPY_COLUMNS.length)
+    .text(widgetId)
+    .text(identifier)
+    .text(c.url)
+    .text(c.name)
+    .jsonb(data)
+    .text('feed')
+    .text(hash)
+    .tsvector(c.search)
+    .lexemes(c.nameLexemes)
+    .textArray(c.code_keys)
+    .numeric(c.price_num)
+    .bool(c.in_stock)
+    .bool(c.visible);
 }
 
 /** What a feed refresh knows of a stored product: its `feed_hash`, or null for a push-added product. */
@@ -363,7 +365,7 @@ export function createCatalogStore(db: Db): CatalogStore {
          */
         const newChunk = () => ({
           size: 0,
-          copy: new CopyLines(),
+          copy: new CopyBinaryRows(),
           changed: [] as FeedRecord[],
           displaced: [] as string[],
         });
@@ -384,19 +386,25 @@ export function createCatalogStore(db: Db): CatalogStore {
             counts.unchanged++;
             return;
           }
-          const columns = deriveColumns(p.productData);
           if (before === undefined) {
             counts.added++;
-            chunk.copy.push(feedCopyLine(widgetId, p.identifier, data, hash, columns));
+            feedCopyRow(chunk.copy, widgetId, p.identifier, data, hash, deriveCopyColumns(p.productData));
           } else {
             // A changed product, or a push-added one the feed now lists: its push overrides go.
             counts.updated++;
-            chunk.changed.push({ identifier: p.identifier, data, feed_hash: hash, ...columns });
+            chunk.changed.push({
+              identifier: p.identifier,
+              data,
+              feed_hash: hash,
+              ...deriveColumns(p.productData),
+            });
           }
         };
         const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
           if (displaced.length > 0) await deleteProducts(tx, widgetId, displaced);
-          if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
+          if (copy.count > 0) {
+            await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content, { format: 'binary' });
+          }
           if (changed.length > 0) {
             await tx.query(
               `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',
