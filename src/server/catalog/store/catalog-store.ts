@@ -324,8 +324,9 @@ export function createCatalogStore(db: Db): CatalogStore {
   /**
    * The feed's products in chunks: each chunk is sorted into new, changed and unchanged against what the widget held
    * when the refresh began (read once, under the lock, so nothing else writes it meanwhile), then new products go in
-   * by COPY and changed ones by one UPDATE. The next chunk is read (from the list, or the spool file) and prepared
-   * while the database stores the current one, and not further: at most two chunks are in memory.
+   * by binary COPY and changed ones by one UPDATE. The next chunk is read (from the list, the spool file, or a local
+   * source such as the downloaded feed files being parsed) and prepared while the database stores the current one, and
+   * not further: at most two chunks are in memory.
    */
   async function replaceFeedStream(
     widgetId: string,
@@ -334,7 +335,7 @@ export function createCatalogStore(db: Db): CatalogStore {
   ): Promise<ReplaceFeedResult> {
     const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
     // A feed can be slow or stall: it is on disk before the transaction (a pooled connection, the widget's lock, and
-    // on the embedded database every other statement of the service) is held.
+    // on the embedded database every other statement of the service) is held. A local source already is.
     const spooled: SpooledFeed | undefined =
       isStream(products) && !options.localSource ? await spoolFeed(products) : undefined;
     const source: FeedProducts = spooled ?? products;
