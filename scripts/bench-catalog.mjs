@@ -15,8 +15,9 @@
 //   4. push update             updateProducts() of PUSH products (price and availability) in one call; then the same
 //                              batch again (a replay: nothing changes)
 //   5. search                  QUERIES searches (after 20 not counted): one broad word (a product noun, adjective,
-//                              colour or brand: 2,000 to 6,000 matches), two words, an exact sku, and two words with
-//                              price filters and "in stock"; p50, p99 and max per kind and over all
+//                              colour or brand: 2,000 to 6,000 matches), two words, an exact sku, two words with
+//                              price filters and "in stock", and a price range with no words (listed by name); p50,
+//                              p99 and max per kind and over all
 //   6. feed over HTTP          a child process runs refreshWidgetFeeds() on a 100,000-product schema.org feed served
 //                              by this process over loopback HTTP: download, parse, normalize and store, into an
 //                              empty store; seconds and the child's peak RSS (its whole process, the embedded
@@ -290,7 +291,7 @@ function queries(count) {
   const pick = (list) => list[Math.floor(r() * list.length)];
   const broad = [...NOUNS, ...ADJECTIVES, ...COLORS, ...BRANDS];
   return Array.from({ length: count }, (_, i) => {
-    switch (i % 4) {
+    switch (i % 5) {
       case 0:
         return { kind: 'one broad word', query: { text: pick(broad) } };
       case 1:
@@ -303,6 +304,14 @@ function queries(count) {
       case 2: {
         const n = Math.floor(r() * PRODUCTS);
         return { kind: 'exact sku', query: { text: product(n).normalized.productData.sku } };
+      }
+      case 4: {
+        // "anything under 30 EUR?": no words, so by name under the filters; a range from a few products to most.
+        const max = 3 + Math.floor(r() * 400);
+        return {
+          kind: 'price only, no words',
+          query: { text: '', ...(r() < 0.5 ? { maxPrice: max } : { minPrice: max, maxPrice: max + 5 }) },
+        };
       }
       default: {
         const min = Math.floor(r() * 200);
