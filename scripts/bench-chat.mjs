@@ -12,8 +12,9 @@
 //                        (budget: ≤ 16 ms)
 //   typing ≥16 ms        keyboard and input events (Event Timing: from the key press to the frame that shows it)
 //                        of 16 ms or longer while typing 39 characters with 1,000 messages above (budget: none), and
-//                        the longest; beside it the same on an empty conversation, and in a plain textarea on the
-//                        same page (the browser's own floor, which the widget cannot go below). Chromium runs without vsync
+//                        the longest; beside it the same on an empty conversation, in a plain textarea on the
+//                        same page, and in a plain textarea on the page without the widget (the browser's own floor,
+//                        which the widget cannot go below). Chromium runs without vsync
 //                        here, so a duration is the main thread's work, not the wait for the next 60 Hz frame
 //   per keystroke        main-thread CPU ms per keystroke from a Chrome trace (the key's task, then its frame), in the
 //                        composer with 1,000 messages above and in the plain textarea: the steadiest figure,
@@ -227,6 +228,38 @@ async function heapUsed(cdp) {
   return (await cdp.send('Runtime.getHeapUsage')).usedSize;
 }
 
+/**
+ * The browser's own floor: the same store page with no widget at all (its loader answered with an empty script), a
+ * plain textarea on it. What is left there is Chromium's typing on this machine; in its own context (a process of its
+ * own), so its trace does not slow the widget's run down.
+ */
+async function floorRun(browser, demo, rate) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(probe);
+    await context.route(`${demo.serviceUrl}/sdk/loader.js`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    await page.goto(`${demo.storeUrl}/`);
+    await addPlainTextarea(page);
+    await page.waitForTimeout(500);
+    if (await page.evaluate(() => document.querySelector('service-widget')))
+      throw new Error('bench-chat: the widget loaded on the page without it');
+    const slow = await typeText(page, '#bench-bare');
+    const cost = await keystrokeCost(browser, page, '#bench-bare');
+    return {
+      slowInputsNoWidget: slow.length,
+      slowestInputNoWidget: Math.max(0, ...slow.map((e) => e.duration)),
+      cpuMsNoWidget: cost.key + cost.frame,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 async function run(browser, demo, rate, history, stream) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -397,7 +430,10 @@ async function main() {
     );
     for (const rate of RATES) {
       const runs = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await run(browser, demo, rate, history, stream));
+      for (let i = 0; i < RUNS; i++) {
+        const floor = await floorRun(browser, demo, rate);
+        runs.push({ ...(await run(browser, demo, rate, history, stream)), ...floor });
+      }
       results[`${rate}x`] = runs;
       const col = (key) => runs.map((r) => r[key]);
       const f = (x, d = 1) => x.toFixed(d);
@@ -415,13 +451,19 @@ async function main() {
         `    …same, empty conversation ${String(median(col('slowInputsEmpty'))).padStart(7)} ${String(max(col('slowInputsEmpty'))).padStart(7)}   (longest ${f(max(col('slowestInputEmpty')))} ms)`,
       );
       console.log(
-        `    …a plain textarea instead ${String(median(col('slowInputsBare'))).padStart(7)} ${String(max(col('slowInputsBare'))).padStart(7)}   (longest ${f(max(col('slowestInputBare')))} ms: the browser's own floor on this page)`,
+        `    …a plain textarea instead ${String(median(col('slowInputsBare'))).padStart(7)} ${String(max(col('slowInputsBare'))).padStart(7)}   (longest ${f(max(col('slowestInputBare')))} ms; the same page, the widget open beside it)`,
+      );
+      console.log(
+        `    …a plain textarea, no widget ${String(median(col('slowInputsNoWidget'))).padStart(4)} ${String(max(col('slowInputsNoWidget'))).padStart(7)}   (longest ${f(max(col('slowestInputNoWidget')))} ms: the browser alone)`,
       );
       console.log(
         `  CPU per keystroke (ms)     ${f(median(col('cpuMs'))).padStart(8)} ${f(max(col('cpuMs'))).padStart(7)}   main thread (trace): ${f(median(col('keyMs')))} in the key's task + ${f(median(col('frameMs')))} in its frame`,
       );
       console.log(
         `    …a plain textarea instead ${f(median(col('cpuMsBare'))).padStart(7)} ${f(max(col('cpuMsBare'))).padStart(7)}   ${f(median(col('keyMsBare')))} + ${f(median(col('frameMsBare')))}: over 16, no input event can be under 16 ms`,
+      );
+      console.log(
+        `    …a plain textarea, no widget ${f(median(col('cpuMsNoWidget'))).padStart(4)} ${f(max(col('cpuMsNoWidget'))).padStart(7)}   the browser alone`,
       );
       console.log(
         `  long tasks, 2,000 deltas   ${String(median(col('streamLongTasks'))).padStart(8)} ${String(max(col('streamLongTasks'))).padStart(7)}   0 (longest ${f(max(col('streamLongest')))} ms)`,
