@@ -5,3 +5,4 @@ export { searchProducts } from '../src/server/catalog/search/search-products';
 export { createCatalogStore } from '../src/server/catalog/store/catalog-store';
 export { openPglite, openPostgres } from '../src/server/storage/db';
 export { migrate } from '../src/server/storage/migrate';
+export { startPushBenchService } from './bench-push-service';

@@ -15,9 +15,14 @@
 //   4. push update             updateProducts() of PUSH products (price and availability) in one call; then the same
 //                              batch again (a replay: nothing changes)
 //   5. search                  QUERIES searches (after 20 not counted): one broad word (a product noun, adjective,
-//                              colour or brand: 2,000 to 6,000 matches), two words, an exact sku, and two words with
-//                              price filters and "in stock"; p50, p99 and max per kind and over all
-//   6. feed over HTTP          a child process runs refreshWidgetFeeds() on a 100,000-product schema.org feed served
+//                              colour or brand: 2,000 to 6,000 matches), two words, an exact sku, two words with
+//                              price filters and "in stock", and a price range with no words (listed by name); p50,
+//                              p99 and max per kind and over all
+//   6. push API over HTTP      the service app (as `npm start` builds it) on loopback over the same database: one
+//                              POST /api/v0/partner/productData/products of the PUSH products of step 4, back to
+//                              another price and in stock (JSON, validation, API key, store: the issue's figure);
+//                              then the same request again
+//   7. feed over HTTP          a child process runs refreshWidgetFeeds() on a 100,000-product schema.org feed served
 //                              by this process over loopback HTTP: download, parse, normalize and store, into an
 //                              empty store; seconds and the child's peak RSS (its whole process, the embedded
 //                              database included; a PostgreSQL server's memory is not in it)
@@ -42,6 +47,8 @@ const QUERIES = knob('QUERIES', 500);
 const PUSH = knob('PUSH', 10_000);
 const HEAP_MB = knob('HEAP_MB', 256);
 const WIDGET = 'bench';
+/** The bench widget's push API key (step 6). */
+const PUSH_KEY = 'bench-push-key-0123456789';
 
 // ---------------------------------------------------------------------------------------------------------------
 // A deterministic catalog: names "Brand adjective noun colour", ~300-character descriptions, prices, attributes.
@@ -290,7 +297,7 @@ function queries(count) {
   const pick = (list) => list[Math.floor(r() * list.length)];
   const broad = [...NOUNS, ...ADJECTIVES, ...COLORS, ...BRANDS];
   return Array.from({ length: count }, (_, i) => {
-    switch (i % 4) {
+    switch (i % 5) {
       case 0:
         return { kind: 'one broad word', query: { text: pick(broad) } };
       case 1:
@@ -303,6 +310,14 @@ function queries(count) {
       case 2: {
         const n = Math.floor(r() * PRODUCTS);
         return { kind: 'exact sku', query: { text: product(n).normalized.productData.sku } };
+      }
+      case 4: {
+        // "anything under 30 EUR?": no words, so by name under the filters; a range from a few products to most.
+        const max = 3 + Math.floor(r() * 400);
+        return {
+          kind: 'price only, no words',
+          query: { text: '', ...(r() < 0.5 ? { maxPrice: max } : { minPrice: max, maxPrice: max + 5 }) },
+        };
       }
       default: {
         const min = Math.floor(r() * 200);
@@ -575,7 +590,7 @@ async function storeChild(backendJson) {
   process.send({ results, rows });
 }
 
-/** Steps 1 to 6 on one backend: results for the JSON file and rows for the table. */
+/** Steps 1 to 7 on one backend: results for the JSON file and rows for the table. */
 async function runBackend(backend, feed) {
   await inChild(['--prepare', JSON.stringify(backend)]);
   const { results, rows } = await inChild(['--store', JSON.stringify(backend)]);
@@ -609,10 +624,11 @@ async function runBackend(backend, feed) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Steps 1 to 5 on one backend.
+// Steps 1 to 6 on one backend.
 
 async function storeSteps(entry, backend, rows) {
   const { db, postmaster } = await openBackend(entry, backend);
+  let isOpen = true;
   const results = {};
   const row = (label, m, note) =>
     rows.push([label, `${m.seconds.toFixed(2)} s`, `${cpuText(m)}${note ? `; ${note}` : ''}`]);
@@ -704,8 +720,55 @@ async function storeSteps(entry, backend, rows) {
       ]);
     }
     process.stdout.write('.');
-  } finally {
+
+    // The push API over HTTP: the same products back to a price and in stock, as one request to the service.
     await db.close();
+    isOpen = false;
+    const service = await entry.startPushBenchService({
+      widgetId: WIDGET,
+      apiKey: PUSH_KEY,
+      ...(backend.kind === 'pglite' ? { dataDir: backend.dir } : { databaseUrl: backend.url }),
+    });
+    try {
+      const body = JSON.stringify({
+        websiteTracker: WIDGET,
+        products: updates.map(({ identifier }) => ({
+          identifier,
+          productData: { price: '8.99', availability: 'in stock' },
+        })),
+      });
+      const post = async () => {
+        const res = await fetch(`${service.pushUrl}/products`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'api-key': PUSH_KEY },
+          body,
+        });
+        const text = await res.text();
+        // 204: every product updated; anything else is a failed bench, not a figure.
+        if (res.status !== 204) throw new Error(`push API answered ${res.status}: ${text.slice(0, 200)}`);
+        return res.status;
+      };
+      const viaHttp = await measure(post, postmaster);
+      results.pushApi = {
+        products: updates.length,
+        requestBytes: body.length,
+        ...figures(viaHttp),
+        counts: undefined,
+      };
+      row(
+        `push API, POST /products of ${updates.length.toLocaleString('en-US')}`,
+        viaHttp,
+        `one request of ${Math.round(body.length / 1024)} KiB, 204`,
+      );
+      const again = await measure(post, postmaster);
+      results.pushApiReplay = { ...figures(again), counts: undefined };
+      row('push API, the same request again', again, 'nothing changes, 204');
+    } finally {
+      await service.close();
+    }
+    process.stdout.write('.');
+  } finally {
+    if (isOpen) await db.close();
   }
   return results;
 }

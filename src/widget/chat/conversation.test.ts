@@ -316,6 +316,40 @@ describe('createConversation against the reference service', () => {
     ]);
   });
 
+  it('writes the outbox after the sending task, not in it, and at once when the page is left', async () => {
+    const { store, sent } = widget();
+    store.send('Hello');
+    await until(() => isAnswered(store, 1), 'the first answer');
+    await proxy.down();
+    store.send('Blue, size 42?');
+    // The sending task renders the message; storage is written in the task after it (issue: append ≤ 16 ms)…
+    expect(localStorage.getItem('_service_shop_queue')).toBeNull();
+    // …or at once, when the page goes away before that task runs.
+    events.dispatchEvent(new Event('pagehide'));
+    expect(JSON.parse(localStorage.getItem('_service_shop_queue') ?? '[]')).toEqual([
+      [store.messages.value.at(-1)?.clientMessageId, 'Blue, size 42?'],
+    ]);
+    await proxy.up();
+    await until(() => isAnswered(store, 2), 'the queued answer');
+    expect(localStorage.getItem('_service_shop_queue')).toBeNull();
+    expect(sent).toEqual(['Hello', 'Blue, size 42?']);
+  });
+
+  it('leaves no outbox behind when reset() comes in the same task as a send', async () => {
+    const { store, conversation, sent } = widget();
+    store.send('Hello');
+    await until(() => isAnswered(store, 1), 'the first answer');
+    await proxy.down();
+    store.send('Forget this');
+    conversation.reset();
+    store.reset();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(localStorage.getItem('_service_shop_queue')).toBeNull();
+    await proxy.up();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sent).toEqual(['Hello']);
+  });
+
   it('restores the history on the next page and sends what was queued before the reload', async () => {
     const first = widget();
     first.store.send('Where is my order?');

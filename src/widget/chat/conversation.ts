@@ -413,8 +413,20 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }),
   );
 
-  // The outbox: persisted on every change of the pending set, pumped whenever a message joins it.
+  // The outbox: persisted on every change of the pending set, pumped whenever a message joins it. Both happen in the
+  // task after the change, so the shopper's message paints first (issue: appending one message ≤ 16 ms; a storage
+  // write can take milliseconds); a page that goes away before that task still writes it (pagehide, or hidden).
   let lastQueue = '';
+  /** The outbox as it must be stored (`null`: none), not written yet; `undefined` when storage is up to date. */
+  let unwritten: string | null | undefined;
+  const writeQueue = (): void => {
+    if (unwritten === undefined) return;
+    writeItem(queueKey, unwritten);
+    unwritten = undefined;
+  };
+  disposer.listen(globalThis, 'pagehide', writeQueue);
+  if (typeof document !== 'undefined') disposer.listen(document, 'visibilitychange', writeQueue);
+  disposer.add(writeQueue);
   disposer.add(
     effect(() => {
       const pending = store.messages.value
@@ -429,9 +441,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const queue = JSON.stringify(all);
       if (queue === lastQueue) return;
       lastQueue = queue;
-      writeItem(queueKey, all.length ? queue : null);
-      // In a task of its own: the shopper's message is painted before the request is built.
-      if (pending.length) setTimeout(pump);
+      unwritten = all.length ? queue : null;
+      const hasPending = pending.length > 0;
+      setTimeout(() => {
+        writeQueue();
+        if (hasPending) void pump();
+      });
     }),
   );
 
@@ -470,6 +485,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       wakeUp?.();
       forget();
       writeItem(queueKey, null);
+      unwritten = undefined;
       lastQueue = '';
       storedQueue = [];
       pumping = undefined;

@@ -60,9 +60,17 @@ export async function searchProducts(
     limit,
     CANDIDATES,
   ];
-  const filters = `widget_id = $1 AND visible
-    AND ($5::numeric IS NULL OR price_num >= $5::numeric) AND ($6::numeric IS NULL OR price_num <= $6::numeric)
-    AND (NOT $7::boolean OR in_stock)`;
+  /** The widget's visible products under the price and stock filters, given those parameters' numbers. */
+  const filtersOf = (
+    widget: number,
+    min: number,
+    max: number,
+    inStock: number,
+  ) => `widget_id = $${widget} AND visible
+    AND ($${min}::numeric IS NULL OR price_num >= $${min}::numeric)
+    AND ($${max}::numeric IS NULL OR price_num <= $${max}::numeric)
+    AND (NOT $${inStock}::boolean OR in_stock)`;
+  const filters = filtersOf(1, 5, 6, 7);
   // Ranked on the search columns alone; `data` is read for the `limit` rows returned only.
   const output = `SELECT p.identifier, p.data, p.pushed, hit.exact, hit.all_terms FROM (
        SELECT identifier, name,
@@ -79,7 +87,13 @@ export async function searchProducts(
 
   let rows: Hit[];
   if (terms.length === 0 && codes.length === 0) {
-    rows = await db.query<Hit>(ranked(filters), params.slice(0, 8));
+    // No words: by name alone, the order of the index products_by_name (migration 010), so the scan can stop after
+    // `limit` matches instead of sorting every product in a wide price range.
+    rows = await db.query<Hit>(
+      `SELECT identifier, data, pushed, 0 AS exact, false AS all_terms FROM products WHERE ${filtersOf(1, 2, 3, 4)}
+       ORDER BY name COLLATE "C", identifier COLLATE "C" LIMIT $5`,
+      [widgetId, params[4], params[5], params[6], limit],
+    );
   } else {
     /** Ranks the candidates: exact codes, and products matching `tsquery` parameter `$n` in the name or the text. */
     const candidates = (n: 2 | 4) => {

@@ -6,6 +6,7 @@ import { tasks } from './005-tasks';
 import { webhookCalls } from './006-webhook-calls';
 import { catalogStatistics } from './007-catalog-statistics';
 import { webhookCallOrder } from './008-webhook-call-order';
+import { catalogPricePushes } from './010-catalog-price-pushes';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   webhookCalls,
   catalogStatistics,
   webhookCallOrder,
+  catalogPricePushes,
 ];

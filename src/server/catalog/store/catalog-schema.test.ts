@@ -1,0 +1,87 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogProduct } from '../../../protocol/catalog';
+import type { Db } from '../../storage/db';
+import { migrate } from '../../storage/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import { createCatalogStore } from './catalog-store';
+
+// What keeps the usual push (a price, an availability) cheap: PostgreSQL rewrites a row without touching any index
+// (a HOT update) only when none of the columns it changes is indexed and the new version fits on the row's page
+// (migration 010).
+
+/** The columns a price or availability push writes (catalog-store.ts, the narrow UPDATE). */
+const PUSH_COLUMNS = ['pushed', 'price_num', 'in_stock', 'visible', 'updated_at'];
+
+const product = (i: number): CatalogProduct => ({
+  identifier: `p${i}`,
+  productData: {
+    displayText: `Trail shoe ${i}`,
+    url: `https://shop.example/p${i}`,
+    price: `${50 + (i % 50)}.00`,
+    priceCurrency: 'EUR',
+    availability: 'in stock',
+    brand: 'Salomon',
+    description: `Grippy trail shoe number ${i}, for muddy paths and long days. `.repeat(5),
+  },
+});
+
+describe.each(backends)('catalog schema on $name', (backend: Backend) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = (await backend.open()).db;
+    await migrate(db);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  it('indexes none of the columns a price or availability push writes, and no expression', async () => {
+    const indexed = await db.query<{ index: string; column: string | null; expression: boolean }>(
+      `SELECT i.relname AS index, a.attname AS column, x.indexprs IS NOT NULL OR x.indpred IS NOT NULL AS expression
+       FROM pg_index x
+       JOIN pg_class i ON i.oid = x.indexrelid
+       LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = ANY (x.indkey::smallint[])
+       WHERE x.indrelid = 'products'::regclass`,
+    );
+    // The query reads the real catalog: its search indexes are there.
+    expect(indexed.map((r) => r.column)).toEqual(
+      expect.arrayContaining(['search_tsv', 'name', 'identifier']),
+    );
+    expect(indexed.filter((r) => r.column !== null && PUSH_COLUMNS.includes(r.column))).toEqual([]);
+    expect(indexed.filter((r) => r.expression)).toEqual([]);
+  });
+
+  it('leaves room on each page for an updated row', async () => {
+    const [{ options }] = await db.query<{ options: string[] | null }>(
+      `SELECT reloptions AS options FROM pg_class WHERE oid = 'products'::regclass`,
+    );
+    expect(options).toContain('fillfactor=80');
+  });
+
+  it('stores a price and availability push of every tenth product without touching an index (HOT)', async () => {
+    const widgetId = 'w-hot';
+    await createCatalogStore(db).replaceFeedProducts(
+      widgetId,
+      Array.from({ length: 500 }, (_, i) => product(i)),
+    );
+    const updates = Array.from({ length: 50 }, (_, k) => ({
+      identifier: `p${k * 10}`,
+      productData: { price: '9.99', availability: 'out of stock' as const },
+    }));
+    // This transaction's own counters: the store's statements run inside it (its transaction is a savepoint here).
+    const { updated, hot } = await db.transaction(async (tx) => {
+      const result = await createCatalogStore(tx).updateProducts(widgetId, updates);
+      const [row] = await tx.query<{ updates: number; hot: number }>(
+        `SELECT pg_stat_get_xact_tuples_updated('products'::regclass)::int AS updates,
+                pg_stat_get_xact_tuples_hot_updated('products'::regclass)::int AS hot`,
+      );
+      expect(row.updates).toBe(50);
+      return { updated: result.updated.length, hot: row.hot };
+    });
+    expect(updated).toBe(50);
+    expect(hot).toBe(50);
+    expect((await createCatalogStore(db).getProduct(widgetId, 'p10'))?.productData).toMatchObject({
+      price: '9.99',
+      availability: 'out of stock',
+    });
+  });
+});
