@@ -35,7 +35,12 @@ export interface Db {
    * @example
    * await tx.copyFrom('products', ['identifier', 'name'], `${copyText('p1')}\t${copyText('Mug')}\n`);
    */
-  copyFrom(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
+  copyFrom(
+    table: string,
+    columns: readonly string[],
+    rows: string | Uint8Array,
+    options?: CopyOptions,
+  ): Promise<void>;
   /**
    * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. Use the `tx` handle inside;
    * touching the outer handle from inside `fn` throws instead of deadlocking. On a `tx` handle it opens a savepoint.
@@ -48,6 +53,14 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Releases the database (waits for running work). Not allowed on a `tx` handle. */
   close(): Promise<void>;
+}
+
+/**
+ * `format: 'binary'`: `rows` is a whole COPY binary file (header, tuples, trailer: see copy-binary.ts) instead of text
+ * lines. The server then parses no text for column types that are costly to read (a `tsvector` literal above all).
+ */
+export interface CopyOptions {
+  format?: 'text' | 'binary';
 }
 
 /** `database` from `service.config.json`: `"embedded"` or a `postgres://` URL (DESIGN: service configuration). */
@@ -84,8 +97,8 @@ const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPE = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-const copyStatement = (table: string, columns: readonly string[], source: string) =>
-  `COPY ${table} (${columns.join(', ')}) FROM ${source}`;
+const copyStatement = (table: string, columns: readonly string[], source: string, options?: CopyOptions) =>
+  `COPY ${table} (${columns.join(', ')}) FROM ${source}${options?.format === 'binary' ? ' WITH (FORMAT binary)' : ''}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Guard shared by both backends: inside `transaction(fn)` every statement must go through `tx`. With PGlite, a query
@@ -136,7 +149,12 @@ let savepointCounter = 0;
 interface Connection {
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
-  copyFrom(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
+  copyFrom(
+    table: string,
+    columns: readonly string[],
+    rows: string | Uint8Array,
+    options?: CopyOptions,
+  ): Promise<void>;
 }
 
 /**
@@ -157,7 +175,8 @@ function transactionHandle(connection: Connection): { tx: Db; end(): Promise<voi
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       statement(() => connection.query<T>(sql, params)),
     exec: (sql) => statement(() => connection.exec(sql)),
-    copyFrom: (table, columns, rows) => statement(() => connection.copyFrom(table, columns, rows)),
+    copyFrom: (table, columns, rows, options) =>
+      statement(() => connection.copyFrom(table, columns, rows, options)),
     transaction: async (fn) => {
       const name = `sp_${++savepointCounter}`;
       await statement(() => connection.exec(`SAVEPOINT ${name}`));
@@ -229,9 +248,9 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await pglite.exec(sql);
       await yieldToEventLoop();
     },
-    copyFrom: async (table, columns, rows) => {
+    copyFrom: async (table, columns, rows, options) => {
       assertNotInOwnTransaction(db);
-      await pglite.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+      await pglite.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
         blob: new Blob([rows as BlobPart]),
       });
       await yieldToEventLoop();
@@ -249,8 +268,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
             await ptx.exec(sql);
             await yieldToEventLoop();
           },
-          copyFrom: async (table, columns, rows) => {
-            await ptx.query(copyStatement(table, columns, "'/dev/blob'"), [], {
+          copyFrom: async (table, columns, rows, options) => {
+            await ptx.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
               blob: new Blob([rows as BlobPart]),
             });
             await yieldToEventLoop();
@@ -331,8 +350,12 @@ async function copyOver(
   table: string,
   columns: readonly string[],
   rows: string | Uint8Array,
+  options?: CopyOptions,
 ) {
-  await pipeline(Readable.from([rows]), client.query(copyFromStdin(copyStatement(table, columns, 'STDIN'))));
+  await pipeline(
+    Readable.from([rows]),
+    client.query(copyFromStdin(copyStatement(table, columns, 'STDIN', options))),
+  );
 }
 
 export interface PostgresOptions {
@@ -375,12 +398,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       assertNotInOwnTransaction(db);
       await pool.query(sql);
     },
-    copyFrom: async (table, columns, rows) => {
+    copyFrom: async (table, columns, rows, options) => {
       assertNotInOwnTransaction(db);
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        await copyOver(client, table, columns, rows);
+        await copyOver(client, table, columns, rows, options);
       } catch (e) {
         broken = e as Error;
         throw e;
@@ -400,7 +423,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
           exec: async (sql) => {
             await client.query(sql);
           },
-          copyFrom: (table, columns, rows) => copyOver(client, table, columns, rows),
+          copyFrom: (table, columns, rows, options) => copyOver(client, table, columns, rows, options),
         });
         let value: Awaited<ReturnType<typeof fn>>;
         try {

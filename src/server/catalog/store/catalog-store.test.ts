@@ -167,6 +167,41 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(await store.getProduct(widgetId, 'p1')).toBeNull();
     });
 
+    it('stores a new feed product (binary COPY) with the same search columns as the push API (literals) gives it', async () => {
+      const messy: ProductData = {
+        displayText: 'Caf\u00e9 "Trail" runner \u6771\u4eac <script>x</script>',
+        url: 'https://shop.example/p/messy',
+        description: `${'echo '.repeat(300)}tab\there back\\slash ${'w '.repeat(10)}`,
+        price: '1.299,00 \u20ac',
+        availability: 'out of stock',
+        sku: 'ACM-000123',
+        mpn: 'M-77/x',
+        gtin: '4000000000037',
+        brand: '\u00dcber',
+        category: 'Shoes/Trail',
+        attributes: { color: 'navy', size: '42' },
+      };
+      const [fromFeed, fromPush] = [newWidget(), newWidget()];
+      expect(
+        await store.replaceFeedProducts(fromFeed, [{ identifier: 'm', productData: messy }]),
+      ).toMatchObject({
+        added: 1,
+      });
+      expect(await store.addProducts(fromPush, [{ identifier: 'm', productData: messy }])).toMatchObject({
+        added: ['m'],
+      });
+      const columns = (widgetId: string) =>
+        db.query(
+          `SELECT url, name, data, search_tsv::text AS search_tsv, name_tsv::text AS name_tsv, code_keys,
+             price_num::text AS price_num, in_stock, visible FROM products WHERE widget_id = $1`,
+          [widgetId],
+        );
+      const stored = await columns(fromFeed);
+      expect(stored).toEqual(await columns(fromPush));
+      expect(stored[0]).toMatchObject({ price_num: '1299.00', in_stock: false, data: messy });
+      expect(await store.getProduct(fromFeed, 'm')).toEqual({ identifier: 'm', productData: messy });
+    });
+
     it('isolates widgets', async () => {
       const a = newWidget();
       const b = newWidget();
@@ -324,8 +359,8 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
           db.transaction((tx) =>
             fn({
               ...tx,
-              copyFrom: async (table, columns, rows) => {
-                await tx.copyFrom(table, columns, rows);
+              copyFrom: async (table, columns, rows, options) => {
+                await tx.copyFrom(table, columns, rows, options);
                 await new Promise((ok) => setTimeout(ok, 20));
                 written += chunkSize;
                 aheadAtEachWrite.push(pulled - written);
@@ -346,6 +381,64 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       expect(aheadAtEachWrite).toHaveLength(10);
       // The feed is on disk before the first write: its download never waits for the database.
       expect(aheadAtEachWrite[0]).toBe(500 - chunkSize);
+      expect(await store.countProducts(widgetId)).toBe(500);
+    });
+
+    it('with localSource, reads the stream inside its transaction, at most a chunk ahead of the writes', async () => {
+      const widgetId = newWidget();
+      await store.replaceFeedProducts(widgetId, [product(1)]);
+      const chunkSize = 50;
+      let pulled = 0;
+      let inTransaction = false;
+      const pulledOutside: number[] = [];
+      const aheadAtEachWrite: number[] = [];
+      let written = 0;
+      const slow: Db = {
+        ...db,
+        transaction: (fn) =>
+          db.transaction(async (tx) => {
+            inTransaction = true;
+            try {
+              return await fn({
+                ...tx,
+                copyFrom: async (table, columns, rows, options) => {
+                  await tx.copyFrom(table, columns, rows, options);
+                  await new Promise((ok) => setTimeout(ok, 20));
+                  written += chunkSize;
+                  aheadAtEachWrite.push(pulled - written);
+                },
+              });
+            } finally {
+              inTransaction = false;
+            }
+          }),
+      };
+      async function* local(count: number, failAt?: number) {
+        for (const p of many(count).slice(1)) {
+          if (!inTransaction) pulledOutside.push(pulled);
+          pulled++;
+          if (pulled === failAt) throw new Error('the feed file is not JSON after all');
+          await Promise.resolve();
+          yield p;
+        }
+      }
+      const slowStore = createCatalogStore(slow);
+      await expect(
+        slowStore.replaceFeedStream(widgetId, local(501, 300), { chunkSize, localSource: true }),
+      ).rejects.toThrow('not JSON after all');
+      // Five chunks were written before the stream threw: rolled back.
+      expect(await snapshot(widgetId)).toHaveLength(1);
+
+      pulled = 0;
+      written = 0;
+      aheadAtEachWrite.length = 0;
+      expect(
+        await slowStore.replaceFeedStream(widgetId, local(501), { chunkSize, localSource: true }),
+      ).toMatchObject({ added: 500, removed: 1 });
+      expect(pulledOutside).toEqual([]);
+      expect(aheadAtEachWrite).toHaveLength(10);
+      // One chunk being written while the next fills, never more: the stream is not read to its end first.
+      expect(Math.max(...aheadAtEachWrite)).toBeLessThanOrEqual(chunkSize);
       expect(await store.countProducts(widgetId)).toBe(500);
     });
   });

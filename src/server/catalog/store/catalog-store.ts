@@ -1,11 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import { copyText, type Db } from '../../storage/db';
+import { CopyBinaryRows } from '../../storage/copy-binary';
+import type { Db } from '../../storage/db';
 import { type SpooledFeed, spoolFeed } from './feed-spool';
 import {
+  type CopyColumns,
   canonicalJson,
   type DerivedColumns,
   deriveColumns,
+  deriveCopyColumns,
   deriveFilterColumns,
   type FilterColumns,
   feedHashOf,
@@ -24,6 +27,12 @@ import {
 export interface ReplaceFeedOptions {
   /** Products per COPY or UPDATE statement; default 2,000. */
   chunkSize?: number;
+  /**
+   * The stream reads local data only (feeds already downloaded to disk), so it is read inside the transaction as it
+   * comes, without being spooled to a file first: the parsing overlaps the writes. Never set it for a stream that
+   * waits on the network: the transaction, a connection and the widget's lock would wait with it.
+   */
+  localSource?: boolean;
 }
 
 /** The products of a feed refresh: a list, or a stream (the feed as it is downloaded and normalized). */
@@ -82,7 +91,8 @@ export interface CatalogStore {
   /**
    * {@link replaceFeedProducts} for products that arrive as a stream (a feed as it downloads). The stream is read to
    * its end into a temporary file first (`feed-spool.ts`), so a slow or stalled feed holds no connection, no
-   * transaction and not the widget's lock: pushes go on meanwhile. Then one transaction writes it in chunks from the
+   * transaction and not the widget's lock: pushes go on meanwhile; with `localSource` (a stream of files already
+   * downloaded) it is read inside the transaction instead. Then one transaction writes it in chunks from the
    * file, at most two chunks in memory at a time. When the stream throws (a feed that breaks off), or an identifier
    * comes twice, or the database refuses a product, nothing changes and the error passes through. A url that comes
    * twice fails the commit (the constraint is checked there).
@@ -141,33 +151,32 @@ const FEED_COPY_COLUMNS = [
 ];
 
 /**
- * COPY lines gathered as UTF-8 bytes outside the JS heap: a chunk's lines wait there until the chunk is written, and
- * held as strings they would outlive the young generation and be copied by the collector over and over.
+ * A new feed product as a tuple of {@link FEED_COPY_COLUMNS}, in COPY's binary format: the server reads the tsvectors
+ * as lexemes and positions instead of parsing their literals (the costliest text it read, issue #5).
  */
-class CopyLines {
-  private bytes = Buffer.allocUnsafe(1 << 20);
-  length = 0;
-
-  push(line: string): void {
-    // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (this.length + line.length * 3 > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + line.length * 3));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    this.length += this.bytes.write(line, this.length, 'utf8');
-  }
-
-  get content(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-}
-
-/** A feed product's line for {@link FEED_COPY_COLUMNS}, in COPY's text format. */
-function feedCopyLine(widgetId: string, identifier: string, data: string, hash: string, c: DerivedColumns) {
-  // Lexemes and code keys are runs of letters and digits (search-text.ts): no quote or backslash to escape inside.
-  const codeKeys = `{${c.code_keys.map((k) => `"${k}"`).join(',')}}`;
-  return `${copyText(widgetId)}\t${copyText(identifier)}\t${copyText(c.url)}\t${copyText(c.name)}\t${copyText(data)}\tfeed\t${hash}\t${copyText(c.search_tsv)}\t${copyText(c.name_tsv)}\t${copyText(codeKeys)}\t${copyText(c.price_num)}\t${c.in_stock ? 't' : 'f'}\t${c.visible ? 't' : 'f'}\n`;
+function feedCopyRow(
+  rows: CopyBinaryRows,
+  widgetId: string,
+  identifier: string,
+  data: string,
+  hash: string,
+  c: CopyColumns,
+) {
+  rows
+    .row(FEED_COPY_COLUMNS.length)
+    .text(widgetId)
+    .text(identifier)
+    .text(c.url)
+    .text(c.name)
+    .jsonb(data)
+    .text('feed')
+    .text(hash)
+    .tsvector(c.search)
+    .lexemes(c.nameLexemes)
+    .textArray(c.code_keys)
+    .numeric(c.price_num)
+    .bool(c.in_stock)
+    .bool(c.visible);
 }
 
 /** What a feed refresh knows of a stored product: its `feed_hash`, or null for a push-added product. */
@@ -315,8 +324,9 @@ export function createCatalogStore(db: Db): CatalogStore {
   /**
    * The feed's products in chunks: each chunk is sorted into new, changed and unchanged against what the widget held
    * when the refresh began (read once, under the lock, so nothing else writes it meanwhile), then new products go in
-   * by COPY and changed ones by one UPDATE. The next chunk is read (from the list, or the spool file) and prepared
-   * while the database stores the current one, and not further: at most two chunks are in memory.
+   * by binary COPY and changed ones by one UPDATE. The next chunk is read (from the list, the spool file, or a local
+   * source such as the downloaded feed files being parsed) and prepared while the database stores the current one, and
+   * not further: at most two chunks are in memory.
    */
   async function replaceFeedStream(
     widgetId: string,
@@ -325,8 +335,9 @@ export function createCatalogStore(db: Db): CatalogStore {
   ): Promise<ReplaceFeedResult> {
     const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK);
     // A feed can be slow or stall: it is on disk before the transaction (a pooled connection, the widget's lock, and
-    // on the embedded database every other statement of the service) is held.
-    const spooled: SpooledFeed | undefined = isStream(products) ? await spoolFeed(products) : undefined;
+    // on the embedded database every other statement of the service) is held. A local source already is.
+    const spooled: SpooledFeed | undefined =
+      isStream(products) && !options.localSource ? await spoolFeed(products) : undefined;
     const source: FeedProducts = spooled ?? products;
     try {
       return await db.transaction(async (tx) => {
@@ -355,7 +366,7 @@ export function createCatalogStore(db: Db): CatalogStore {
          */
         const newChunk = () => ({
           size: 0,
-          copy: new CopyLines(),
+          copy: new CopyBinaryRows(),
           changed: [] as FeedRecord[],
           displaced: [] as string[],
         });
@@ -376,19 +387,25 @@ export function createCatalogStore(db: Db): CatalogStore {
             counts.unchanged++;
             return;
           }
-          const columns = deriveColumns(p.productData);
           if (before === undefined) {
             counts.added++;
-            chunk.copy.push(feedCopyLine(widgetId, p.identifier, data, hash, columns));
+            feedCopyRow(chunk.copy, widgetId, p.identifier, data, hash, deriveCopyColumns(p.productData));
           } else {
             // A changed product, or a push-added one the feed now lists: its push overrides go.
             counts.updated++;
-            chunk.changed.push({ identifier: p.identifier, data, feed_hash: hash, ...columns });
+            chunk.changed.push({
+              identifier: p.identifier,
+              data,
+              feed_hash: hash,
+              ...deriveColumns(p.productData),
+            });
           }
         };
         const write = async ({ copy, changed, displaced }: ReturnType<typeof newChunk>) => {
           if (displaced.length > 0) await deleteProducts(tx, widgetId, displaced);
-          if (copy.length > 0) await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content);
+          if (copy.count > 0) {
+            await tx.copyFrom('products', FEED_COPY_COLUMNS, copy.content, { format: 'binary' });
+          }
           if (changed.length > 0) {
             await tx.query(
               `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',

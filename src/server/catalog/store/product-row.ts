@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
+import { TSVECTOR_MAX_POSITION, TSVECTOR_MAX_POSITIONS, tsPosition } from '../../storage/copy-binary';
 import { CODE_KEY_MIN, codeKey, lexemesLiteral, searchWords, tsvectorLiteral } from '../search/search-text';
 
 // How a product record becomes the columns the catalog searches on (migrations 003 and 004). Everything is derived
@@ -45,7 +46,8 @@ export interface DerivedColumns extends FilterColumns {
 export const mergeProductData = (data: ProductData, pushed: Partial<ProductData> | null): ProductData =>
   pushed ? { ...data, ...pushed } : data;
 
-export function deriveColumns(p: ProductData): DerivedColumns {
+/** A product's search words: the name words (name, brand, codes) and every searchable word, each list distinct. */
+function searchParts(p: ProductData) {
   const attributeValues = p.attributes ? Object.values(p.attributes).map(String) : [];
   const codes = [p.sku, p.mpn, p.gtin]
     .filter((c): c is string => typeof c === 'string')
@@ -63,14 +65,66 @@ export function deriveColumns(p: ProductData): DerivedColumns {
     ...attributeValues,
     p.description,
   );
+  return { nameWords, textWords, codeKeys: [...new Set(codes)] };
+}
+
+export function deriveColumns(p: ProductData): DerivedColumns {
+  const { nameWords, textWords, codeKeys } = searchParts(p);
   return {
     url: p.url,
     name: p.displayText ?? '',
     search_tsv: tsvectorLiteral(nameWords, textWords),
     name_tsv: lexemesLiteral(nameWords),
-    code_keys: [...new Set(codes)],
+    code_keys: codeKeys,
     ...deriveFilterColumns(p),
   };
+}
+
+/**
+ * {@link DerivedColumns} for the feed's binary COPY (storage/copy-binary.ts): the tsvectors as lexemes and positions
+ * instead of literals. The server stores exactly what it would read from {@link deriveColumns}' literals.
+ */
+export interface CopyColumns extends FilterColumns {
+  url: string;
+  name: string;
+  search: Map<string, number[]>;
+  nameLexemes: string[];
+  code_keys: string[];
+}
+
+export function deriveCopyColumns(p: ProductData): CopyColumns {
+  const { nameWords, textWords, codeKeys } = searchParts(p);
+  return {
+    url: p.url,
+    name: p.displayText ?? '',
+    search: tsvectorPositions(nameWords, textWords),
+    nameLexemes: nameWords,
+    code_keys: codeKeys,
+    ...deriveFilterColumns(p),
+  };
+}
+
+const WEIGHT_A = tsPosition(0, 'A');
+
+/**
+ * The lexemes and positions of {@link tsvectorLiteral}'s vector as PostgreSQL reads that literal: positions counted
+ * from 1 over the name words (weight A) then the text words (weight D), held at the largest position past it, and
+ * per lexeme at most 256 distinct positions, none after the largest (tsvector.c `uniquePos`).
+ */
+export function tsvectorPositions(nameWords: readonly string[], textWords: readonly string[]) {
+  const out = new Map<string, number[]>();
+  let position = 0;
+  const put = (word: string, weight: number) => {
+    position = Math.min(position + 1, TSVECTOR_MAX_POSITION);
+    const at = out.get(word);
+    if (at === undefined) out.set(word, [weight | position]);
+    else if (at.length < TSVECTOR_MAX_POSITIONS && (at[at.length - 1] & TSVECTOR_MAX_POSITION) < position) {
+      at.push(weight | position);
+    }
+  };
+  for (const word of nameWords) put(word, WEIGHT_A);
+  for (const word of textWords) put(word, 0);
+  return out;
 }
 
 export const deriveFilterColumns = (p: ProductData): FilterColumns => ({
