@@ -214,6 +214,20 @@ function transactionHandle(connection: Connection): { tx: Db; end(): Promise<voi
 
 const openDataDirs = new Set<string>();
 
+/** COPY on PGlite, on the database or in a transaction: it reads the rows from its `/dev/blob` device. */
+async function copyFromBlob(
+  target: Pick<PGlite, 'query'>,
+  table: string,
+  columns: readonly string[],
+  rows: string | Uint8Array,
+  options?: CopyOptions,
+): Promise<void> {
+  await target.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
+    blob: new Blob([rows as BlobPart]),
+  });
+  await yieldToEventLoop();
+}
+
 /**
  * Opens the embedded database: in memory when `dataDir` is undefined, else in that folder (created if missing).
  * A data folder is locked to one process: PGlite has no postmaster to refuse a second writer, and two would
@@ -250,10 +264,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
     copyFrom: async (table, columns, rows, options) => {
       assertNotInOwnTransaction(db);
-      await pglite.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
-        blob: new Blob([rows as BlobPart]),
-      });
-      await yieldToEventLoop();
+      await copyFromBlob(pglite, table, columns, rows, options);
     },
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
@@ -268,12 +279,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
             await ptx.exec(sql);
             await yieldToEventLoop();
           },
-          copyFrom: async (table, columns, rows, options) => {
-            await ptx.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
-              blob: new Blob([rows as BlobPart]),
-            });
-            await yieldToEventLoop();
-          },
+          copyFrom: (table, columns, rows, options) => copyFromBlob(ptx, table, columns, rows, options),
         });
         try {
           return await runAsTransaction(db, () => fn(handle.tx));

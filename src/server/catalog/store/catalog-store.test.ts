@@ -22,6 +22,30 @@ const product = (n: number, extra: Partial<ProductData> = {}): CatalogProduct =>
 });
 const many = (count: number) => Array.from({ length: count }, (_, i) => product(i + 1));
 
+/**
+ * `base` with each COPY slowed down (20 ms) and reported to `onCopy` once done: a source that is not held back would
+ * run far ahead of it. `onTransaction` hears when the store's transaction begins and ends.
+ */
+const slowCopies = (base: Db, onCopy: () => void, onTransaction?: (inside: boolean) => void): Db => ({
+  ...base,
+  transaction: (fn) =>
+    base.transaction(async (tx) => {
+      onTransaction?.(true);
+      try {
+        return await fn({
+          ...tx,
+          copyFrom: async (table, columns, rows, options) => {
+            await tx.copyFrom(table, columns, rows, options);
+            await new Promise((ok) => setTimeout(ok, 20));
+            onCopy();
+          },
+        });
+      } finally {
+        onTransaction?.(false);
+      }
+    }),
+});
+
 describe.each(backends)('catalog store on $name', (backend: Backend) => {
   let db: Db;
   let store: CatalogStore;
@@ -352,22 +376,10 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       let pulled = 0;
       const aheadAtEachWrite: number[] = [];
       let written = 0;
-      // The same database, with each COPY slowed down: a source that is not held back would run far ahead of it.
-      const slow: Db = {
-        ...db,
-        transaction: (fn) =>
-          db.transaction((tx) =>
-            fn({
-              ...tx,
-              copyFrom: async (table, columns, rows, options) => {
-                await tx.copyFrom(table, columns, rows, options);
-                await new Promise((ok) => setTimeout(ok, 20));
-                written += chunkSize;
-                aheadAtEachWrite.push(pulled - written);
-              },
-            }),
-          ),
-      };
+      const slow = slowCopies(db, () => {
+        written += chunkSize;
+        aheadAtEachWrite.push(pulled - written);
+      });
       async function* counted() {
         for (const p of many(500)) {
           pulled++;
@@ -393,26 +405,16 @@ describe.each(backends)('catalog store on $name', (backend: Backend) => {
       const pulledOutside: number[] = [];
       const aheadAtEachWrite: number[] = [];
       let written = 0;
-      const slow: Db = {
-        ...db,
-        transaction: (fn) =>
-          db.transaction(async (tx) => {
-            inTransaction = true;
-            try {
-              return await fn({
-                ...tx,
-                copyFrom: async (table, columns, rows, options) => {
-                  await tx.copyFrom(table, columns, rows, options);
-                  await new Promise((ok) => setTimeout(ok, 20));
-                  written += chunkSize;
-                  aheadAtEachWrite.push(pulled - written);
-                },
-              });
-            } finally {
-              inTransaction = false;
-            }
-          }),
-      };
+      const slow = slowCopies(
+        db,
+        () => {
+          written += chunkSize;
+          aheadAtEachWrite.push(pulled - written);
+        },
+        (inside) => {
+          inTransaction = inside;
+        },
+      );
       async function* local(count: number, failAt?: number) {
         for (const p of many(count).slice(1)) {
           if (!inTransaction) pulledOutside.push(pulled);

@@ -362,7 +362,7 @@ export function createCatalogStore(db: Db): CatalogStore {
 
         /**
          * A chunk's statements, built product by product as they arrive (all in Node, no round trip): the product
-         * itself is dropped at once, only its COPY line (or UPDATE record) is kept until the chunk is written.
+         * itself is dropped at once, only its COPY row (or UPDATE record) is kept until the chunk is written.
          */
         const newChunk = () => ({
           size: 0,
