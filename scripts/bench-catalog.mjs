@@ -3,8 +3,9 @@
 // throwaway cluster of Debian's postgresql when it is installed; PG=0 skips it, PGLITE=0 skips PGlite). Prints a table per backend and writes
 // bench-results/catalog.json. It reports figures only: it never fails on timing, and exits non-zero only when it cannot
 // run. Knobs (environment): PRODUCTS (100000), QUERIES (500), PUSH (10000), E2E=0 to skip the feed-over-HTTP part,
-// HEAP_MB (256; 0 skips the feed run with Node's old generation capped at that size), FEED_RUNS (3: the feed's
-// figure is the median of that many runs, with the fastest and slowest beside it; the peak RSS is the highest).
+// STORE=0 to skip steps 1 to 6 (the feed alone), HEAP_MB (256; 0 skips the feed run with Node's old generation
+// capped at that size), FEED_RUNS (3: the feed's figure is the median of that many runs, with the fastest and slowest
+// beside it; the peak RSS is the highest).
 // Each step prints wall-clock seconds and CPU seconds (this process, plus the server's processes for a local
 // PostgreSQL): on a machine shared with other work the CPU figure is the steadier one.
 //
@@ -596,7 +597,10 @@ async function storeChild(backendJson) {
 /** Steps 1 to 7 on one backend: results for the JSON file and rows for the table. */
 async function runBackend(backend, feed) {
   await inChild(['--prepare', JSON.stringify(backend)]);
-  const { results, rows } = await inChild(['--store', JSON.stringify(backend)]);
+  const { results, rows } =
+    process.env.STORE === '0'
+      ? { results: {}, rows: [] }
+      : await inChild(['--store', JSON.stringify(backend)]);
   // The feed run twice: with Node's default heap sizing, and with the old generation capped at HEAP_MB, as a
   // deployment may run it. V8 lets the heap grow to several times what is live before it collects, so the
   // default's peak RSS says how much memory V8 took, the capped one how much the ingest needs.

@@ -120,6 +120,8 @@ describe.each(backends)('CopyBinaryRows on $name', (backend: Backend) => {
         ['caf\u00e9', '\u6771\u4eac'],
         ['\u00fcber', 'stra\u00dfe', 'caf\u00e9', '\u0437\u0438\u043c\u0430'],
       ],
+      // JS's string order and UTF-8's byte order disagree beyond U+FFFF: U+20000 sorts before U+FF21 in JS only.
+      [['\u{20000}'], ['\uff21', 'z', '\u{20000}b']],
       // One word over and over: PostgreSQL keeps its first 256 positions.
       [['echo'], Array.from({ length: 400 }, () => 'echo')],
       // Past position 16,383 every word is held there, once.
@@ -158,5 +160,34 @@ describe.each(backends)('CopyBinaryRows on $name', (backend: Backend) => {
     rows.row(7).text('2').text('broken').jsonb('{"not json').bool(true).textArray([]).null().lexemes([]);
     await expect(copy(rows)).rejects.toThrow(/json/i);
     expect(await db.query('SELECT n FROM copied')).toEqual([]);
+  });
+});
+
+/** The lexemes of a one-column row's tsvector, in the order they were written. */
+function writtenLexemes(rows: CopyBinaryRows): string[] {
+  const bytes = Buffer.from(rows.content);
+  // Header (11-byte signature, flags, extension length), the row's field count, the value's length, its lexeme count.
+  let at = 19 + 2 + 4;
+  const count = bytes.readInt32BE(at);
+  at += 4;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const end = bytes.indexOf(0, at);
+    out.push(bytes.toString('utf8', at, end));
+    const positions = bytes.readUInt16BE(end + 1);
+    at = end + 3 + positions * 2;
+  }
+  return out;
+}
+
+describe('CopyBinaryRows lexeme order', () => {
+  it('writes lexemes in the order the server stores them, so it has none to sort', () => {
+    const search = tsvectorPositions(['trail', 'runner', 'acme'], ['zip', 'caf\u00e9', 'cafe', 'a1', 'run']);
+    const sorted = ['a1', 'acme', 'cafe', 'caf\u00e9', 'run', 'runner', 'trail', 'zip'];
+    expect(writtenLexemes(new CopyBinaryRows().row(1).tsvector(search))).toEqual(sorted);
+    expect(writtenLexemes(new CopyBinaryRows().row(1).lexemes([...search.keys()]))).toEqual(sorted);
+    // UTF-8 byte order: "cafe" before "café" before anything starting with a byte above 0xC3.
+    const bytesOrder = [...sorted].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(sorted).toEqual(bytesOrder);
   });
 });

@@ -108,6 +108,11 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     expect((await ids({ text: '900' }))[0]).toBe('batteries');
   });
 
+  it('finds a product by one word of its code, which only its search text holds', async () => {
+    expect(await ids({ text: 'nimbus' })).toEqual(['road']);
+    expect(await ids({ text: 'asx' })).toEqual(['road']);
+  });
+
   it('filters by availability and price range', async () => {
     expect(await ids({ text: 'running shoes', inStockOnly: true })).toEqual(['trail', 'road']);
     // Without search terms: by name.

@@ -13,7 +13,7 @@ import { codeCandidates, queryTerms, toTsQuery } from './search-text';
 // has every term, products with only some of them are left out ("red dress" shows red dresses, not every red thing).
 //
 // Ranking is bounded: a broad query ("shoes" in a catalog of 100,000) must not read and rank every product that
-// matches. The candidates are at most CANDIDATES products whose name (name, brand, codes) matches, plus at most
+// matches. The candidates are at most CANDIDATES products whose name (name, brand) matches, plus at most
 // CANDIDATES whose text matches, taken from the GIN indexes in storage order, plus as many exact code matches; only they
 // are ranked. Up to CANDIDATES matches per kind the result is exactly the full ranking; beyond, it is the best of a
 // sample in which name matches come first, so the products shown still match in their name whenever some do.

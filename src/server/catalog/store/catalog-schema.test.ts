@@ -50,6 +50,24 @@ describe.each(backends)('catalog schema on $name', (backend: Backend) => {
     expect(indexed.filter((r) => r.expression)).toEqual([]);
   });
 
+  it('compares widget ids, identifiers, urls and product codes by bytes, the collation every index on them has', async () => {
+    // Migration 011: under the database's own collation each comparison of each insert was a strcoll call.
+    const columns = await db.query<{ column: string; collation: string | null }>(
+      `SELECT a.attname AS column, c.collname AS collation FROM pg_attribute a
+       LEFT JOIN pg_collation c ON c.oid = a.attcollation
+       WHERE a.attrelid = 'products'::regclass AND a.attname IN ('widget_id', 'identifier', 'url', 'code_keys')
+       ORDER BY a.attname`,
+    );
+    expect(columns).toEqual(
+      ['code_keys', 'identifier', 'url', 'widget_id'].map((column) => ({ column, collation: 'C' })),
+    );
+    // Equality is what they are for: a code looked up in another case or spelling is still not the same code.
+    const store = createCatalogStore(db);
+    await store.replaceFeedProducts('w-bytes', [product(1)]);
+    expect(await store.getProduct('w-bytes', 'p1')).not.toBeNull();
+    expect(await store.getProduct('w-bytes', 'P1')).toBeNull();
+  });
+
   it('leaves room on each page for an updated row', async () => {
     const [{ options }] = await db.query<{ options: string[] | null }>(
       `SELECT reloptions AS options FROM pg_class WHERE oid = 'products'::regclass`,

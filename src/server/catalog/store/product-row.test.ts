@@ -18,6 +18,23 @@ describe('canonicalJson', () => {
   });
 });
 
+describe('deriveColumns', () => {
+  it('keeps the name and brand words in name_tsv, and the codes in search_tsv and code_keys only', () => {
+    const columns = deriveColumns({
+      displayText: 'Trail shoes',
+      url: 'https://s.example/t',
+      brand: 'Acme',
+      sku: 'TRX-2041',
+      gtin: '4006381333931',
+    });
+    // A code is one product's word: in a third GIN index it cost as much as the name words of every product (issue #5).
+    expect(columns.name_tsv).toBe("'trail' 'shoes' 'shoe' 'acme'");
+    expect(columns.search_tsv).toContain("'trx':");
+    expect(columns.search_tsv).toContain("'4006381333931':");
+    expect(columns.code_keys).toEqual(['trx 2041', '4006381333931']);
+  });
+});
+
 describe('search-text fields', () => {
   it('names every field the search-text columns are built from', () => {
     const base = {

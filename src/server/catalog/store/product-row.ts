@@ -37,7 +37,10 @@ export interface DerivedColumns extends FilterColumns {
   name: string;
   /** `tsvector` literal: the name words (name, brand, codes) with weight A, then every searchable word with weight D. */
   search_tsv: string;
-  /** `tsvector` literal of the name words alone. */
+  /**
+   * `tsvector` literal of the name and brand words. Not the codes: a code is mostly one product's word, and each such
+   * word costs an entry of its own in every GIN index it is in (issue #5); `search_tsv` and `code_keys` find them.
+   */
   name_tsv: string;
   code_keys: string[];
 }
@@ -46,7 +49,10 @@ export interface DerivedColumns extends FilterColumns {
 export const mergeProductData = (data: ProductData, pushed: Partial<ProductData> | null): ProductData =>
   pushed ? { ...data, ...pushed } : data;
 
-/** A product's search words: the name words (name, brand, codes) and every searchable word, each list distinct. */
+/**
+ * A product's search words: the name words (name, brand, codes), the same without the codes, and every searchable
+ * word, each list distinct.
+ */
 function searchParts(p: ProductData) {
   const attributeValues = p.attributes ? Object.values(p.attributes).map(String) : [];
   const codes = [p.sku, p.mpn, p.gtin]
@@ -54,6 +60,7 @@ function searchParts(p: ProductData) {
     .map(codeKey)
     .filter((k) => k.replaceAll(' ', '').length >= CODE_KEY_MIN);
   const nameWords = searchWords(new Set(), p.displayText, p.brand, p.sku, p.mpn, p.gtin);
+  const nameOnly = searchWords(new Set(), p.displayText, p.brand);
   const textWords = searchWords(
     new Set(),
     p.displayText,
@@ -65,16 +72,16 @@ function searchParts(p: ProductData) {
     ...attributeValues,
     p.description,
   );
-  return { nameWords, textWords, codeKeys: [...new Set(codes)] };
+  return { nameWords, nameOnly, textWords, codeKeys: [...new Set(codes)] };
 }
 
 export function deriveColumns(p: ProductData): DerivedColumns {
-  const { nameWords, textWords, codeKeys } = searchParts(p);
+  const { nameWords, nameOnly, textWords, codeKeys } = searchParts(p);
   return {
     url: p.url,
     name: p.displayText ?? '',
     search_tsv: tsvectorLiteral(nameWords, textWords),
-    name_tsv: lexemesLiteral(nameWords),
+    name_tsv: lexemesLiteral(nameOnly),
     code_keys: codeKeys,
     ...deriveFilterColumns(p),
   };
@@ -93,12 +100,12 @@ export interface CopyColumns extends FilterColumns {
 }
 
 export function deriveCopyColumns(p: ProductData): CopyColumns {
-  const { nameWords, textWords, codeKeys } = searchParts(p);
+  const { nameWords, nameOnly, textWords, codeKeys } = searchParts(p);
   return {
     url: p.url,
     name: p.displayText ?? '',
     search: tsvectorPositions(nameWords, textWords),
-    nameLexemes: nameWords,
+    nameLexemes: nameOnly,
     code_keys: codeKeys,
     ...deriveFilterColumns(p),
   };
