@@ -162,32 +162,3 @@ describe.each(backends)('CopyBinaryRows on $name', (backend: Backend) => {
     expect(await db.query('SELECT n FROM copied')).toEqual([]);
   });
 });
-
-/** The lexemes of a one-column row's tsvector, in the order they were written. */
-function writtenLexemes(rows: CopyBinaryRows): string[] {
-  const bytes = Buffer.from(rows.content);
-  // Header (11-byte signature, flags, extension length), the row's field count, the value's length, its lexeme count.
-  let at = 19 + 2 + 4;
-  const count = bytes.readInt32BE(at);
-  at += 4;
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const end = bytes.indexOf(0, at);
-    out.push(bytes.toString('utf8', at, end));
-    const positions = bytes.readUInt16BE(end + 1);
-    at = end + 3 + positions * 2;
-  }
-  return out;
-}
-
-describe('CopyBinaryRows lexeme order', () => {
-  it('writes lexemes in the order the server stores them, so it has none to sort', () => {
-    const search = tsvectorPositions(['trail', 'runner', 'acme'], ['zip', 'caf\u00e9', 'cafe', 'a1', 'run']);
-    const sorted = ['a1', 'acme', 'cafe', 'caf\u00e9', 'run', 'runner', 'trail', 'zip'];
-    expect(writtenLexemes(new CopyBinaryRows().row(1).tsvector(search))).toEqual(sorted);
-    expect(writtenLexemes(new CopyBinaryRows().row(1).lexemes([...search.keys()]))).toEqual(sorted);
-    // UTF-8 byte order: "cafe" before "café" before anything starting with a byte above 0xC3.
-    const bytesOrder = [...sorted].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    expect(sorted).toEqual(bytesOrder);
-  });
-});

@@ -93,7 +93,7 @@ export interface CatalogStore {
    * its end into a temporary file first (`feed-spool.ts`), so a slow or stalled feed holds no connection, no
    * transaction and not the widget's lock: pushes go on meanwhile; with `localSource` (a stream of files already
    * downloaded) it is read inside the transaction instead. Then one transaction writes it in chunks from the
-   * file, at most two chunks in memory at a time. When the stream throws (a feed that breaks off), or an identifier
+   * file, at most three chunks in memory at a time. When the stream throws (a feed that breaks off), or an identifier
    * comes twice, or the database refuses a product, nothing changes and the error passes through. A url that comes
    * twice fails the commit (the constraint is checked there).
    */
@@ -116,6 +116,8 @@ export interface CatalogStore {
 }
 
 const DEFAULT_CHUNK = 2_000;
+/** Chunks of a feed refresh that may wait for the database while the next one fills (see `replaceFeedStream`). */
+const WRITE_AHEAD = 2;
 /** First key of the advisory lock that serializes writers of one widget's catalog. */
 const CATALOG_LOCK = 7_406_393;
 
@@ -326,7 +328,7 @@ export function createCatalogStore(db: Db): CatalogStore {
    * when the refresh began (read once, under the lock, so nothing else writes it meanwhile), then new products go in
    * by binary COPY and changed ones by one UPDATE. The next chunk is read (from the list, the spool file, or a local
    * source such as the downloaded feed files being parsed) and prepared while the database stores the current one, and
-   * not further: at most two chunks are in memory.
+   * not much further: at most three chunks are in memory.
    */
   async function replaceFeedStream(
     widgetId: string,
@@ -419,13 +421,17 @@ export function createCatalogStore(db: Db): CatalogStore {
           }
         };
 
-        // At most one chunk being written while the next one fills: the source is not read while a full chunk waits.
-        let running: Promise<void> | undefined;
+        // Chunks are written one after the other, in order; up to WRITE_AHEAD of them may wait for the database while
+        // the next one fills, so neither side idles when one chunk takes the server longer (a GIN pending list being
+        // merged) or the source longer (a slow stretch of the feed). Past that the source is not read.
+        let writes: Promise<void> = Promise.resolve();
+        const waiting: Promise<void>[] = [];
         const flush = async (chunk: ReturnType<typeof newChunk>) => {
-          if (running) await running;
-          running = write(chunk);
-          // Awaited before the next write or after the loop; until then a failure must not count as unhandled.
-          running.catch(() => {});
+          while (waiting.length >= WRITE_AHEAD) await waiting.shift();
+          writes = writes.then(() => write(chunk));
+          // Awaited above or after the loop; until then a failure must not count as unhandled.
+          writes.catch(() => {});
+          waiting.push(writes);
           // Lets the statements go out before the stream is pulled again.
           await yieldToEventLoop();
         };
@@ -447,9 +453,9 @@ export function createCatalogStore(db: Db): CatalogStore {
             }
           }
           if (chunk.size > 0) await flush(chunk);
-          await running;
+          await writes;
         } catch (error) {
-          await running?.catch(() => {});
+          await writes.catch(() => {});
           throw error;
         }
 

@@ -7,7 +7,7 @@ import { webhookCalls } from './006-webhook-calls';
 import { catalogStatistics } from './007-catalog-statistics';
 import { webhookCallOrder } from './008-webhook-call-order';
 import { catalogPricePushes } from './010-catalog-price-pushes';
-import { catalogByteOrder } from './011-catalog-byte-order';
+import { catalogFeedCost } from './011-catalog-feed-cost';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -27,5 +27,5 @@ export const migrations: readonly Migration[] = [
   catalogStatistics,
   webhookCallOrder,
   catalogPricePushes,
-  catalogByteOrder,
+  catalogFeedCost,
 ];
