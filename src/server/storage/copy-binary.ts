@@ -88,6 +88,11 @@ export class CopyBinaryRows {
     return this;
   }
 
+  /** `json` from JSON text: the text itself (the server checks it as `json_in` would, and keeps it as given). */
+  json(json: string): this {
+    return this.text(json);
+  }
+
   bool(value: boolean): this {
     this.room(5);
     this.at = this.bytes.writeInt32BE(1, this.at);

@@ -19,20 +19,29 @@ export function singular(word: string): string {
 }
 
 /**
- * The stored search words of some texts: each word and its singular, in order, without stop words (a query never
- * holds one: see `queryTerms`) and without words already in `seen` (which it extends).
+ * The stored search words of a text, in order, repeats included: each word and its singular, without stop words (a
+ * query never holds one: see `queryTerms`). {@link distinctWords} makes a column's list of them.
  */
-export function searchWords(seen: Set<string>, ...texts: (string | undefined)[]): string[] {
+export function storedWords(text: string | undefined): readonly string[] {
+  if (!text) return NONE;
   const out: string[] = [];
-  for (const text of texts) {
-    if (!text) continue;
-    for (const word of words(text)) {
-      // The word, then its singular: both stored, as the query side matches a singular as a prefix.
-      for (const form of storedForms(word)) {
-        // One hash lookup instead of has() then add(): this runs for every word of every product of a feed.
-        const size = seen.size;
-        if (seen.add(form).size !== size) out.push(form);
-      }
+  // The word, then its singular: both stored, as the query side matches a singular as a prefix.
+  for (const word of words(text)) for (const form of storedForms(word)) out.push(form);
+  return out;
+}
+
+/**
+ * The words of some {@link storedWords} lists, each once, in order. A product's fields are tokenized once and their
+ * lists combined per column (issue #5: this runs for every product of a feed).
+ */
+export function distinctWords(...lists: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const list of lists) {
+    for (const form of list) {
+      // One hash lookup instead of has() then add().
+      const size = seen.size;
+      if (seen.add(form).size !== size) out.push(form);
     }
   }
   return out;

@@ -83,6 +83,28 @@ describe.each(backends)('catalog schema on $name', (backend: Backend) => {
     expect(targets.filter((t) => t.target !== 30)).toEqual([]);
   });
 
+  it('keeps a product as the JSON text the service wrote, and refuses one that is no object', async () => {
+    // Migration 011: `json`, so storing a product checks its text instead of building a jsonb tree of it.
+    const store = createCatalogStore(db);
+    await store.replaceFeedProducts('w-json', [product(2)]);
+    const [row] = await db.query<{ type: string; text: string }>(
+      `SELECT pg_typeof(data)::text AS type, data::text AS text FROM products
+       WHERE widget_id = 'w-json' AND identifier = 'p2'`,
+    );
+    expect(row.type).toBe('json');
+    expect(JSON.parse(row.text)).toEqual(product(2).productData);
+    // Sorted keys, no spaces: the canonical JSON its feed hash is taken of.
+    expect(row.text.startsWith('{"availability":"in stock","brand":"Salomon",')).toBe(true);
+    await expect(
+      db.query(
+        `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, search_tsv, name_tsv,
+           code_keys, in_stock, visible)
+         VALUES ('w-json', 'x', 'https://shop.example/x', 'x', '[1]', 'feed', 'h', '', '', '{}', true, true)`,
+      ),
+    ).rejects.toThrow(/products_data_check/);
+    expect(await store.getProduct('w-json', 'p2')).toEqual(product(2));
+  });
+
   it('leaves room on each page for an updated row', async () => {
     const [{ options }] = await db.query<{ options: string[] | null }>(
       `SELECT reloptions AS options FROM pg_class WHERE oid = 'products'::regclass`,

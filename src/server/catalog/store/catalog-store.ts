@@ -170,7 +170,7 @@ function feedCopyRow(
     .text(identifier)
     .text(c.url)
     .text(c.name)
-    .jsonb(data)
+    .json(data)
     .text('feed')
     .text(hash)
     .tsvector(c.search)
@@ -190,7 +190,7 @@ interface NarrowRecord extends FilterColumns {
   pushed: Partial<ProductData>;
 }
 
-const RECORD_COLUMNS = `identifier text, url text, name text, data jsonb, feed_hash text, pushed jsonb,
+const RECORD_COLUMNS = `identifier text, url text, name text, data json, feed_hash text, pushed jsonb,
   search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
 const FEED_RECORD_COLUMNS = `identifier text, url text, name text, data text, feed_hash text,
   search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
@@ -410,7 +410,7 @@ export function createCatalogStore(db: Db): CatalogStore {
           }
           if (changed.length > 0) {
             await tx.query(
-              `UPDATE products p SET url = r.url, name = r.name, data = r.data::jsonb, source = 'feed',
+              `UPDATE products p SET url = r.url, name = r.name, data = r.data::json, source = 'feed',
                feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
                code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
                updated_at = now()

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
 import { TSVECTOR_MAX_POSITION, TSVECTOR_MAX_POSITIONS, tsPosition } from '../../storage/copy-binary';
-import { CODE_KEY_MIN, codeKey, lexemesLiteral, searchWords, tsvectorLiteral } from '../search/search-text';
+import {
+  CODE_KEY_MIN,
+  codeKey,
+  distinctWords,
+  lexemesLiteral,
+  storedWords,
+  tsvectorLiteral,
+} from '../search/search-text';
 
 // How a product record becomes the columns the catalog searches on (migrations 003 and 004). Everything is derived
 // from the effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values;
@@ -54,25 +61,32 @@ export const mergeProductData = (data: ProductData, pushed: Partial<ProductData>
  * word, each list distinct.
  */
 function searchParts(p: ProductData) {
-  const attributeValues = p.attributes ? Object.values(p.attributes).map(String) : [];
   const codes = [p.sku, p.mpn, p.gtin]
     .filter((c): c is string => typeof c === 'string')
     .map(codeKey)
     .filter((k) => k.replaceAll(' ', '').length >= CODE_KEY_MIN);
-  const nameWords = searchWords(new Set(), p.displayText, p.brand, p.sku, p.mpn, p.gtin);
-  const nameOnly = searchWords(new Set(), p.displayText, p.brand);
-  const textWords = searchWords(
-    new Set(),
-    p.displayText,
-    p.sku,
-    p.mpn,
-    p.gtin,
-    p.brand,
-    p.category?.replaceAll('/', ' '),
-    ...attributeValues,
-    p.description,
-  );
-  return { nameWords, nameOnly, textWords, codeKeys: [...new Set(codes)] };
+  // Each field tokenized once, its words then combined per column.
+  const name = storedWords(p.displayText);
+  const brand = storedWords(p.brand);
+  const sku = storedWords(p.sku);
+  const mpn = storedWords(p.mpn);
+  const gtin = storedWords(p.gtin);
+  const attributes = p.attributes ? Object.values(p.attributes).map((v) => storedWords(String(v))) : [];
+  return {
+    nameWords: distinctWords(name, brand, sku, mpn, gtin),
+    nameOnly: distinctWords(name, brand),
+    textWords: distinctWords(
+      name,
+      sku,
+      mpn,
+      gtin,
+      brand,
+      storedWords(p.category?.replaceAll('/', ' ')),
+      ...attributes,
+      storedWords(p.description),
+    ),
+    codeKeys: [...new Set(codes)],
+  };
 }
 
 export function deriveColumns(p: ProductData): DerivedColumns {
