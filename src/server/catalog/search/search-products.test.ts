@@ -19,6 +19,7 @@ const FIXTURE: CatalogProduct[] = [
     displayText: 'Trail Running Shoes',
     brand: 'Salomon',
     sku: 'SAL-TR-42',
+    gtin: '0889169732143',
     price: '89.95',
     availability: 'in stock',
     category: 'Shoes/Running',
@@ -106,6 +107,12 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     expect(await ids({ text: 'ASX-900' })).toEqual(['road']);
     expect(await ids(readProductQuery('do you have asx-900?'))).toEqual(['road']);
     expect((await ids({ text: '900' }))[0]).toBe('batteries');
+  });
+
+  it('finds a product by a code that is one number, whole, and not by a part of it', async () => {
+    expect(await ids({ text: '0889169732143' })).toEqual(['trail']);
+    expect(await ids({ text: 'running shoes 0889169732143' })).toEqual(['trail']);
+    expect(await ids({ text: '088916973' })).toEqual([]);
   });
 
   it('finds a product by one word of its code, which only its search text holds', async () => {
