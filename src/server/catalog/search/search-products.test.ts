@@ -7,7 +7,7 @@ import type { Db } from '../../storage/db';
 import { migrate } from '../../storage/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
 import { type CatalogStore, createCatalogStore } from '../store/catalog-store';
-import { searchProducts, toProductCard } from './search-products';
+import { BY_NAME_SCAN, searchProducts, toProductCard } from './search-products';
 
 const item = (identifier: string, data: Omit<ProductData, 'url'>): CatalogProduct => ({
   identifier,
@@ -118,6 +118,31 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
   it('finds a product by one word of its code, which only its search text holds', async () => {
     expect(await ids({ text: 'nimbus' })).toEqual(['road']);
     expect(await ids({ text: 'asx' })).toEqual(['road']);
+  });
+
+  it('lists products without words by name, from the first of them or from a narrow price range past them', async () => {
+    const widget = `w-${randomUUID()}`;
+    // More products than a search without words looks among first; the dearest ones sort last by name.
+    const count = BY_NAME_SCAN + 30;
+    const name = (i: number) => `${i >= BY_NAME_SCAN ? 'Zz' : 'Aa'} item ${String(i).padStart(5, '0')}`;
+    await store.replaceFeedProducts(
+      widget,
+      Array.from({ length: count }, (_, i) =>
+        item(`n${i}`, { displayText: name(i), price: i >= BY_NAME_SCAN ? '900.00' : '10.00' }),
+      ),
+    );
+    const names = async (query: Parameters<typeof searchProducts>[2]) =>
+      (await searchProducts(db, widget, query)).map((p) => p.productData.displayText);
+    expect(await names({ text: '', limit: 3 })).toEqual([name(0), name(1), name(2)]);
+    // Every product that matches sorts past the first BY_NAME_SCAN: found all the same, in name order.
+    expect(await names({ text: '', minPrice: 800, limit: 3 })).toEqual([
+      name(BY_NAME_SCAN),
+      name(BY_NAME_SCAN + 1),
+      name(BY_NAME_SCAN + 2),
+    ]);
+    // Fewer matches than asked for: all of them, wherever they are.
+    expect(await names({ text: '', minPrice: 800, limit: 50 })).toHaveLength(30);
+    expect(await names({ text: '', minPrice: 2000 })).toEqual([]);
   });
 
   it('filters by availability and price range', async () => {
