@@ -9,7 +9,8 @@
 //                        of them: the list renders the latest 40 and older ones as the shopper scrolls back
 //                        (budget: ≤ 150 ms at 1×)
 //   append one           ms of the sending task: from sending one more message to its bubble rendered and laid out
-//                        (budget: ≤ 16 ms)
+//                        (budget: ≤ 16 ms): the first message after the page loaded (V8 compiles the sending code
+//                        as it runs), then a later one
 //   typing ≥16 ms        keyboard and input events (Event Timing: from the key press to the frame that shows it)
 //                        of 16 ms or longer while typing 39 characters with 1,000 messages above (budget: none), and
 //                        the longest; beside it the same on an empty conversation, in a plain textarea on the
@@ -331,24 +332,29 @@ async function run(browser, demo, rate, history, stream) {
   const heapAfter = await heapUsed(cdp);
 
   // Append one: the send, Preact's render (a microtask) and the layout of the new frame, all in the sending task.
-  // (The request itself is built in a task of its own after it, so the message paints first.)
-  const append = await page.evaluate(async () => {
-    const root = document.querySelector('service-widget').shadowRoot;
-    const isShown = () =>
-      root.querySelector('div.bubble:last-of-type')?.textContent?.includes('One more question');
-    const start = performance.now();
-    window.Service.openChat({ message: 'One more question', autoSend: true });
-    // Microtasks only: this stays in the sending task, where Preact's render runs.
-    for (let turn = 0; turn < 100 && !isShown(); turn++) await null;
-    void root.querySelector('.messages').scrollHeight;
-    return {
-      ms: performance.now() - start,
-      last: root.querySelector('div.bubble:last-of-type')?.textContent ?? '',
-    };
-  });
-  if (!append.last.includes('One more question'))
-    throw new Error('bench-chat: the appended message was not rendered in its task');
-  await page.waitForTimeout(300);
+  // (The request itself is built in a task of its own after it, so the message paints first.) First the
+  // conversation's first message after the page loaded, whose sending code V8 compiles as it runs; then one more.
+  const appendOne = async (text) => {
+    const result = await page.evaluate(async (text) => {
+      const root = document.querySelector('service-widget').shadowRoot;
+      const isShown = () => root.querySelector('div.bubble:last-of-type')?.textContent?.includes(text);
+      const start = performance.now();
+      window.Service.openChat({ message: text, autoSend: true });
+      // Microtasks only: this stays in the sending task, where Preact's render runs.
+      for (let turn = 0; turn < 100 && !isShown(); turn++) await null;
+      void root.querySelector('.messages').scrollHeight;
+      return {
+        ms: performance.now() - start,
+        last: root.querySelector('div.bubble:last-of-type')?.textContent ?? '',
+      };
+    }, text);
+    if (!result.last.includes(text))
+      throw new Error('bench-chat: the appended message was not rendered in its task');
+    await page.waitForTimeout(300);
+    return result.ms;
+  };
+  const append = await appendOne('One more question');
+  const appendLater = await appendOne('And one more');
 
   // Typing.
   const slowInput = await typeText(page);
@@ -374,7 +380,8 @@ async function run(browser, demo, rate, history, stream) {
   await context.close();
   return {
     paint: paintedAt - parsedAt,
-    append: append.ms,
+    append,
+    appendLater,
     slowInputs: slowInput.length,
     slowestInput: Math.max(0, ...slowInput.map((e) => e.duration)),
     slowestInputWork: Math.max(0, ...slowInput.map((e) => e.work)),
@@ -442,7 +449,10 @@ async function main() {
         `  paint 1,000 messages (ms)  ${f(median(col('paint'))).padStart(8)} ${f(max(col('paint'))).padStart(7)}   ≤ 150 at 1×`,
       );
       console.log(
-        `  append one message (ms)    ${f(median(col('append'))).padStart(8)} ${f(max(col('append'))).padStart(7)}   ≤ 16`,
+        `  append one message (ms)    ${f(median(col('append'))).padStart(8)} ${f(max(col('append'))).padStart(7)}   ≤ 16 (the first after the page loads)`,
+      );
+      console.log(
+        `    …a later message         ${f(median(col('appendLater'))).padStart(8)} ${f(max(col('appendLater'))).padStart(7)}   ≤ 16 (its code compiled by the first)`,
       );
       console.log(
         `  input events ≥ 16 ms       ${String(median(col('slowInputs'))).padStart(8)} ${String(max(col('slowInputs'))).padStart(7)}   0 (longest ${f(max(col('slowestInput')))} ms, of it input delay + handlers ${f(max(col('slowestInputWork')))} ms)`,
