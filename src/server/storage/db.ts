@@ -149,12 +149,7 @@ let savepointCounter = 0;
 interface Connection {
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
-  copyFrom(
-    table: string,
-    columns: readonly string[],
-    rows: string | Uint8Array,
-    options?: CopyOptions,
-  ): Promise<void>;
+  copyFrom: Db['copyFrom'];
 }
 
 /**

@@ -72,9 +72,11 @@ function searchParts(p: ProductData) {
   const mpn = storedWords(p.mpn);
   const gtin = storedWords(p.gtin);
   const attributes = p.attributes ? Object.values(p.attributes).map((v) => storedWords(String(v))) : [];
+  // The name words begin with the name and brand words: one list is the other's start.
+  const nameOnly = distinctWords(name, brand);
   return {
-    nameWords: distinctWords(name, brand, sku, mpn, gtin),
-    nameOnly: distinctWords(name, brand),
+    nameWords: distinctWords(nameOnly, sku, mpn, gtin),
+    nameOnly,
     textWords: distinctWords(
       name,
       sku,
