@@ -26,6 +26,9 @@ const text = (
 function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'online') {
   const onRetry = vi.fn();
   const list = signal<readonly WidgetMessage[]>(messages);
+  const renderPart = vi.fn((part: MessagePart, index: number) =>
+    part.type === 'text' ? <p key={index}>{part.text}</p> : null,
+  );
   const view = render(
     <MessageList
       greeting="Hello"
@@ -33,13 +36,11 @@ function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'onlin
       messages={list}
       announcement={signal('The last answer')}
       strings={strings}
-      renderPart={(part: MessagePart, index: number) =>
-        part.type === 'text' ? <p key={index}>{part.text}</p> : null
-      }
+      renderPart={renderPart}
       onRetry={onRetry}
     />,
   );
-  return { ...view, onRetry, list };
+  return { ...view, onRetry, list, renderPart };
 }
 
 describe('<MessageList>', () => {
@@ -83,6 +84,19 @@ describe('<MessageList>', () => {
     list.value = many;
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(bubbles().map((el) => el.textContent)).toEqual(many.slice(60).map((_, i) => `message ${60 + i}`));
+  });
+
+  it('renders no message again when the list is replaced by one of the same message objects (the idle rehearsal)', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => text(`m${i}`, 'assistant', `message ${i}`));
+    const { list, renderPart } = renderList(many);
+    expect(renderPart).toHaveBeenCalledTimes(40);
+    list.value = list.value.slice();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(renderPart).toHaveBeenCalledTimes(40);
+    // A changed message does render again: the count above is not blind.
+    list.value = [...list.value.slice(0, -1), text('m49', 'assistant', 'message 49, edited')];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(renderPart).toHaveBeenCalledTimes(41);
   });
 
   it('keeps the list itself silent for screen readers and announces finished answers in a polite region', () => {

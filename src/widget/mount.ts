@@ -29,6 +29,7 @@ import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
 import { createStore } from './store';
 import css from './styles.css?inline';
 import { contrastColor } from './theme';
+import { whenIdle } from './when-idle';
 
 export interface MountDefaults extends SettingsDefaults {
   /** The config deadline; tests shorten it. */
@@ -207,13 +208,7 @@ function yieldToHost(): Promise<void> {
  * open that comes sooner builds it right then.
  */
 function schedulePanel(store: ReturnType<typeof createStore>, disposer: Disposer): void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(() => store.mountPanel(), { timeout: 1500 });
-    disposer.add(() => cancelIdleCallback(handle));
-  } else {
-    const handle = setTimeout(() => store.mountPanel(), 200);
-    disposer.add(() => clearTimeout(handle));
-  }
+  whenIdle(() => store.mountPanel(), disposer);
 }
 
 /**

@@ -369,6 +369,27 @@ describe('createConversation against the reference service', () => {
     expect(history.messages.filter((m) => m.role === 'user')).toHaveLength(2);
   });
 
+  it('rehearses a send at idle once the history is back: the same messages again, nothing sent, stored or lost', async () => {
+    const first = widget();
+    first.store.send('Where is my order?');
+    await until(() => isAnswered(first.store, 1), 'the answer');
+    first.conversation.dispose();
+
+    const next = widget();
+    await until(() => next.store.messages.value.length === 2, 'the restored history');
+    const restored = next.store.messages.value;
+    next.store.setDraft('Half-typed question');
+    await until(() => next.store.messages.value !== restored, 'the rehearsal');
+    // A new list of the very same message objects: the list updates, and no message renders again or changes.
+    expect(next.store.messages.value).toHaveLength(2);
+    for (const [i, message] of next.store.messages.value.entries()) expect(message).toBe(restored[i]);
+    expect(next.store.draft.value).toBe('Half-typed question');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(next.sent).toEqual([]);
+    expect(localStorage.getItem('_service_shop_queue')).toBeNull();
+    expect((await adminConversation(conversationId())).messages).toHaveLength(2);
+  });
+
   it('sends personalization to the context endpoint before the next message, and reset() clears it', async () => {
     const { store, conversation } = widget({ userData: { name: 'Ada' } });
     store.send('Hi');
