@@ -315,7 +315,7 @@ describe('keyboard and screen readers', () => {
 });
 
 describe('phones', () => {
-  it('opens full screen under 640 px, with a 16 px composer (no zoom on focus), and shows cards inside the screen', async () => {
+  it('opens full screen under 640 px, with a 16 px composer (no zoom on focus) and its hint, and shows cards inside the screen', async () => {
     const { page } = await e2e.newPage(MOBILE);
     await page.goto(e2e.url('/'));
     await waitForReady(page);
@@ -338,5 +338,15 @@ describe('phones', () => {
     expect(layout.panel).toEqual([0, 0, ...layout.viewport]);
     expect(layout.fontSize).toBe('16px');
     expect(layout.cardRight).toBeLessThanOrEqual(layout.viewport[0] ?? 0);
+    // The composer's hint (its placeholder, drawn by the form): shown on the empty field only, at the field's size.
+    const hint = () =>
+      page.evaluate(() => {
+        const form = (window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelector('form');
+        const style = form ? getComputedStyle(form, '::before') : null;
+        return style && [style.content, style.fontSize];
+      });
+    expect(await hint()).toEqual(['"Ask a question…"', '16px']);
+    await widget(page, 'textarea').fill('Blue');
+    expect((await hint())?.[0]).toBe('none');
   });
 });

@@ -56,6 +56,30 @@ describe('<Composer>', () => {
     expect(onDraft).toHaveBeenCalledWith('Hi');
   });
 
+  it('shows its hint while the field is empty, as a placeholder would, without the placeholder attribute', async () => {
+    const draft = signal('');
+    render(
+      <Composer
+        draft={draft}
+        strings={pickStrings('de')}
+        inputRef={createRef()}
+        onDraft={() => {}}
+        onSend={() => {}}
+      />,
+    );
+    const form = document.querySelector('form');
+    const textarea = screen.getByLabelText('Nachricht');
+    expect(textarea.hasAttribute('placeholder')).toBe(false);
+    expect(form?.getAttribute('data-hint')).toBe('Stellen Sie eine Frage…');
+    draft.value = ' ';
+    await settled();
+    // Spaces hide it, as they hide a placeholder; the text itself is never rewritten.
+    expect(form?.hasAttribute('data-hint')).toBe(false);
+    draft.value = '';
+    await settled();
+    expect(form?.getAttribute('data-hint')).toBe('Stellen Sie eine Frage…');
+  });
+
   it('follows the draft signal: the text shows and Send is enabled only for a draft with more than spaces', async () => {
     const draft = signal('');
     render(
