@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { type Signal, signal } from '@preact/signals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { createRef } from 'preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,19 +10,21 @@ afterEach(cleanup);
 // Signals bound to DOM properties are written after a couple of microtasks, batched.
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function renderComposer(draft = 'Hello') {
+/** The composer over a draft (a signal the test may change) in a locale; `textarea` is found by its label. */
+function renderComposer(draft: string | Signal<string> = 'Hello', locale = 'en') {
   const onSend = vi.fn();
   const onDraft = vi.fn();
+  const strings = pickStrings(locale);
   render(
     <Composer
-      draft={signal(draft)}
-      strings={pickStrings('en')}
+      draft={typeof draft === 'string' ? signal(draft) : draft}
+      strings={strings}
       inputRef={createRef()}
       onDraft={onDraft}
       onSend={onSend}
     />,
   );
-  return { onSend, onDraft, textarea: screen.getByLabelText('Message') };
+  return { onSend, onDraft, textarea: screen.getByLabelText(strings.inputLabel) as HTMLTextAreaElement };
 }
 
 describe('<Composer>', () => {
@@ -58,17 +60,8 @@ describe('<Composer>', () => {
 
   it('shows its hint while the field is empty, as a placeholder would, without the placeholder attribute', async () => {
     const draft = signal('');
-    render(
-      <Composer
-        draft={draft}
-        strings={pickStrings('de')}
-        inputRef={createRef()}
-        onDraft={() => {}}
-        onSend={() => {}}
-      />,
-    );
-    const form = document.querySelector('form');
-    const textarea = screen.getByLabelText('Nachricht');
+    const { textarea } = renderComposer(draft, 'de');
+    const form = textarea.closest('form');
     expect(textarea.hasAttribute('placeholder')).toBe(false);
     expect(form?.getAttribute('data-hint')).toBe('Stellen Sie eine Frage…');
     draft.value = ' ';
@@ -82,16 +75,7 @@ describe('<Composer>', () => {
 
   it('follows the draft signal: the text shows and Send is enabled only for a draft with more than spaces', async () => {
     const draft = signal('');
-    render(
-      <Composer
-        draft={draft}
-        strings={pickStrings('en')}
-        inputRef={createRef()}
-        onDraft={vi.fn()}
-        onSend={vi.fn()}
-      />,
-    );
-    const textarea = screen.getByLabelText('Message') as HTMLTextAreaElement;
+    const { textarea } = renderComposer(draft);
     const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
     expect(send.disabled).toBe(true);
     draft.value = '   ';
@@ -107,7 +91,7 @@ describe('<Composer>', () => {
 
   it('is labelled and shows the draft', () => {
     const { textarea } = renderComposer('Draft text');
-    expect((textarea as HTMLTextAreaElement).value).toBe('Draft text');
+    expect(textarea.value).toBe('Draft text');
     expect(textarea.closest('form')?.getAttribute('part')).toBe('composer');
   });
 });
