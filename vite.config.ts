@@ -31,8 +31,9 @@ export default defineConfig({
       module: true,
       // Never `pure_getters: true`: a signal's `.value` getter subscribes the running effect, so a read whose result
       // looks unused must stay (terser dropped one and an effect stopped seeing personalization changes).
-      compress: { passes: 3, pure_getters: false },
-      format: { comments: false },
+      // ES2020 output (the build's target is ES2022): terser may then use the shorter syntax.
+      compress: { passes: 3, pure_getters: false, ecma: 2020 },
+      format: { comments: false, ecma: 2020 },
     },
     outDir: 'dist',
     emptyOutDir: false,
@@ -49,6 +50,20 @@ export default defineConfig({
         format: 'es',
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',
+        // Two shared chunks, named so: `version` (the protocol's names and the version, which the npm entry needs at
+        // once) and `mount` (the widget, which the npm entry loads on `load()`). The script-tag boot goes into `mount`
+        // too, so `dist/widget.js` is a single import: about 10 bytes of brotli less on the script-tag widget than an
+        // entry that holds the boot and imports both chunks (issue: ≤ 20 KB until the chat opens).
+        codeSplitting: {
+          groups: [
+            {
+              name: 'version',
+              test: /\/src\/(protocol\/(constants|events)|widget\/version)\.ts$/,
+              priority: 2,
+            },
+            { name: 'mount', test: /\/src\/widget\/script-boot\.ts$/, priority: 1 },
+          ],
+        },
       },
     },
   },
