@@ -43,60 +43,123 @@ function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'onlin
   return { ...view, onRetry, list, renderPart };
 }
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** `message from` … `message to - 1`: what a window of the conversation shows. */
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `message ${from + i}`);
+
+/**
+ * A conversation of `count` messages in a list 10,000 px tall with a 500 px view (jsdom lays nothing out), and a
+ * shopper who scrolls to its top or bottom.
+ */
+function renderLong(count: number) {
+  const many = Array.from({ length: count }, (_, i) =>
+    text(`m${i}`, i % 2 ? 'assistant' : 'user', `message ${i}`),
+  );
+  const view = renderList(many);
+  const log = screen.getByRole('log');
+  Object.defineProperty(log, 'scrollHeight', { value: 10_000 });
+  Object.defineProperty(log, 'clientHeight', { value: 500 });
+  Object.defineProperty(log, 'scrollTop', { value: 9_500, writable: true });
+  return {
+    ...view,
+    log,
+    bubbles: () => [...view.container.querySelectorAll('div.bubble')].map((el) => el.textContent),
+    greeting: () => view.container.querySelector('p.bubble')?.textContent === 'Hello',
+    scrollTo: async (end: 'top' | 'bottom') => {
+      log.scrollTop = end === 'top' ? 0 : 9_500;
+      fireEvent.scroll(log);
+      await settle();
+    },
+  };
+}
+
 describe('<MessageList>', () => {
-  it('renders the newest 40 of a long conversation, and 40 more each time it is scrolled near the top', async () => {
-    const many = Array.from({ length: 100 }, (_, i) =>
-      text(`m${i}`, i % 2 ? 'assistant' : 'user', `message ${i}`),
-    );
-    const { container } = renderList(many);
-    const bubbles = () => [...container.querySelectorAll('div.bubble')].map((el) => el.textContent);
-    expect(bubbles()).toHaveLength(40);
-    expect(bubbles()[0]).toBe('message 60');
-    expect(bubbles().at(-1)).toBe('message 99');
-    const log = screen.getByRole('log');
-    log.scrollTop = 0;
-    fireEvent.scroll(log);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(bubbles()).toHaveLength(80);
-    expect(bubbles()[0]).toBe('message 20');
+  it('renders the newest 20 of a long conversation, and 20 more each time it is scrolled near the top, never more than 60', async () => {
+    const { log, bubbles, greeting, scrollTo } = renderLong(100);
+    expect(bubbles()).toEqual(range(80, 100));
+    expect(greeting()).toBe(false);
+    await scrollTo('top');
+    expect(bubbles()).toEqual(range(60, 100));
+    await scrollTo('top');
+    expect(bubbles()).toEqual(range(40, 100));
+    // Past 60 the newest page leaves the bottom as an older one arrives at the top.
+    await scrollTo('top');
+    expect(bubbles()).toEqual(range(20, 80));
+    await scrollTo('top');
+    expect(bubbles()).toEqual(range(0, 60));
+    // The conversation's start: the greeting opens it, and there is nothing older to load.
+    expect(greeting()).toBe(true);
+    await scrollTo('top');
+    expect(bubbles()).toEqual(range(0, 60));
+    expect(log.scrollTop).toBe(0);
   });
 
-  it('adds appended messages below without removing the oldest shown, for up to a page more', async () => {
-    const many = Array.from({ length: 100 }, (_, i) => text(`m${i}`, 'assistant', `message ${i}`));
-    const { container, list } = renderList(many);
-    const bubbles = () => [...container.querySelectorAll('div.bubble')];
-    const oldest = bubbles()[0];
+  it('renders newer pages again as the shopper scrolls forward, dropping older ones, back to the newest', async () => {
+    const { list, bubbles, greeting, scrollTo } = renderLong(100);
+    for (let i = 0; i < 4; i++) await scrollTo('top');
+    expect(bubbles()).toEqual(range(0, 60));
+    await scrollTo('bottom');
+    expect(bubbles()).toEqual(range(20, 80));
+    expect(greeting()).toBe(false);
+    await scrollTo('bottom');
+    expect(bubbles()).toEqual(range(40, 100));
+    // At the newest again: a new message shows at once, and with it past 60, a page leaves the top.
+    list.value = [...list.value, text('m100', 'assistant', 'message 100')];
+    await settle();
+    expect(bubbles()).toEqual(range(61, 101));
+    await scrollTo('bottom');
+    expect(bubbles()).toEqual(range(61, 101));
+  });
+
+  it('keeps an answer that arrives while the shopper reads back below, and brings them to the newest when they send', async () => {
+    const { log, list, bubbles, scrollTo } = renderLong(100);
+    for (let i = 0; i < 4; i++) await scrollTo('top');
+    list.value = [...list.value, text('m100', 'assistant', 'message 100')];
+    await settle();
+    expect(bubbles()).toEqual(range(0, 60));
+    list.value = [...list.value, text('m101', 'user', 'message 101')];
+    await settle();
+    expect(bubbles()).toEqual(range(62, 102));
+    expect(log.scrollTop).toBe(log.scrollHeight);
+  });
+
+  it('adds appended messages below without removing the oldest shown, until 60; then a page leaves the top at once', async () => {
+    const { list, container, bubbles } = renderLong(100);
+    const nodes = () => [...container.querySelectorAll('div.bubble')];
+    const oldest = nodes()[0];
     for (let i = 100; i < 140; i++) {
       list.value = [...list.value, text(`m${i}`, 'user', `message ${i}`)];
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await settle();
     }
-    expect(bubbles()).toHaveLength(80);
+    expect(bubbles()).toEqual(range(80, 140));
     // The same node: nothing above was unmounted or rebuilt while the conversation grew.
-    expect(bubbles()[0]).toBe(oldest);
-    expect(bubbles()[0]?.textContent).toBe('message 60');
+    expect(nodes()[0]).toBe(oldest);
     list.value = [...list.value, text('m140', 'user', 'message 140')];
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(bubbles()).toHaveLength(40);
-    expect(bubbles()[0]?.textContent).toBe('message 101');
+    await settle();
+    expect(bubbles()).toEqual(range(101, 141));
     // A new conversation (reset) then a restored history: the newest page again, nothing carried over.
     list.value = [];
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    list.value = many;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(bubbles().map((el) => el.textContent)).toEqual(many.slice(60).map((_, i) => `message ${60 + i}`));
+    await settle();
+    expect(bubbles()).toEqual([]);
+    list.value = list.value.concat(
+      Array.from({ length: 100 }, (_, i) => text(`n${i}`, 'assistant', `message ${i}`)),
+    );
+    await settle();
+    expect(bubbles()).toEqual(range(80, 100));
   });
 
   it('renders no message again when the list is replaced by one of the same message objects (the idle rehearsal)', async () => {
     const many = Array.from({ length: 50 }, (_, i) => text(`m${i}`, 'assistant', `message ${i}`));
     const { list, renderPart } = renderList(many);
-    expect(renderPart).toHaveBeenCalledTimes(40);
+    expect(renderPart).toHaveBeenCalledTimes(20);
     list.value = list.value.slice();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(renderPart).toHaveBeenCalledTimes(40);
+    await settle();
+    expect(renderPart).toHaveBeenCalledTimes(20);
     // A changed message does render again: the count above is not blind.
     list.value = [...list.value.slice(0, -1), text('m49', 'assistant', 'message 49, edited')];
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(renderPart).toHaveBeenCalledTimes(41);
+    await settle();
+    expect(renderPart).toHaveBeenCalledTimes(21);
   });
 
   it('keeps the list itself silent for screen readers and announces finished answers in a polite region', () => {

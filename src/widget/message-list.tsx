@@ -1,5 +1,5 @@
 import { type ReadonlySignal, useSignal } from '@preact/signals';
-import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { MessagePart } from '../protocol';
 import type { Strings } from './i18n';
 import { MessageView } from './message-view';
@@ -17,59 +17,119 @@ export interface MessageListProps {
 
 /** How close to the bottom still counts as "reading the newest": new text then keeps it in view. */
 const PINNED_PX = 48;
+/** How close to either end of what is rendered the shopper scrolls before the next page there is rendered. */
+const NEAR_PX = 200;
 /**
- * Messages rendered at first, and added each time the shopper scrolls near the top: a conversation of 1,000 messages
- * with cards paints like one of 40 (issue: chat budgets), and older ones appear as the shopper scrolls back.
+ * Messages rendered at first, and added each time the shopper scrolls near the top (older) or, after reading back,
+ * near the bottom (newer): a conversation of 1,000 messages paints like one of 20 (issue: chat budgets).
  */
-const PAGE = 40;
+const PAGE = 20;
+/**
+ * The most messages in the DOM at once, wherever the shopper reads: scrolling back drops the newest pages below, and
+ * scrolling forward again drops the oldest above. Every frame of the page (a keystroke in the composer among them)
+ * costs in proportion to what the list holds; with all 1,000 messages rendered, a keystroke cost more than twice as
+ * much (issue: typing budget, measured in `npm run bench`).
+ */
+const MAX = 3 * PAGE;
 
 const keyOf = (message: WidgetMessage): string => message.clientMessageId ?? message.id;
+
+/**
+ * The list's own state between renders. Which messages are rendered: `start` to `end` (indices; messages are only
+ * appended or replaced in place, and a list that was empty starts at the newest page).
+ */
+interface ListState {
+  start: number;
+  end: number;
+  /** Whether the window ends at the newest message, and so takes new ones as they come. */
+  live: boolean;
+  /** How many messages there were: one more, from the shopper, is a message they sent. */
+  count: number;
+  /** -1: a page older, 1: a page newer, 0: as it is. Set by the scroll handler, used by the next render. */
+  grow: number;
+  /** Whether the shopper reads the newest: new text then keeps it in view. */
+  pinned: boolean;
+  /** A rendered message and where it was on screen before a render that adds or drops messages above it. */
+  anchor?: Element;
+  top: number;
+}
 
 /**
  * The conversation. It reads its signals itself, so typing in the composer or a streaming delta never re-renders the
  * panel around it. Screen readers hear each finished answer once, through the polite live region; the list itself is
  * `aria-live="off"`, or every streamed token would be read out.
+ *
+ * It renders a window of the conversation, at most `MAX` messages: what the shopper reads stays where it is on screen
+ * while pages are added or dropped around it. The greeting opens the conversation, so it shows with the first message.
  */
 export function MessageList(props: MessageListProps) {
   const { strings, status } = props;
   const all = props.messages.value;
-  // A signal, not `useState`: the list reads signals already, and hooks' state would add its code to the bundle.
-  const pages = useSignal(1);
-  /** The key of the first message rendered last time. */
-  const first = useRef<string>();
-  let start = Math.max(0, all.length - pages.value * PAGE);
-  // Messages that arrive after the first render extend the list downwards instead of pushing the oldest shown ones
-  // out: appending then adds nodes and removes none (issue: appending one message ≤ 16 ms), up to a page more.
-  for (let at = start - 1; first.current && at >= start - PAGE && at >= 0; at--) {
-    if (keyOf(all[at]!) === first.current) {
-      start = at;
-      break;
-    }
-  }
-  first.current = all[start] && keyOf(all[start]);
-  const messages = start ? all.slice(start) : all;
-  const hasOlder = useRef(false);
-  hasOlder.current = start > 0;
+  /** Bumped by a scroll near an end of the window: renders the list again with a page more there. */
+  const pages = useSignal(0);
+  void pages.value;
   const listRef = useRef<HTMLDivElement>(null);
-  const isPinned = useRef(true);
-  /** The scroll height before older messages were added above: the view stays on what the shopper was reading. */
-  const heightBefore = useRef(0);
+  const state = useRef<ListState>({
+    start: 0,
+    end: 0,
+    live: true,
+    count: 0,
+    grow: 0,
+    pinned: true,
+    top: 0,
+  }).current;
+  const count = all.length;
+  let start = state.end ? Math.min(state.start, count) : Math.max(0, count - PAGE);
+  let end = state.live ? count : state.end;
+  const shown = start;
+  const step = state.grow;
+  state.grow = 0;
+  // The shopper sent a message (the composer, `openChat`): it shows at the bottom, and from wherever they were reading
+  // back, the list comes back to the newest messages.
+  if (count > state.count && state.count && all[count - 1]!.role === 'user') {
+    state.pinned = true;
+    end = count;
+  }
+  if (step < 0) {
+    start = Math.max(0, start - PAGE);
+    end = Math.min(end, start + MAX);
+  } else if (step > 0) {
+    end = Math.min(count, end + PAGE);
+    start = Math.max(start, end - MAX);
+  }
+  // New messages extend the window downwards; past `MAX` a whole page leaves the top at once, so appending one message
+  // adds a node and removes none almost every time (issue: appending one message ≤ 16 ms).
+  if (end - start > MAX) start = end - MAX + PAGE;
+  // A render that adds or drops messages above the ones shown: remember one that stays rendered, and its place.
+  const list = listRef.current;
+  if (list && start !== shown && !state.pinned) {
+    // The greeting is the list's first child while the first message is rendered.
+    state.anchor = list.children[Math.max(start, shown) - shown + (shown ? 0 : 1)];
+    state.top = state.anchor?.getBoundingClientRect().top ?? 0;
+  }
+  state.start = start;
+  state.end = end;
+  state.live = end === count;
+  state.count = count;
+  const messages = start || end < count ? all.slice(start, end) : all;
+
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
-    if (heightBefore.current) list.scrollTop += list.scrollHeight - heightBefore.current;
-    else if (isPinned.current) list.scrollTop = list.scrollHeight;
-    heightBefore.current = 0;
+    const { anchor } = state;
+    state.anchor = undefined;
+    if (anchor) list.scrollTop += anchor.getBoundingClientRect().top - state.top;
+    else if (state.pinned) list.scrollTop = list.scrollHeight;
   }, [messages]);
-  const onScroll = useCallback(() => {
-    const list = listRef.current;
-    if (!list) return;
-    isPinned.current = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
-    if (list.scrollTop < 200 && hasOlder.current && !heightBefore.current) {
-      heightBefore.current = list.scrollHeight;
-      pages.value++;
-    }
-  }, []);
+  const onScroll = ({ currentTarget: list }: { currentTarget: HTMLDivElement }) => {
+    const fromBottom = list.scrollHeight - list.scrollTop - list.clientHeight;
+    state.pinned = fromBottom < PINNED_PX && state.live;
+    if (state.grow) return;
+    if (list.scrollTop < NEAR_PX && state.start > 0) state.grow = -1;
+    else if (fromBottom < NEAR_PX && !state.live) state.grow = 1;
+    else return;
+    pages.value++;
+  };
 
   return (
     <div
@@ -83,7 +143,7 @@ export function MessageList(props: MessageListProps) {
       tabIndex={0}
       onScroll={onScroll}
     >
-      <p class="bubble assistant">{props.greeting}</p>
+      {start === 0 && <p class="bubble assistant">{props.greeting}</p>}
       {messages.map((message) => (
         <MessageView
           key={keyOf(message)}
