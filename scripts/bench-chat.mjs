@@ -6,7 +6,7 @@
 // deltas arriving at full speed; the cards are real products of the demo feed (names, prices, pictures).
 //
 //   paint 1,000          ms from the history's JSON (1,000 messages) being parsed to the frame that shows the newest
-//                        of them: the list renders the latest 40 and older ones as the shopper scrolls back
+//                        of them: the list renders the latest 20, and pages more as the shopper scrolls
 //                        (budget: ≤ 150 ms at 1×)
 //   append one           ms of the sending task: from sending one more message to its bubble rendered and laid out
 //                        (budget: ≤ 16 ms): the first message after the page loaded (whose code only the widget's
@@ -19,7 +19,9 @@
 //                        here, so a duration is the main thread's work, not the wait for the next 60 Hz frame
 //   per keystroke        main-thread CPU ms per keystroke from a Chrome trace (the key's task, then its frame), in the
 //                        composer with 1,000 messages above and in the plain textarea: the steadiest figure,
-//                        taken last in each run (a trace slows the renderer down for a while)
+//                        taken last in each run (a trace slows the renderer down for a while); and once more after
+//                        the shopper scrolled back to the first message and forward to the newest again, with the
+//                        most messages the list held at once meanwhile (it keeps a window of the conversation)
 //   stream 2,000 deltas  long tasks (≥ 50 ms) while a 2,000-delta answer is applied (budget: none), and the longest
 //   heap for 1,000       JS heap growth after GC from an empty panel to 1,000 messages shown (budget: ≤ 3 MB)
 import { existsSync } from 'node:fs';
@@ -30,7 +32,8 @@ import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const RATES = [1, 4];
+/** CPU throttling rates, `BENCH_RATES=4` for one: both by default. */
+const RATES = (process.env.BENCH_RATES ?? '1,4').split(',').map(Number);
 // Frames as soon as they are ready, not at the next vsync: a headless Chromium's Event Timing durations otherwise hold
 // the wait for the next 60 Hz frame (16 ms on a bare textarea), and would say nothing about the widget's own work.
 const ARGS = [
@@ -325,7 +328,7 @@ async function run(browser, demo, rate, history, stream) {
     root?.querySelector('div.bubble:last-of-type')?.textContent?.includes('question 499'),
   );
   const rendered = await page.evaluate(
-    () => document.querySelector('service-widget').shadowRoot.querySelectorAll('.bubble').length,
+    () => document.querySelector('service-widget').shadowRoot.querySelectorAll('div.bubble').length,
   );
   const parsedAt = await page.evaluate(() => window.__bench.historyParsedAt);
   await page.waitForTimeout(500);
@@ -378,6 +381,36 @@ async function run(browser, demo, rate, history, stream) {
   const cost = await keystrokeCost(browser, page, 'service-widget textarea');
   await addPlainTextarea(page);
   const costBare = await keystrokeCost(browser, page, '#bench-bare');
+
+  // The shopper reads back to the first message and forward again to the newest, as a scrolling shopper would (a
+  // scroll, then the frames it takes): what the list holds then, and what a keystroke costs.
+  const readBack = await page.evaluate(async () => {
+    const root = document.querySelector('service-widget').shadowRoot;
+    const list = root.querySelector('.messages');
+    const count = () => root.querySelectorAll('div.bubble').length;
+    const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    let most = count();
+    let turns = 0;
+    for (; turns < 500 && !root.querySelector('div.bubble')?.textContent?.includes('Question 0:'); turns++) {
+      list.scrollTop = 0;
+      await frames();
+      most = Math.max(most, count());
+    }
+    const atFirst = root.querySelector('div.bubble')?.textContent?.includes('Question 0:') ?? false;
+    const isNewest = () =>
+      root.querySelector('div.bubble:last-of-type')?.textContent?.includes('bold') &&
+      list.scrollHeight - list.scrollTop - list.clientHeight < 2;
+    for (turns = 0; turns < 500 && !isNewest(); turns++) {
+      list.scrollTop = list.scrollHeight;
+      await frames();
+      most = Math.max(most, count());
+    }
+    return { atFirst, atNewest: Boolean(isNewest()), most, after: count() };
+  });
+  if (!readBack.atFirst || !readBack.atNewest)
+    throw new Error(`bench-chat: reading back did not reach both ends: ${JSON.stringify(readBack)}`);
+  await page.waitForTimeout(500);
+  const costRead = await keystrokeCost(browser, page, 'service-widget textarea');
   await context.close();
   return {
     paint: paintedAt - parsedAt,
@@ -400,6 +433,9 @@ async function run(browser, demo, rate, history, stream) {
     streamLongest: Math.max(0, ...streamTasks.map((t) => t.duration)),
     heapMiB: (heapAfter - heapBefore) / 1024 / 1024,
     rendered,
+    readBackMost: readBack.most,
+    readBackAfter: readBack.after,
+    cpuMsRead: costRead.key + costRead.frame,
   };
 }
 
@@ -477,10 +513,16 @@ async function main() {
         `    …a plain textarea, no widget ${f(median(col('cpuMsNoWidget'))).padStart(4)} ${f(max(col('cpuMsNoWidget'))).padStart(7)}   the browser alone`,
       );
       console.log(
+        `    …after reading back     ${f(median(col('cpuMsRead'))).padStart(8)} ${f(max(col('cpuMsRead'))).padStart(7)}   the composer again, after scrolling back to the first message and forward to the newest`,
+      );
+      console.log(
         `  long tasks, 2,000 deltas   ${String(median(col('streamLongTasks'))).padStart(8)} ${String(max(col('streamLongTasks'))).padStart(7)}   0 (longest ${f(max(col('streamLongest')))} ms)`,
       );
       console.log(
         `  messages in the DOM        ${String(median(col('rendered'))).padStart(8)}   (of 1,000: older ones render as the shopper scrolls back)`,
+      );
+      console.log(
+        `    …while reading back      ${String(max(col('readBackMost'))).padStart(8)}   the most at once, scrolling to the first message and back (${median(col('readBackAfter'))} at the newest again)`,
       );
       console.log(
         `  heap for 1,000 (MiB)       ${f(median(col('heapMiB')), 2).padStart(8)} ${f(max(col('heapMiB')), 2).padStart(7)}   ≤ 3`,
