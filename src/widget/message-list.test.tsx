@@ -124,6 +124,24 @@ describe('<MessageList>', () => {
     expect(log.scrollTop).toBe(log.scrollHeight);
   });
 
+  it('after reset() from far back in the old conversation, follows the new one at the newest again', async () => {
+    const { log, list, bubbles, scrollTo } = renderLong(100);
+    for (let i = 0; i < 4; i++) await scrollTo('top');
+    expect(bubbles()).toEqual(range(0, 60));
+    list.value = [];
+    await settle();
+    expect(bubbles()).toEqual([]);
+    // The emptied list is scrolled to its end (the browser clamps it there): the shopper reads the newest.
+    await scrollTo('bottom');
+    list.value = [text('n0', 'user', 'message 0')];
+    await settle();
+    list.value = [...list.value, text('n1', 'assistant', 'message 1')];
+    await settle();
+    expect(bubbles()).toEqual(range(0, 2));
+    // Kept in view: the list scrolled to its bottom for the answer.
+    expect(log.scrollTop).toBe(log.scrollHeight);
+  });
+
   it('adds appended messages below without removing the oldest shown, until 60; then a page leaves the top at once', async () => {
     const { list, container, bubbles } = renderLong(100);
     const nodes = () => [...container.querySelectorAll('div.bubble')];

@@ -80,7 +80,8 @@ export function MessageList(props: MessageListProps) {
   }).current;
   const count = all.length;
   let start = state.end ? Math.min(state.start, count) : Math.max(0, count - PAGE);
-  let end = state.live ? count : state.end;
+  // Fewer messages than the window held (`reset()`, a retried answer leaving): back to the newest.
+  let end = state.live || count < state.end ? count : state.end;
   const shown = start;
   const step = state.grow;
   state.grow = 0;
