@@ -34,7 +34,7 @@ async function longConversation(): Promise<string> {
   return conversationId;
 }
 
-/** The page with the panel open on that conversation, its newest message shown. */
+/** The page with the panel opened on that conversation, after its history came back. */
 async function openLong(conversationId: string): Promise<Page> {
   const { page } = await e2e.newPage();
   await page.addInitScript((id) => {
@@ -42,6 +42,13 @@ async function openLong(conversationId: string): Promise<Page> {
   }, conversationId);
   await page.goto(e2e.url('/'));
   await waitForReady(page);
+  // The history comes back into the closed panel (it is built at idle time), as on any page of the store the shopper
+  // opens; then they open it.
+  await page.waitForFunction(
+    () =>
+      ((window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelectorAll('div.bubble').length ??
+        0) >= 20,
+  );
   await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
   // The history is back when the newest answer shows (the conversation ends with one).
   await page.waitForFunction(

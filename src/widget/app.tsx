@@ -92,6 +92,7 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
           onClose={closeFromInside}
         >
           <MessageList
+            isOpen={isOpen}
             greeting={config.greeting}
             status={store.status}
             messages={store.messages}

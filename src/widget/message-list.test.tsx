@@ -23,24 +23,30 @@ const text = (
     status,
   }) as WidgetMessage;
 
-function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'online') {
+function renderList(messages: WidgetMessage[], status: ConnectionStatus = 'online', isOpen = true) {
   const onRetry = vi.fn();
   const list = signal<readonly WidgetMessage[]>(messages);
   const renderPart = vi.fn((part: MessagePart, index: number) =>
     part.type === 'text' ? <p key={index}>{part.text}</p> : null,
   );
-  const view = render(
+  const statusSignal = signal(status);
+  const announcement = signal('The last answer');
+  const listOf = (open: boolean) => (
     <MessageList
+      isOpen={open}
       greeting="Hello"
-      status={signal(status)}
+      status={statusSignal}
       messages={list}
-      announcement={signal('The last answer')}
+      announcement={announcement}
       strings={strings}
       renderPart={renderPart}
       onRetry={onRetry}
-    />,
+    />
   );
-  return { ...view, onRetry, list, renderPart };
+  const view = render(listOf(isOpen));
+  /** Opens or closes the panel around the list. */
+  const setOpen = (open: boolean) => view.rerender(listOf(open));
+  return { ...view, onRetry, list, renderPart, setOpen };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -140,6 +146,27 @@ describe('<MessageList>', () => {
     expect(bubbles()).toEqual(range(0, 2));
     // Kept in view: the list scrolled to its bottom for the answer.
     expect(log.scrollTop).toBe(log.scrollHeight);
+  });
+
+  it('scrolls a history that came back while the panel was closed to its newest as the panel opens', async () => {
+    const { list, setOpen } = renderList([], 'online', false);
+    const log = screen.getByRole('log');
+    Object.defineProperty(log, 'scrollHeight', { configurable: true, value: 0 });
+    let scrollTop = 0;
+    Object.defineProperty(log, 'scrollTop', {
+      get: () => scrollTop,
+      set: (value: number) => {
+        scrollTop = value;
+      },
+    });
+    // Fewer than a page: the list renders the very array it is given, so only the opening can run the scroll.
+    list.value = Array.from({ length: 15 }, (_, i) => text(`m${i}`, 'assistant', `message ${i}`));
+    await settle();
+    // Hidden, the list has no height to scroll through.
+    expect(scrollTop).toBe(0);
+    Object.defineProperty(log, 'scrollHeight', { value: 3_000 });
+    setOpen(true);
+    expect(scrollTop).toBe(3_000);
   });
 
   it('adds appended messages below without removing the oldest shown, until 60; then a page leaves the top at once', async () => {

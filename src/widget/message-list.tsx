@@ -13,6 +13,8 @@ export interface MessageListProps {
   strings: Strings;
   renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
+  /** Whether the panel shows: a history that came back while it was closed is scrolled to its newest as it opens. */
+  isOpen: boolean;
 }
 
 /** How close to the bottom still counts as "reading the newest": new text then keeps it in view. */
@@ -121,7 +123,7 @@ export function MessageList(props: MessageListProps) {
     state.anchor = undefined;
     if (anchor) list.scrollTop += anchor.getBoundingClientRect().top - state.top;
     else if (state.pinned) list.scrollTop = list.scrollHeight;
-  }, [messages]);
+  }, [messages, props.isOpen]);
   const onScroll = ({ currentTarget: list }: { currentTarget: HTMLDivElement }) => {
     const fromBottom = list.scrollHeight - list.scrollTop - list.clientHeight;
     state.pinned = fromBottom < PINNED_PX && state.live;
