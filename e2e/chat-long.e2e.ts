@@ -65,7 +65,8 @@ interface Step {
   /** Messages in the DOM after the step. */
   count: number;
   first: string;
-  last: string;
+  /** The last question rendered: the answers' texts repeat, the questions are numbered. */
+  lastQuestion: string;
   /** How far the message kept as the anchor moved on screen while the page was added or dropped (px). */
   moved: number;
   greeting: boolean;
@@ -95,7 +96,7 @@ function scrollStep(page: Page, direction: 'up' | 'down'): Promise<Step> {
     return {
       count: after.length,
       first: after[0]?.textContent ?? '',
-      last: after.at(-1)?.textContent ?? '',
+      lastQuestion: after.findLast((bubble) => bubble.matches('.user'))?.textContent ?? '',
       moved: anchor?.isConnected ? Math.abs(anchor.getBoundingClientRect().top - top) : Number.NaN,
       greeting: root.querySelector('p.bubble') !== null,
     };
@@ -133,8 +134,10 @@ describe('a long conversation', () => {
     expect(Math.max(...up.map((step) => step.count))).toBe(60);
 
     const down: Step[] = [];
-    while (down.length < 20 && !down.at(-1)?.last.includes('Question 74'))
+    while (down.length < 20 && !down.at(-1)?.lastQuestion.includes(`Question ${QUESTIONS - 1}:`))
       down.push(await scrollStep(page, 'down'));
+    // Back at the newest: the last question is rendered again.
+    expect(down.at(-1)?.lastQuestion).toContain(`Question ${QUESTIONS - 1}:`);
     expect(down.at(-1)?.count).toBeLessThanOrEqual(60);
     for (const step of down) {
       expect(step.count).toBeLessThanOrEqual(60);

@@ -389,14 +389,15 @@ async function run(browser, demo, rate, history, stream) {
     const list = root.querySelector('.messages');
     const count = () => root.querySelectorAll('div.bubble').length;
     const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const isFirst = () => root.querySelector('div.bubble')?.textContent?.includes('Question 0:') ?? false;
     let most = count();
     let turns = 0;
-    for (; turns < 500 && !root.querySelector('div.bubble')?.textContent?.includes('Question 0:'); turns++) {
+    for (; turns < 500 && !isFirst(); turns++) {
       list.scrollTop = 0;
       await frames();
       most = Math.max(most, count());
     }
-    const atFirst = root.querySelector('div.bubble')?.textContent?.includes('Question 0:') ?? false;
+    const atFirst = isFirst();
     const isNewest = () =>
       root.querySelector('div.bubble:last-of-type')?.textContent?.includes('bold') &&
       list.scrollHeight - list.scrollTop - list.clientHeight < 2;
