@@ -89,6 +89,50 @@ describe('<Composer>', () => {
     expect([textarea.value, send.disabled]).toEqual(['', true]);
   });
 
+  it('writes a draft changed from outside into the field at once (a pre-filled openChat, a send, reset)', () => {
+    const draft = signal('');
+    const { textarea } = renderComposer(draft);
+    draft.value = 'Blue, size 42?';
+    expect(textarea.value).toBe('Blue, size 42?');
+    draft.value = '';
+    expect(textarea.value).toBe('');
+  });
+
+  it('writes nothing back into the field while the shopper types (typing budget)', async () => {
+    const draft = signal('');
+    const onDraft = vi.fn((text: string) => {
+      draft.value = text;
+    });
+    const strings = pickStrings('en');
+    render(
+      <Composer draft={draft} strings={strings} inputRef={createRef()} onDraft={onDraft} onSend={vi.fn()} />,
+    );
+    const textarea = screen.getByLabelText(strings.inputLabel) as HTMLTextAreaElement;
+    const value = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value');
+    const writes: string[] = [];
+    Object.defineProperty(textarea, 'value', {
+      configurable: true,
+      get: () => value?.get?.call(textarea),
+      set: (text: string) => {
+        writes.push(text);
+        value?.set?.call(textarea, text);
+      },
+    });
+    for (const text of ['B', 'Bl', 'Blu']) {
+      value?.set?.call(textarea, text);
+      fireEvent.input(textarea);
+    }
+    await settled();
+    expect(onDraft.mock.calls.map(([text]) => text)).toEqual(['B', 'Bl', 'Blu']);
+    expect(writes).toEqual([]);
+    const send = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    expect([draft.value, send.disabled, textarea.closest('form')?.hasAttribute('data-hint')]).toEqual([
+      'Blu',
+      false,
+      false,
+    ]);
+  });
+
   it('is labelled and shows the draft', () => {
     const { textarea } = renderComposer('Draft text');
     expect(textarea.value).toBe('Draft text');
