@@ -194,6 +194,39 @@ describe('products', () => {
     await Promise.all([page.waitForURL(href ?? ''), cards.first().click()]);
     expect(clicks).toEqual([href]);
   });
+  it("paints product card rows in the list's own layer: typing anywhere does not layerize each card row apart", async () => {
+    const { page } = await openStore('/');
+    await ask(page, 'Do you have running shoes under 100 EUR?');
+    await answers(page, 1);
+    // A bubble after the cards: Chromium gave later content layers of its own over a composited card row.
+    await ask(page, 'Do you have trail shoes too?');
+    await answers(page, 2);
+    expect(await widget(page, '[part~="product-card"]').count()).toBeGreaterThan(0);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+    const layers = new Promise<{ backendNodeId?: number }[]>((done) =>
+      cdp.on('LayerTree.layerTreeDidChange', (event) => event.layers && done(event.layers)),
+    );
+    await cdp.send('LayerTree.enable');
+    await widget(page, 'textarea').press('a');
+    const owners: string[] = [];
+    for (const layer of await layers) {
+      if (!layer.backendNodeId) continue;
+      const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: layer.backendNodeId });
+      const { result } = await cdp.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        returnByValue: true,
+        functionDeclaration: `function () {
+          const el = this.nodeType === 1 ? this : this.parentElement;
+          return el?.closest('.pcs') ? 'card row' : el?.closest('.bubble') ? 'bubble' : el?.getAttribute('part') ?? el?.nodeName;
+        }`,
+      });
+      owners.push(String(result.value));
+    }
+    // The panel has its layer (it is fixed); nothing inside the list has one of its own.
+    expect(owners).toContain('panel');
+    expect(owners.filter((owner) => owner === 'card row' || owner === 'bubble')).toEqual([]);
+  });
 });
 
 describe('history', () => {

@@ -38,8 +38,9 @@ export function Composer({ draft, strings, inputRef, onDraft, onSend }: Composer
     () =>
       effect(() => {
         const text = draft.value;
-        const field = inputRef.current;
-        if (field && field.value !== text) field.value = text;
+        // Set: layout effects run after the field's ref.
+        const field = inputRef.current!;
+        if (field.value !== text) field.value = text;
         fill.value = fillOf(text);
       }),
     [draft],
