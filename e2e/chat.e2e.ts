@@ -194,6 +194,7 @@ describe('products', () => {
     await Promise.all([page.waitForURL(href ?? ''), cards.first().click()]);
     expect(clicks).toEqual([href]);
   });
+
   it("paints product card rows in the list's own layer: typing anywhere does not layerize each card row apart", async () => {
     const { page } = await openStore('/');
     await ask(page, 'Do you have running shoes under 100 EUR?');

@@ -23,8 +23,8 @@ const fillOf = (text: string) => (text ? (text.trim() ? 2 : 1) : 0);
  *
  * The field is not bound to the draft. A keystroke only reports the field's text (`onDraft`), and the effect below
  * finds the field holding it already; the hint and Send change only when `fill` does. So a keystroke writes no DOM
- * property and schedules nothing. Bound, the field had its own text written back after every keystroke, in a task
- * of its own: 0.54 ms of script per keystroke at 4× CPU throttling against 0.38 to 0.41 ms now (issue: typing
+ * property and schedules nothing. Bound, the field had its own text written back after every keystroke, a couple of
+ * microtasks later: 0.54 ms of script per keystroke at 4× CPU throttling against 0.38 to 0.41 ms now (issue: typing
  * budget; one-off probes, alternated rounds on one page).
  */
 export function Composer({ draft, strings, inputRef, onDraft, onSend }: ComposerProps) {
