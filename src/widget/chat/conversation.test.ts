@@ -10,6 +10,11 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../../protocol';
 import { parseConfig } from '../../server/config';
+import {
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
+  textAnswer,
+} from '../../server/engine/openai/fake-openai-server';
 import { type RunningService, startService } from '../../server/start';
 import { pickStrings } from '../i18n';
 import { createStore, type Store } from '../store';
@@ -71,6 +76,8 @@ class CuttableProxy {
   cuts = 0;
   /** Holds each chunk of an answer this long (in order): a slow network, so the widget paints several states. */
   trickleMs = 0;
+  /** Holds an event stream until it holds this marker, then sends it all at once: a burst, as a resume or a fast model. */
+  holdUntil: string | undefined;
   constructor(readonly target: () => number) {}
   async up(): Promise<void> {
     this.server = createTcpServer((client) => {
@@ -78,7 +85,17 @@ class CuttableProxy {
       this.sockets.add(client).add(upstream);
       client.pipe(upstream);
       let queue = Promise.resolve();
+      let held: Buffer[] | undefined;
       upstream.on('data', (chunk: Buffer) => {
+        if (this.holdUntil && (held || chunk.includes('text/event-stream'))) {
+          held = [...(held ?? []), chunk];
+          const burst = Buffer.concat(held);
+          if (burst.includes(this.holdUntil)) {
+            held = undefined;
+            client.write(burst);
+          }
+          return;
+        }
         if (this.trickleMs > 0) {
           const delay = this.trickleMs;
           queue = queue
@@ -120,6 +137,10 @@ class CuttableProxy {
 
 let proxy: CuttableProxy;
 let slowProxy: CuttableProxy;
+/** A service whose assistant is an OpenAI-compatible model: a local HTTP server stands in for the remote model. */
+let model: FakeOpenAiServer;
+let modelService: RunningService;
+let modelProxy: CuttableProxy;
 const portOf = (s: RunningService) => Number(new URL(s.url).port);
 
 beforeAll(async () => {
@@ -159,13 +180,31 @@ beforeAll(async () => {
   slowProxy = new CuttableProxy(() => portOf(slowService));
   await proxy.up();
   await slowProxy.up();
+  model = await startFakeOpenAiServer();
+  process.env.CONVERSATION_TEST_MODEL_KEY = 'sk-conversation-test-5a4b3c';
+  const modelConfig = parseConfig({
+    ...config.value,
+    engine: {
+      type: 'openai',
+      baseUrl: model.baseUrl,
+      apiKeyEnv: 'CONVERSATION_TEST_MODEL_KEY',
+      models: { fast: 'tiny', smart: 'mid', 'super-smart': 'big' },
+    },
+  });
+  if (!modelConfig.ok) throw new Error(modelConfig.error);
+  modelService = await startService({ config: modelConfig.value, port: 0 });
+  modelProxy = new CuttableProxy(() => portOf(modelService));
+  await modelProxy.up();
 }, 60_000);
 
 afterAll(async () => {
   await proxy?.down();
   await slowProxy?.down();
+  await modelProxy?.down();
   await service?.close();
   await slowService?.close();
+  await modelService?.close();
+  await model?.close();
   await new Promise((ok) => integrator.close(ok));
 }, 30_000);
 
@@ -258,6 +297,27 @@ describe('createConversation against the reference service', () => {
     // Each state of the reply is a prefix of the final text: appended in order, never replaced or doubled.
     for (const text of seen) expect('Could you tell me the order number?'.startsWith(text)).toBe(true);
     expect(seen.size).toBeGreaterThan(2);
+  });
+
+  it('paints a long answer that arrives all at once in parts of at most about 2,000 characters, and all of it', async () => {
+    // 9,000 characters in 1,500 deltas, sent to the widget in one burst once the answer is done.
+    const pieces = Array.from({ length: 1500 }, (_, i) => `word${i % 10} `);
+    model.enqueue(textAnswer(...pieces));
+    modelProxy.holdUntil = 'message.done';
+    const { store } = widget({ baseUrl: modelProxy.url });
+    const lengths: number[] = [];
+    const stop = store.messages.subscribe(() => {
+      const length = replyText(store).length;
+      if (length !== (lengths.at(-1) ?? 0)) lengths.push(length);
+    });
+    store.send('Tell me everything about your shoes');
+    await until(() => isAnswered(store, 1), 'the long answer');
+    stop();
+    expect(replyText(store)).toBe(pieces.join(''));
+    const steps = lengths.map((length, i) => length - (lengths[i - 1] ?? 0));
+    // A part is painted once more than 2,000 characters wait, so it is at most one delta longer.
+    expect(Math.max(...steps)).toBeLessThanOrEqual(2_000 + 'word0 '.length);
+    expect(steps.length).toBeGreaterThanOrEqual(4);
   });
 
   it('shows the busy line while the custom action runs, then the order card', async () => {

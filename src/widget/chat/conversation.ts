@@ -49,6 +49,12 @@ const GONE = new Error('gone');
 const FLUSH_MS = 16;
 /** The longest the stream reader works before it lets the page run (input, the next frame, the flush). */
 const SLICE_MS = 8;
+/**
+ * The most text a burst adds before it is painted. A whole long answer arriving at once (a resume, a fast model) is
+ * painted in parts of about this size, each in its own task: painted at once, its first render and layout were one
+ * task of 59 to 74 ms at 4× CPU throttling (issue: no long task while 2,000 deltas stream; one-off traces).
+ */
+const BURST_CHARS = 2_000;
 
 const textOf = (message: ChatMessage): string =>
   message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
@@ -212,7 +218,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
           sse.push(value);
         }
         // A burst (a resume, a fast model) is applied in slices: input and the frames in between are never held up.
-        if (performance.now() - slice > SLICE_MS) {
+        if (performance.now() - slice > SLICE_MS || text.length > BURST_CHARS) {
+          if (text.length > BURST_CHARS) flush();
           await new Promise((resume) => setTimeout(resume));
           slice = performance.now();
         }
