@@ -224,6 +224,7 @@ afterEach(async () => {
   integratorDelayMs = 0;
   proxy.cutWhen = undefined;
   proxy.trickleMs = 0;
+  modelProxy.holdUntil = undefined;
   if (!proxy.server?.listening) await proxy.up();
 });
 
