@@ -14,8 +14,8 @@
 //   typing ≥16 ms        keyboard and input events (Event Timing: from the key press to the frame that shows it)
 //                        of 16 ms or longer while typing 39 characters with 1,000 messages above (budget: none), and
 //                        the longest; beside it the same on an empty conversation, in a plain textarea on the
-//                        same page, and in a plain textarea on the page without the widget (the browser's own floor,
-//                        which the widget cannot go below). The durations are exact, from Chrome's own EventTiming
+//                        same page, in a plain textarea on the page without the widget, and in one on an empty page
+//                        (the browser's own floor, which no page can go below). The durations are exact, from Chrome's own EventTiming
 //                        trace records: the API a page sees rounds them to 8 ms, so its "16" starts at 12 ms (that
 //                        count is printed beside). Chromium runs without vsync here, so a duration is the work of
 //                        the key and its frame, not the wait for the next 60 Hz frame
@@ -267,8 +267,8 @@ async function heapUsed(cdp) {
 
 /**
  * The browser's own floor: the same store page with no widget at all (its loader answered with an empty script), a
- * plain textarea on it. What is left there is Chromium's typing on this machine; in its own context (a process of its
- * own), so its trace does not slow the widget's run down.
+ * plain textarea on it, then an empty page with one. What is left there is Chromium's typing on this machine; in its
+ * own context (a process of its own), so its trace does not slow the widget's run down.
  */
 async function floorRun(browser, demo, rate) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -287,8 +287,19 @@ async function floorRun(browser, demo, rate) {
       throw new Error('bench-chat: the widget loaded on the page without it');
     const typed = await typeText(browser, page, '#bench-bare');
     const cost = await keystrokeCost(browser, page, '#bench-bare');
+    // And on an empty page: nothing of the store's either. What is left is Chromium's own typing on this machine, the
+    // floor of any page.
+    await context.route(`${demo.storeUrl}/bench-blank`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
+    );
+    await page.goto(`${demo.storeUrl}/bench-blank`);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    await addPlainTextarea(page);
+    await page.waitForTimeout(500);
+    const typedBlank = await typeText(browser, page, '#bench-bare');
     return {
       ...typingFigures('NoWidget', typed),
+      ...typingFigures('Blank', typedBlank),
       cpuMsNoWidget: cost.key + cost.frame,
     };
   } finally {
@@ -532,6 +543,11 @@ async function main() {
       typing('    …same, empty conv.   ', 'Empty', '');
       typing('    …a plain textarea    ', 'Bare', 'the same page, the widget open beside it; ');
       typing('    …plain, no widget    ', 'NoWidget', 'the browser alone; ');
+      typing('    …plain, blank page   ', 'Blank', 'the browser alone on an empty page; ');
+      if (max(col('slowInputsBlank')) > 0)
+        console.log(
+          '    (the browser alone on an empty page had input events of 16 ms or more: no page can show this budget met here)',
+        );
       console.log(
         `  CPU per keystroke (ms)     ${f(median(col('cpuMs'))).padStart(8)} ${f(max(col('cpuMs'))).padStart(7)}   main thread (trace): ${f(median(col('keyMs')))} in the key's task + ${f(median(col('frameMs')))} in its frame`,
       );
