@@ -94,6 +94,33 @@ describe('a connection that fails', () => {
     ]);
   });
 
+  it("shows a pending message's status line in a font the open panel has laid out already: the first send makes none", async () => {
+    const page = await openChat();
+    await widget(page, 'textarea').waitFor();
+    // Each font (family, size, weight, style) of the text the widget has laid out.
+    const fonts = () =>
+      page.evaluate(() => {
+        const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
+        const seen = new Set<string>();
+        if (!root) return [];
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const element = node.parentElement;
+          if (!node.textContent?.trim() || !element || element.getClientRects().length === 0) continue;
+          const style = getComputedStyle(element);
+          seen.add(`${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`);
+        }
+        return [...seen];
+      });
+    const before = await fonts();
+    await page.context().setOffline(true);
+    await send(page, 'Hello from the tunnel');
+    await widget(page, '.user .meta').waitFor({ timeout: TIMEOUT });
+    const after = await fonts();
+    expect(after.length).toBeGreaterThan(1);
+    expect(after.filter((font) => !before.includes(font))).toEqual([]);
+  });
+
   it('keeps a message queued across a reload and sends it once the service can be reached', async () => {
     const page = await openChat();
     await send(page, 'Hi');
