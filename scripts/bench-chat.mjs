@@ -15,10 +15,10 @@
 //                        of 16 ms or longer while typing 39 characters with 1,000 messages above (budget: none), and
 //                        the longest; beside it the same on an empty conversation, in a plain textarea on the
 //                        same page, in a plain textarea on the page without the widget, and in one on an empty page
-//                        (the browser's own floor, which no page can go below). The durations are exact, from Chrome's own EventTiming
-//                        trace records: the API a page sees rounds them to 8 ms, so its "16" starts at 12 ms (that
-//                        count is printed beside). Chromium runs without vsync here, so a duration is the work of
-//                        the key and its frame, not the wait for the next 60 Hz frame
+//                        (the browser's own floor, which no page can go below). The durations are exact, from
+//                        Chrome's own EventTiming trace records: the API a page sees rounds them to 8 ms, so its
+//                        "16" starts at 12 ms (that count is printed beside). Chromium runs without vsync here, so a
+//                        duration is the work of the key and its frame, not the wait for the next 60 Hz frame
 //   per keystroke        main-thread CPU ms per keystroke from a Chrome trace (the key's task, then its frame), in the
 //                        composer with 1,000 messages above and in the plain textarea: the steadiest figure,
 //                        taken last in each run (a trace slows the renderer down for a while); and once more after
