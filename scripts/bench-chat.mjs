@@ -292,8 +292,8 @@ async function floorRun(browser, demo, rate) {
     await context.route(`${demo.storeUrl}/bench-blank`, (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }),
     );
+    // The CPU throttling set above stays through this navigation.
     await page.goto(`${demo.storeUrl}/bench-blank`);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
     await addPlainTextarea(page);
     await page.waitForTimeout(500);
     const typedBlank = await typeText(browser, page, '#bench-bare');

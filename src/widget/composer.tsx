@@ -24,9 +24,9 @@ const fillOf = (text: string) => (text ? (text.trim() ? 2 : 1) : 0);
  * The field is not bound to the draft. A keystroke only reports the field's text (`onDraft`), and the effect below
  * finds the field holding it already; the hint and Send change only when `fill` does. `fill` is a signal the effect
  * writes, not a computed of the draft: a computed would have its dependents re-checked, in deferred DOM updates, on
- * every keystroke. So a keystroke writes no DOM property and schedules nothing. Bound, the field had its own text written back after every keystroke, a couple of
- * microtasks later: 0.54 ms of script per keystroke at 4× CPU throttling against 0.38 to 0.41 ms now (issue: typing
- * budget; one-off probes, alternated rounds on one page).
+ * every keystroke. So a keystroke writes no DOM property and schedules nothing. Bound, the field had its own text
+ * written back after every keystroke, a couple of microtasks later: 0.54 ms of script per keystroke at 4× CPU
+ * throttling against 0.38 to 0.41 ms now (issue: typing budget; one-off probes, alternated rounds on one page).
  */
 export function Composer({ draft, strings, inputRef, onDraft, onSend }: ComposerProps) {
   const fill = useSignal(fillOf(draft.peek()));
