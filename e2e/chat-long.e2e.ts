@@ -9,7 +9,7 @@ const e2e = setupE2E();
 const QUESTIONS = 75;
 
 /** Asks the service `QUESTIONS` questions in a new conversation over its widget API, as the widget does. */
-async function longConversation(): Promise<string> {
+async function longConversation(): Promise<{ conversationId: string; token: string }> {
   const base = `${e2e.demo.serviceUrl}/v0/widget/demo/conversations`;
   const json = { 'content-type': 'application/json' };
   const created = await fetch(base, {
@@ -18,28 +18,32 @@ async function longConversation(): Promise<string> {
     body: JSON.stringify({ userData: null, customInstructions: null }),
   });
   expect(created.status).toBe(201);
-  const { conversationId } = (await created.json()) as { conversationId: string };
+  const { conversationId, token } = (await created.json()) as { conversationId: string; token: string };
   for (let i = 0; i < QUESTIONS; i++) {
     // Every fifth answer has product cards: messages of very different heights, as in a real conversation.
     const text = i % 5 === 4 ? `Question ${i}: do you have running shoes?` : `Question ${i}: hello`;
     const sent = await fetch(`${base}/${conversationId}/messages`, {
       method: 'POST',
-      headers: json,
+      headers: { ...json, authorization: `Bearer ${token}` },
       body: JSON.stringify({ clientMessageId: `long-${i}`, text }),
     });
     expect(sent.ok).toBe(true);
     // The answer's stream, to its end: the next question waits for it, as a shopper does.
     await sent.text();
   }
-  return conversationId;
+  return { conversationId, token };
 }
 
 /** The page with the panel opened on that conversation, after its history came back. */
-async function openLong(conversationId: string): Promise<Page> {
+async function openLong({ conversationId, token }: { conversationId: string; token: string }): Promise<Page> {
   const { page } = await e2e.newPage();
-  await page.addInitScript((id) => {
-    localStorage.setItem('_service_demo_conversation', id);
-  }, conversationId);
+  await page.addInitScript(
+    ([id, bearer]) => {
+      localStorage.setItem('_service_demo_conversation', id);
+      localStorage.setItem('_service_demo_token', bearer);
+    },
+    [conversationId, token],
+  );
   await page.goto(e2e.url('/'));
   await waitForReady(page);
   // The history comes back into the closed panel (it is built at idle time), as on any page of the store the shopper

@@ -35,10 +35,11 @@ let conversationId: string;
 beforeAll(async () => {
   const api = `${e2e.demo.serviceUrl}/v0/widget/${DEMO_WIDGET_ID}`;
   const origin = new URL(e2e.demo.storeUrl).origin;
+  let token = '';
   const post = (path: string, body: unknown) =>
     fetch(`${api}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
+      headers: { 'content-type': 'application/json', origin, authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
   const created = await post('/conversations', {
@@ -46,7 +47,7 @@ beforeAll(async () => {
     customInstructions: INSTRUCTIONS,
   });
   expect(created.status).toBe(201);
-  conversationId = ((await created.json()) as { conversationId: string }).conversationId;
+  ({ conversationId, token } = (await created.json()) as { conversationId: string; token: string });
   const reply = await post(`/conversations/${conversationId}/messages`, {
     clientMessageId: 'inbox-e2e-1',
     text: 'status of order 6666',
@@ -222,13 +223,22 @@ describe('/inbox', () => {
 
   it('shows an order-cancellation webhook call beside the transcript, hostile reasons as text', async () => {
     const api = `${e2e.demo.serviceUrl}/v0/widget/${DEMO_WIDGET_ID}`;
+    let token = '';
     const post = (path: string, body: unknown) =>
       fetch(`${api}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: new URL(e2e.demo.storeUrl).origin },
+        headers: {
+          'content-type': 'application/json',
+          origin: new URL(e2e.demo.storeUrl).origin,
+          authorization: `Bearer ${token}`,
+        },
         body: JSON.stringify(body),
       });
-    const created = (await (await post('/conversations', {})).json()) as { conversationId: string };
+    const created = (await (await post('/conversations', {})).json()) as {
+      conversationId: string;
+      token: string;
+    };
+    token = created.token;
     for (const [i, text] of ['Please cancel order 1002', `yes, ${XSS_NAME}`].entries()) {
       const events = await readSse(
         await post(`/conversations/${created.conversationId}/messages`, {

@@ -153,6 +153,9 @@ function request(url, { method = 'GET', headers = {}, body, agent = keepAlive } 
 
 const jsonHeaders = (extra = {}) => ({ 'content-type': 'application/json', origin: ORIGIN, ...extra });
 
+/** Each conversation's bearer token (issue #18), by conversation id. */
+const tokens = new Map();
+
 async function newConversation(base, widgetId, agent = keepAlive) {
   const res = await request(`${base}/v0/widget/${widgetId}/conversations`, {
     method: 'POST',
@@ -161,7 +164,9 @@ async function newConversation(base, widgetId, agent = keepAlive) {
     agent,
   });
   if (res.status !== 201) throw new Error(`creating a conversation answered ${res.status}: ${res.text}`);
-  return JSON.parse(res.text).conversationId;
+  const { conversationId, token } = JSON.parse(res.text);
+  tokens.set(conversationId, token);
+  return conversationId;
 }
 
 let messageCounter = 0;
@@ -204,7 +209,14 @@ function turn(
     const body = JSON.stringify({ clientMessageId: `b${++messageCounter}`, text });
     const req = http.request(
       `${base}/v0/widget/${widgetId}/conversations/${conversationId}/messages`,
-      { method: 'POST', headers: jsonHeaders({ 'content-length': Buffer.byteLength(body) }), agent },
+      {
+        method: 'POST',
+        headers: jsonHeaders({
+          'content-length': Buffer.byteLength(body),
+          authorization: `Bearer ${tokens.get(conversationId)}`,
+        }),
+        agent,
+      },
       (res) => {
         if (res.statusCode !== 200) {
           res.resume();

@@ -112,15 +112,19 @@ describe('the demo: cancelling in the chat', () => {
   const post = (url: string, body: unknown) =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
+  let token = '';
 
   async function chat(...messages: string[]): Promise<string[]> {
     const base = `${service.url}/v0/widget/demo`;
-    const { conversationId } = (await (await post(`${base}/conversations`, {})).json()) as {
+    const created = (await (await post(`${base}/conversations`, {})).json()) as {
       conversationId: string;
+      token: string;
     };
+    const { conversationId } = created;
+    token = created.token;
     const texts: string[] = [];
     for (const [i, text] of messages.entries()) {
       const events = await readSse(

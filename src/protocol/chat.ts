@@ -26,6 +26,11 @@ export interface ChatMessage {
 /** `POST /v0/widget/{widgetId}/conversations` → */
 export interface CreateConversationResponse {
   conversationId: string;
+  /**
+   * The conversation's bearer token: every other request about it sends `Authorization: Bearer <token>`. Handed out
+   * once; the service keeps only a hash of it.
+   */
+  token: string;
 }
 
 /**

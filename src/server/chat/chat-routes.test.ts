@@ -86,10 +86,22 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
+/** Each conversation's bearer token (issue #18), by id. */
+const tokens = new Map<string, string>();
+/** `fetch` as the widget does it: with the token of the conversation the URL names, when this test created it. */
+const fetchApi = (url: string, init: RequestInit = {}) => {
+  const token = tokens.get(/\/conversations\/([^/?]+)/.exec(url)?.[1] ?? '');
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  return fetch(url, { ...init, headers });
+};
+
 async function newConversation(body: unknown = {}): Promise<string> {
   const res = await fetch(api('/conversations'), json(body));
   expect(res.status).toBe(201);
-  return ((await res.json()) as { conversationId: string }).conversationId;
+  const { conversationId, token } = (await res.json()) as { conversationId: string; token: string };
+  tokens.set(conversationId, token);
+  return conversationId;
 }
 
 async function send(
@@ -98,7 +110,7 @@ async function send(
   text: string,
   extra = {},
 ): Promise<ReadEvent[]> {
-  const res = await fetch(
+  const res = await fetchApi(
     api(`/conversations/${conversationId}/messages`),
     json({ clientMessageId, text, ...extra }),
   );
@@ -155,7 +167,7 @@ describe('a conversation with the local engine', () => {
     expect(again).toEqual(first);
     expect(received.length - before).toBe(1);
     const history = (await (
-      await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+      await fetchApi(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
     ).json()) as {
       messages: Array<{ role: string }>;
     };
@@ -177,7 +189,7 @@ describe('resuming a dropped stream', () => {
     integratorDelayMs = 300;
     try {
       const id = await newConversation();
-      const res = await fetch(
+      const res = await fetchApi(
         api(`/conversations/${id}/messages`),
         json({ clientMessageId: 'r1', text: 'order 1002 status' }),
       );
@@ -186,7 +198,7 @@ describe('resuming a dropped stream', () => {
       expect(seen.map((e) => e.event)).toEqual(['action.started']);
 
       const resumed = await readSse(
-        await fetch(api(`/conversations/${id}/events`), {
+        await fetchApi(api(`/conversations/${id}/events`), {
           headers: { origin: ORIGIN, 'last-event-id': seen[0].id! },
         }),
       );
@@ -197,7 +209,7 @@ describe('resuming a dropped stream', () => {
 
       // History agrees with what was streamed, and a resume from its lastSeq has nothing more to send.
       const history = (await (
-        await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+        await fetchApi(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
       ).json()) as {
         messages: Array<{ role: string; parts: Array<{ type: string }> }>;
         lastSeq: number;
@@ -205,7 +217,7 @@ describe('resuming a dropped stream', () => {
       expect(history.lastSeq).toBe(Number(all.at(-1)?.id));
       expect(history.messages[1].parts.map((p) => p.type)).toEqual(['text', 'order-card']);
       const tail = await readSse(
-        await fetch(api(`/conversations/${id}/events?lastEventId=${history.lastSeq}`), {
+        await fetchApi(api(`/conversations/${id}/events?lastEventId=${history.lastSeq}`), {
           headers: { origin: ORIGIN },
         }),
       );
@@ -220,7 +232,7 @@ describe('resuming a dropped stream', () => {
     try {
       const id = await newConversation();
       const before = received.length;
-      const res = await fetch(
+      const res = await fetchApi(
         api(`/conversations/${id}/messages`),
         json({ clientMessageId: 'r2', text: 'order 1002 status' }),
       );
@@ -239,7 +251,7 @@ describe('context', () => {
   it('stores user data and custom instructions, and clears them with null', async () => {
     const id = await newConversation({ userData: { tier: 'gold' } });
     const put = (body: unknown) =>
-      fetch(api(`/conversations/${id}/context`), { ...json(body), method: 'PUT' }).then(async (r) => ({
+      fetchApi(api(`/conversations/${id}/context`), { ...json(body), method: 'PUT' }).then(async (r) => ({
         status: r.status,
         body: await r.json(),
       }));
@@ -264,7 +276,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     path: string,
     body: string,
     headers: Record<string, string> = { 'content-type': 'application/json' },
-  ) => fetch(api(path), { method: 'POST', headers: { origin: ORIGIN, ...headers }, body });
+  ) => fetchApi(api(path), { method: 'POST', headers: { origin: ORIGIN, ...headers }, body });
 
   it.each([
     ['malformed JSON', '{"clientMessageId":"x",', 400, 'invalid_json'],
@@ -302,7 +314,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(res.status).toBe(status);
     expect(await res.json()).toMatchObject({ error: { code } });
     const history = (await (
-      await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+      await fetchApi(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
     ).json()) as {
       messages: unknown[];
     };
@@ -322,16 +334,12 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(big.status).toBe(413);
   });
 
-  it("answers 404 for an unknown conversation and for another widget's, and 400 for a bad Last-Event-ID", async () => {
+  it('answers 401 without the token, and 400 for a bad Last-Event-ID', async () => {
     const id = await newConversation();
-    const msg = JSON.stringify({ clientMessageId: 'x', text: 'hi' });
-    expect((await post('/conversations/00000000-0000-4000-8000-000000000000/messages', msg)).status).toBe(
-      404,
-    );
-    expect((await post('/conversations/not-a-uuid/messages', msg)).status).toBe(404);
-    const foreign = await fetch(`${service.url}/v0/widget/other/conversations/${id}/messages`);
-    expect(foreign.status).toBe(404);
-    const bad = await fetch(api(`/conversations/${id}/events`), {
+    const anonymous = await fetch(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    const bad = await fetchApi(api(`/conversations/${id}/events`), {
       headers: { origin: ORIGIN, 'last-event-id': '1; DROP' },
     });
     expect(bad.status).toBe(400);

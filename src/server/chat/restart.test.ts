@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type ServiceConfig } from '../config';
+import { newConversationToken } from '../edge/conversation-token';
 import { silentLogger } from '../logger';
 import { openRuntime } from '../runtime';
 import { startService } from '../start';
@@ -49,17 +50,26 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((ok) => integrator.close(ok)));
 
+let token = '';
+const auth = () => ({ authorization: `Bearer ${token}` });
 const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth() },
+    body: JSON.stringify(body),
+  });
 
 describe('restarting the service on the same data folder', () => {
   it('keeps the conversation, its history and the question the engine was waiting on', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-data-'));
     let service = await startService({ config, port: 0, dataDir });
     const base = `${service.url}/v0/widget/shop`;
-    const { conversationId } = (await (await post(`${base}/conversations`, {})).json()) as {
+    const created = (await (await post(`${base}/conversations`, {})).json()) as {
       conversationId: string;
+      token: string;
     };
+    const { conversationId } = created;
+    token = created.token;
     const asked = await readSse(
       await post(`${base}/conversations/${conversationId}/messages`, {
         clientMessageId: 'a',
@@ -77,7 +87,9 @@ describe('restarting the service on the same data folder', () => {
       );
       expect(calls).toBe(1);
       expect(textOf(answered)).toBe('Order 77 was delivered yesterday.');
-      const history = (await (await fetch(`${again}/conversations/${conversationId}/messages`)).json()) as {
+      const history = (await (
+        await fetch(`${again}/conversations/${conversationId}/messages`, { headers: auth() })
+      ).json()) as {
         messages: Array<{ role: string }>;
       };
       expect(history.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
@@ -90,7 +102,9 @@ describe('restarting the service on the same data folder', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-data-'));
     // A process that stopped mid-turn: the reply is stored as streaming, with one delta and no end.
     const before = await openRuntime({ config, logger: silentLogger, dataDir });
-    const conversation = await before.chat.createConversation('shop');
+    const minted = newConversationToken();
+    token = minted.token;
+    const conversation = await before.chat.createConversation('shop', {}, minted.hash);
     const sent = await before.chat.addUserMessage('shop', conversation.id, {
       clientMessageId: 'x',
       text: 'hello',
@@ -102,7 +116,9 @@ describe('restarting the service on the same data folder', () => {
     const service = await startService({ config, port: 0, dataDir });
     try {
       const events = await readSse(
-        await fetch(`${service.url}/v0/widget/shop/conversations/${conversation.id}/events`),
+        await fetch(`${service.url}/v0/widget/shop/conversations/${conversation.id}/events`, {
+          headers: auth(),
+        }),
       );
       expect(events.map((e) => [e.id, e.event])).toEqual([
         ['1', 'message.delta'],
@@ -110,7 +126,9 @@ describe('restarting the service on the same data folder', () => {
       ]);
       expect(events[1].data).toMatchObject({ code: 'interrupted' });
       const history = (await (
-        await fetch(`${service.url}/v0/widget/shop/conversations/${conversation.id}/messages`)
+        await fetch(`${service.url}/v0/widget/shop/conversations/${conversation.id}/messages`, {
+          headers: auth(),
+        })
       ).json()) as {
         messages: Array<{ role: string; parts: unknown[] }>;
       };

@@ -6,6 +6,11 @@ import {
   type HistoryResponse,
   REPLY_ID_HEADER,
 } from '../../protocol/chat';
+import {
+  type ConversationVariables,
+  newConversationToken,
+  requireConversationToken,
+} from '../edge/conversation-token';
 import { errorResponse } from '../error-response';
 import type { ChatStore } from '../storage/chat-store';
 import { ContextSchema, CreateConversationSchema, firstIssue, SendMessageSchema } from './chat-requests';
@@ -67,21 +72,31 @@ function lastEventId(c: Context): number | null {
   return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
 }
 
-const notFound = (c: Context) =>
-  errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
+const notFound = (c: Context) => errorResponse(c, 404, 'not_found', 'No such conversation for this widget.');
 const badEventId = (c: Context) =>
   errorResponse(c, 400, 'invalid_last_event_id', 'Last-Event-ID must be an event id we sent.');
 
 /** DESIGN "Widget ↔ service protocol (v0)", mounted under `/v0/widget`; CORS and the widget check come before. */
-export function widgetChatRoutes({ chat, hub, service, isStreaming, streamPollMs }: WidgetChatDeps): Hono {
-  const app = new Hono();
+export function widgetChatRoutes({
+  chat,
+  hub,
+  service,
+  isStreaming,
+  streamPollMs,
+}: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
+  const app = new Hono<{ Variables: ConversationVariables }>();
 
   app.post('/:widgetId/conversations', async (c) => {
     const body = await readJson(c, CreateConversationSchema, true);
     if (!body.ok) return body.response;
-    const conversation = await chat.createConversation(c.req.param('widgetId'), body.value ?? {});
-    return c.json<CreateConversationResponse>({ conversationId: conversation.id }, 201);
+    const { token, hash } = newConversationToken();
+    const conversation = await chat.createConversation(c.req.param('widgetId'), body.value ?? {}, hash);
+    c.header('cache-control', 'no-store');
+    return c.json<CreateConversationResponse>({ conversationId: conversation.id, token }, 201);
   });
+
+  // Every other route is about one conversation and needs its token (issue #18).
+  app.use('/:widgetId/conversations/:id/*', requireConversationToken(chat));
 
   app.post('/:widgetId/conversations/:id/messages', async (c) => {
     const body = await readJson(c, SendMessageSchema);
@@ -102,8 +117,7 @@ export function widgetChatRoutes({ chat, hub, service, isStreaming, streamPollMs
   app.get('/:widgetId/conversations/:id/events', async (c) => {
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
-    const conversation = await chat.getConversation(c.req.param('widgetId'), c.req.param('id'));
-    if (!conversation) return notFound(c);
+    const { conversation } = c.var;
     return streamFromLog(c, chat, hub, {
       conversationId: conversation.id,
       afterSeq,

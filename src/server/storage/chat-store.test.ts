@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductCard } from '../../protocol/cards';
 import type { MessagePart, StreamEvent } from '../../protocol/chat';
+import { hashConversationToken } from '../edge/conversation-token';
 import { type ChatStore, createChatStore } from './chat-store';
 import type { Db } from './db';
 import { migrate } from './migrate';
@@ -50,6 +51,28 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       expect(await chat.getConversation(widgetId, randomUUID())).toBeNull();
       expect(await chat.getConversation(widgetId, 'not-a-uuid')).toBeNull();
       expect(await chat.getConversation(widgetId, "' OR 1=1 --")).toBeNull();
+    });
+
+    it('authorizeConversation() opens a conversation only with the hash of its own token, within its widget', async () => {
+      const widgetId = newWidget();
+      const mine = hashConversationToken('my-token');
+      const created = await chat.createConversation(widgetId, {}, mine);
+      const untokened = await chat.createConversation(widgetId);
+      expect(await chat.authorizeConversation(widgetId, created.id, mine)).toEqual(created);
+      expect(
+        await chat.authorizeConversation(widgetId, created.id, hashConversationToken('other')),
+      ).toBeNull();
+      expect(await chat.authorizeConversation(newWidget(), created.id, mine)).toBeNull();
+      expect(await chat.authorizeConversation(widgetId, randomUUID(), mine)).toBeNull();
+      expect(await chat.authorizeConversation(widgetId, 'not-a-uuid', mine)).toBeNull();
+      // A conversation created without a token (before tokens existed) can never be opened.
+      expect(await chat.authorizeConversation(widgetId, untokened.id, '')).toBeNull();
+      const [row] = await db.query<{ token_hash: string }>(
+        'SELECT token_hash FROM conversations WHERE id = $1',
+        [created.id],
+      );
+      expect(row.token_hash).toBe(mine);
+      expect(row.token_hash).not.toContain('my-token');
     });
 
     it('setContext() changes the given fields, clears null ones and leaves undefined ones', async () => {

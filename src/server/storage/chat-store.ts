@@ -67,9 +67,15 @@ export interface InboxPage {
 }
 
 export interface ChatStore {
-  createConversation(widgetId: string, context?: ContextUpdate): Promise<Conversation>;
+  /** `tokenHash`: the SHA-256 (hex) of the conversation's bearer token; without one the widget API never opens it. */
+  createConversation(widgetId: string, context?: ContextUpdate, tokenHash?: string): Promise<Conversation>;
   /** Null when the id is not a conversation of this widget. */
   getConversation(widgetId: string, id: string): Promise<Conversation | null>;
+  /**
+   * The conversation whose token hashes to `tokenHash`; null for a wrong token, an unknown id, another widget's
+   * conversation or one without a token, alike (issue #18: one answer for all, so nothing can be probed).
+   */
+  authorizeConversation(widgetId: string, id: string, tokenHash: string): Promise<Conversation | null>;
   /** Null when the id is not a conversation of this widget. */
   setContext(widgetId: string, id: string, context: ContextUpdate): Promise<Conversation | null>;
   /**
@@ -183,13 +189,24 @@ export function createChatStore(db: Db): ChatStore {
   };
 
   return {
-    async createConversation(widgetId, context = {}) {
+    async createConversation(widgetId, context = {}, tokenHash) {
       const [row] = await db.query<ConversationRow>(
-        `INSERT INTO conversations (widget_id, user_data, custom_instructions)
-         VALUES ($1, $2::jsonb, $3) RETURNING ${CONVERSATION_COLUMNS}`,
-        [widgetId, jsonOrNull(context.userData), textOrNull(context.customInstructions)],
+        `INSERT INTO conversations (widget_id, user_data, custom_instructions, token_hash)
+         VALUES ($1, $2::jsonb, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
+        [widgetId, jsonOrNull(context.userData), textOrNull(context.customInstructions), tokenHash ?? null],
       );
       return toConversation(row);
+    },
+
+    async authorizeConversation(widgetId, id, tokenHash) {
+      if (!isUuid(id)) return null;
+      // Compared in SQL: what leaks through timing is how much of a SHA-256 matched, which a guesser cannot steer
+      // (they would need preimages of the hash).
+      const [row] = await db.query<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2 AND token_hash = $3`,
+        [id, widgetId, tokenHash],
+      );
+      return row ? toConversation(row) : null;
     },
 
     async getConversation(widgetId, id) {

@@ -60,23 +60,32 @@ beforeEach(() => {
   hook.respond = json(200, { cancelled: true, reason: '' });
 });
 
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown, token?: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 async function conversation(serviceUrl = service.url, widgetId = 'shop', userData?: Record<string, unknown>) {
   const base = `${serviceUrl}/v0/widget/${widgetId}`;
-  const { conversationId } = (await (
+  const { conversationId, token } = (await (
     await post(`${base}/conversations`, userData ? { userData } : {})
   ).json()) as {
     conversationId: string;
+    token: string;
   };
   let n = 0;
   const say = async (text: string, url = serviceUrl) => {
     const events = await readSse(
-      await post(`${url}/v0/widget/${widgetId}/conversations/${conversationId}/messages`, {
-        clientMessageId: `m${++n}`,
-        text,
-      }),
+      await post(
+        `${url}/v0/widget/${widgetId}/conversations/${conversationId}/messages`,
+        {
+          clientMessageId: `m${++n}`,
+          text,
+        },
+        token,
+      ),
     );
     return { events, text: textOf(events), last: events.at(-1)?.event };
   };

@@ -312,7 +312,7 @@ describe('createConversation against the reference service', () => {
       if (length !== (lengths.at(-1) ?? 0)) lengths.push(length);
     });
     store.send('Tell me everything about your shoes');
-    await until(() => isAnswered(store, 1), 'the long answer');
+    await until(() => isAnswered(store, 1), 'the long answer', 25_000);
     stop();
     expect(replyText(store)).toBe(pieces.join(''));
     const steps = lengths.map((length, i) => length - (lengths[i - 1] ?? 0));
@@ -410,6 +410,44 @@ describe('createConversation against the reference service', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sent).toEqual(['Hello']);
   });
+
+  it('keeps the conversation token beside its id and sends it as a bearer token, never in a URL', async () => {
+    const { store } = widget();
+    store.send('Hello');
+    await until(() => isAnswered(store, 1), 'the answer');
+    expect(localStorage.getItem('_service_shop_token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const res = await fetch(`${service.url}/v0/widget/shop/conversations/${conversationId()}/messages`, {
+      headers: { authorization: `Bearer ${localStorage.getItem('_service_shop_token')}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['a token the service refuses (404)', 'A'.repeat(43)],
+    ['no token, as stored before tokens existed (401)', null],
+  ])(
+    'starts a new conversation when the stored one has %s, and sends the message there',
+    async (_name, stored) => {
+      const first = widget();
+      first.store.send('Hello');
+      await until(() => isAnswered(first.store, 1), 'the first answer');
+      const old = conversationId();
+      first.conversation.dispose();
+      if (stored === null) localStorage.removeItem('_service_shop_token');
+      else localStorage.setItem('_service_shop_token', stored);
+
+      const next = widget();
+      next.store.send('Where is order 1002?');
+      await until(() => isAnswered(next.store, 1), 'the answer in a new conversation');
+      expect(conversationId()).not.toBe(old);
+      expect(next.store.messages.value.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect((await adminConversation(conversationId())).messages.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+      ]);
+      expect((await adminConversation(old)).messages).toHaveLength(2);
+    },
+  );
 
   it('restores the history on the next page and sends what was queued before the reload', async () => {
     const first = widget();

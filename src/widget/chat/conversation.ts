@@ -75,10 +75,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const base = `${deps.baseUrl}${WIDGET_API_PREFIX}/${encodeURIComponent(widgetId)}/conversations`;
   const idKey = storageKey(widgetId, 'conversation');
   const queueKey = storageKey(widgetId, 'queue');
+  const tokenKey = storageKey(widgetId, 'token');
   const wait = deps.backoff ?? backoffDelay;
   const disposer = createDisposer();
 
   let conversationId = readItem(idKey);
+  /** The conversation's bearer token (issue #18): every request about it but the creation carries it. */
+  let token = readItem(tokenKey);
   /** The last event seq applied: the resume point for every stream. */
   let lastSeq = 0;
   let isRestored = false;
@@ -106,16 +109,23 @@ export function createConversation(deps: ConversationDeps): Conversation {
     store.messages.value = next;
   };
 
+  const headers = (body?: unknown): Record<string, string> => {
+    const list: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (token) list.authorization = `Bearer ${token}`;
+    return list;
+  };
+
   const request = async (method: string, path: string, body?: unknown): Promise<Response> => {
     const response = await fetch(`${base}${path}`, {
       method,
       signal: session.signal,
       credentials: 'omit',
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: headers(body),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const { status } = response;
-    if (status === 404 && path) throw GONE;
+    // No token (one stored before tokens), or one the service does not know: the conversation is gone for us.
+    if ((status === 404 || status === 401) && path) throw GONE;
     if (response.ok) return response;
     // 408, 429 and 5xx are the service's trouble, not the message's: worth another try.
     throw status >= 500 || status === 408 || status === 429 ? new Error(`${status}`) : REFUSED;
@@ -140,9 +150,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   };
 
   const forget = (): void => {
-    conversationId = null;
+    conversationId = token = null;
     lastSeq = 0;
     writeItem(idKey, null);
+    writeItem(tokenKey, null);
   };
 
   const context = () => ({
@@ -274,8 +285,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         if (!conversationId) {
           const created = await request('POST', '', context());
-          conversationId = ((await created.json()) as CreateConversationResponse).conversationId;
+          ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
           writeItem(idKey, conversationId);
+          writeItem(tokenKey, token);
           isContextDirty = false;
         }
         if (isContextDirty) {
@@ -504,6 +516,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     },
     reset() {
       const id = conversationId;
+      const clearing = headers({});
       session.abort();
       session = new AbortController();
       wakeUp?.();
@@ -521,7 +534,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           method: 'PUT',
           keepalive: true,
           credentials: 'omit',
-          headers: { 'content-type': 'application/json' },
+          headers: clearing,
           body: JSON.stringify({ userData: null, customInstructions: null }),
         }).catch(() => {});
       }

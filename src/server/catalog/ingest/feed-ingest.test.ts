@@ -131,12 +131,16 @@ describe('the local engine and the catalog', () => {
     const post = (path: string, body: unknown) =>
       fetch(`${serviceUrl}/v0/widget/shop${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
       });
-    const { conversationId } = (await (await post('/conversations', {})).json()) as {
+    let token = '';
+    const created = (await (await post('/conversations', {})).json()) as {
       conversationId: string;
+      token: string;
     };
+    const { conversationId } = created;
+    token = created.token;
     const events = await readSse(
       await post(`/conversations/${conversationId}/messages`, {
         clientMessageId: 'q',

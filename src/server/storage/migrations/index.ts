@@ -8,6 +8,7 @@ import { catalogStatistics } from './007-catalog-statistics';
 import { webhookCallOrder } from './008-webhook-call-order';
 import { catalogPricePushes } from './010-catalog-price-pushes';
 import { catalogFeedCost } from './011-catalog-feed-cost';
+import { conversationTokens } from './012-conversation-tokens';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   webhookCallOrder,
   catalogPricePushes,
   catalogFeedCost,
+  conversationTokens,
 ];
