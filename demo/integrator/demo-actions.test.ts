@@ -1,6 +1,7 @@
 // @vitest-environment node
 // The wiring proved end to end without a browser: the demo service config validates, and the service's own
 // custom-action caller, given the wired definitions, gets the cards and texts the widget will show.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/protocol/chat';
 import { callAction } from '../../src/server/actions/call-action';
@@ -28,7 +29,7 @@ async function call(widgetId: string, name: string, params: Record<string, strin
   const outcome = await callAction(
     action,
     params,
-    { widgetId, conversationId: 'conv-demo' },
+    { widgetId, conversationId: 'conv-demo', requestId: randomUUID() },
     { allowHttpLoopback: config.allowHttpLoopback },
   );
   if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code} ${outcome.error.message}`);
@@ -71,7 +72,7 @@ describe('the wired actions, called by the service', () => {
     const outcome = await callAction(
       action,
       { order_id: '404404' },
-      { widgetId: DEMO_WIDGET_ID, conversationId: 'conv-demo' },
+      { widgetId: DEMO_WIDGET_ID, conversationId: 'conv-demo', requestId: randomUUID() },
       { allowHttpLoopback: true },
     );
     expect(outcome).toMatchObject({ ok: false, status: 404 });

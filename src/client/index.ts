@@ -1,7 +1,14 @@
 /**
  * Typed clients for integrators (DESIGN: `src/client/`, imports protocol only). Node 20+ and browsers: they need
- * nothing but `fetch`, `AbortController` and `URL`.
+ * nothing but `fetch`, `AbortController` and `URL`. `verifyServiceSignature` checks the service's signed calls
+ * (node:crypto, taken at call time); `verifyServiceSignatureAsync` does the same with Web Crypto alone.
  */
+
+export {
+  SERVICE_REQUEST_ID_HEADER,
+  SERVICE_SIGNATURE_HEADER,
+  SERVICE_TIMESTAMP_HEADER,
+} from '../protocol/signature';
 export {
   type BatchPushFailure,
   type BatchPushResult,
@@ -33,3 +40,9 @@ export {
   type TaskState,
   type WaitOptions,
 } from './task-client';
+export {
+  type HeaderRecord,
+  type VerifyServiceSignatureInput,
+  verifyServiceSignature,
+  verifyServiceSignatureAsync,
+} from './verify-service-signature';

@@ -18,6 +18,7 @@ const call = (over: Partial<InboxWebhookCall>): InboxWebhookCall => ({
   answer: '',
   httpStatus: 200,
   error: null,
+  requestId: null,
   ...over,
 });
 

@@ -62,6 +62,8 @@ export interface InboxWebhookCall {
   httpStatus: number | null;
   /** Why the call failed (`failed` only): e.g. `invalid_response` and which fields were wrong. */
   error: { code: string; message: string } | null;
+  /** The call's `x-service-request-id`, to find it in the integrator's logs; null for calls recorded before it. */
+  requestId: string | null;
 }
 
 /** `GET /v0/admin/widgets/{widgetId}/conversations/{id}` → */

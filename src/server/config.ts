@@ -7,6 +7,12 @@ import { WebhooksSchema } from './webhooks/webhook-config';
 // message that names it, so a merchant never runs on a half-understood config.
 
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
+const envName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable (letters, digits, _)'),
+);
+/** DESIGN "Merchant instructions": at most 10,000 characters. */
+export const INSTRUCTIONS_MAX = 10_000;
 const httpUrl = v.pipe(
   v.string(),
   v.url('must be an absolute URL'),
@@ -69,6 +75,13 @@ const WidgetSchema = v.strictObject({
   launcherPosition: v.optional(v.picklist(['bottom-right', 'bottom-left']), 'bottom-right'),
   linkTarget: v.optional(v.picklist(['_self', '_blank']), '_self'),
   hideUrls: v.optional(v.array(v.pipe(v.string(), v.startsWith('/', 'must be a path starting with /'))), []),
+  // Issue 18: the store's own instructions for the assistant, before (and above) the page's `customInstructions`.
+  instructions: v.optional(
+    v.pipe(v.string(), v.maxLength(INSTRUCTIONS_MAX, `must be at most ${INSTRUCTIONS_MAX} characters`)),
+  ),
+  // Issue 18: the name of the environment variable holding the secret that signs custom-action and webhook calls
+  // (src/server/edge/signing-secrets.ts reads it at start). The secret itself never sits in the config.
+  signingSecretEnv: v.optional(envName),
 });
 
 const EngineSchema = v.variant('type', [

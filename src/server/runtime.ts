@@ -6,6 +6,8 @@ import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-s
 import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
+import { newRequestId } from './edge/outbound-signature';
+import { readSigningSecrets } from './edge/signing-secrets';
 import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import type { Logger } from './logger';
@@ -61,6 +63,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!apiKey.ok) throw new Error(apiKey.error);
   const engine = engineFromConfig(config.engine);
   if (!engine.ok) throw new Error(engine.error);
+  const signingSecrets = readSigningSecrets(config.widgets);
+  if (!signingSecrets.ok) throw new Error(signingSecrets.error);
   const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
   try {
     const applied = await migrate(db);
@@ -91,7 +95,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   sweeper?.unref();
 
   const widgets = new Map(config.widgets.map((w) => [w.id, w]));
-  const actionOptions = { allowHttpLoopback: config.allowHttpLoopback, ...options.actionOptions };
+  const actionOptions: Omit<CallActionOptions, 'signal'> = {
+    allowHttpLoopback: config.allowHttpLoopback,
+    signingSecretFor: (widgetId) => signingSecrets.value.get(widgetId),
+    ...options.actionOptions,
+  };
   const catalog = createCatalogStore(db);
   const feedReports = new Map<string, RefreshReport>();
   // Feeds download in the background: the service answers at once, and products appear when the first refresh lands.
@@ -106,7 +114,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhookCalls = createWebhookCallStore(db);
   const toolsFor = (widgetId: string, conversationId: string, userData?: UserData | null): EngineTools => ({
     async callAction(action, params) {
-      const outcome = await callAction(action, params, { widgetId, conversationId }, actionOptions);
+      const requestId = newRequestId();
+      const outcome = await callAction(
+        action,
+        params,
+        { widgetId, conversationId, requestId },
+        actionOptions,
+      );
       if (!outcome.ok)
         logger.warn('custom action failed', { widgetId, action: action.name, ...outcome.error });
       return outcome.ok

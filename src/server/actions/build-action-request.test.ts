@@ -10,7 +10,7 @@ import {
   USER_AGENT,
 } from './build-action-request';
 
-const ids = { widgetId: 'demo', conversationId: 'conv-1' };
+const ids = { widgetId: 'demo', conversationId: 'conv-1', requestId: '3b241101-e2bb-4255-8caf-4136c566a962' };
 
 const action = (over: Partial<ActionDefinition> = {}): ActionDefinition => ({
   name: 'Order status',

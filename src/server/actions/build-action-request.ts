@@ -20,6 +20,11 @@ export type ActionParams = Readonly<Record<string, ActionParamValue | null | und
 export interface ActionCallIds {
   widgetId: string;
   conversationId: string;
+  /**
+   * `x-service-request-id`: made once per call by the caller (`newRequestId()`) and passed again on a retry of the
+   * same call, so the integrator can deduplicate. The signing hook sends it (src/server/edge/outbound-signature.ts).
+   */
+  requestId: string;
 }
 
 export interface ActionRequest {
@@ -54,7 +59,7 @@ const HAS_PLACEHOLDER = /\{[^{}]+\}/;
  *   { name: 'Order status', description: '', method: 'GET', enabled: true,
  *     url: 'https://shop.example/orders/{order_id}', parameters: [{ name: 'order_id', type: 'string', required: true }] },
  *   { order_id: 'A/42' },
- *   { widgetId: 'demo', conversationId: 'c1' },
+ *   { widgetId: 'demo', conversationId: 'c1', requestId: newRequestId() },
  * );
  * // req.value.url === 'https://shop.example/orders/A%2F42', no query, no body
  */

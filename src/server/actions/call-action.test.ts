@@ -38,7 +38,11 @@ beforeEach(() => {
   }
 });
 
-const ids = { widgetId: 'demo', conversationId: 'conv-42' };
+const ids = {
+  widgetId: 'demo',
+  conversationId: 'conv-42',
+  requestId: '3b241101-e2bb-4255-8caf-4136c566a962',
+};
 const loopback = (over: Partial<CallActionOptions> = {}): CallActionOptions => ({
   allowHttpLoopback: true,
   ca,

@@ -1,6 +1,7 @@
 import { detectCard } from '../../cards/detect-card';
 import type { MessagePart } from '../../protocol/chat';
 import type { ActionDefinition } from '../config';
+import { signHop } from '../edge/outbound-signature';
 import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
 import {
   type ActionCallIds,
@@ -43,6 +44,11 @@ export interface CallActionOptions {
   /** An extra trusted CA (PEM), for tests against a self-signed HTTPS server. */
   ca?: string;
   signal?: AbortSignal;
+  /**
+   * The widget's signing secret (config `signingSecretEnv`, read at start), or undefined when it signs nothing.
+   * A lookup rather than a value, so one set of options serves every widget (the chat and the admin test route).
+   */
+  signingSecretFor?: (widgetId: string) => string | undefined;
 }
 
 /**
@@ -51,7 +57,7 @@ export interface CallActionOptions {
  * told; an error page is never passed on as if it were the action's answer.
  *
  * @example
- * const outcome = await callAction(action, { order_id: '42' }, { widgetId: 'demo', conversationId },
+ * const outcome = await callAction(action, { order_id: '42' }, { widgetId: 'demo', conversationId, requestId: newRequestId() },
  *   { allowHttpLoopback: config.allowHttpLoopback });
  * if (outcome.ok) { tellTheAi(outcome.aiText); showTheUser(outcome.part); }
  */
@@ -79,6 +85,7 @@ export async function callAction(
     allowHttpLoopback: options.allowHttpLoopback,
     ca: options.ca,
     signal: options.signal,
+    hopHeaders: signHop({ requestId: ids.requestId, secret: options.signingSecretFor?.(ids.widgetId) }),
   });
   if (!response.ok) return { ok: false, error: response.error };
 

@@ -5,6 +5,7 @@ import { type CallActionOptions, callAction } from '../actions/call-action';
 import type { RefreshReport } from '../catalog/ingest/feed-ingest';
 import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
+import { newRequestId } from '../edge/outbound-signature';
 import { errorResponse } from '../error-response';
 import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
 import { adminAuth } from './admin-auth';
@@ -71,6 +72,7 @@ export function adminRoutes({ adminKey, findWidget, actionOptions, inbox, feeds 
       {
         widgetId: widget.id,
         conversationId: `preview-${randomUUID()}`,
+        requestId: newRequestId(),
       },
       actionOptions,
     );

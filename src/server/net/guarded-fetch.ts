@@ -74,6 +74,21 @@ export interface GuardedFetchOptions {
    * address. Never set from configuration.
    */
   dialForTests?: (checkedAddress: string) => string;
+  /**
+   * Headers made for each hop just before it is sent, from what that hop sends (the method, path and body may change
+   * on a redirect): signed outbound calls, src/server/edge/outbound-signature.ts. They win over `headers`.
+   */
+  hopHeaders?: (hop: HopRequest) => Record<string, string>;
+}
+
+/** What one hop puts on the wire, for {@link GuardedFetchOptions.hopHeaders}. */
+export interface HopRequest {
+  method: string;
+  /** The request line's target: path and query, percent-encoded, exactly as sent. */
+  pathAndQuery: string;
+  body: string | undefined;
+  /** The hop's origin is not the first URL's: a redirect left it. */
+  crossOrigin: boolean;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -243,9 +258,24 @@ async function openFinal(
   let method = options.method.toUpperCase();
   let body = options.body;
   let headers = ownHeaders(options.headers);
+  let firstOrigin: string | undefined;
   for (let redirects = 0; ; redirects++) {
     const target = await checkTarget(current, options, signal);
-    const response = await send(target, method, headers, body, options, signal);
+    firstOrigin ??= target.url.origin;
+    const hop = options.hopHeaders?.({
+      method,
+      pathAndQuery: requestTarget(target.url),
+      body,
+      crossOrigin: target.url.origin !== firstOrigin,
+    });
+    const response = await send(
+      target,
+      method,
+      hop ? { ...headers, ...ownHeaders(hop) } : headers,
+      body,
+      options,
+      signal,
+    );
     if (response.kind === 'final')
       return { target, status: response.status, req: response.req, res: response.res };
 
@@ -470,7 +500,7 @@ function send(
       method,
       host: target.host,
       port: target.url.port || (isHttps ? 443 : 80),
-      path: `${target.url.pathname}${target.url.search}`,
+      path: requestTarget(target.url),
       headers: {
         ...headers,
         host: target.url.host,
@@ -569,6 +599,9 @@ function readBody(res: IncomingMessage, maxBytes: number): Promise<{ text: strin
     });
   });
 }
+
+/** The request line's target; also what `hopHeaders` is told, so a signature covers exactly this. */
+const requestTarget = (url: URL): string => `${url.pathname}${url.search}`;
 
 function ownHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -30,7 +30,11 @@ beforeEach(() => {
   tls.respond = json(200, { cancelled: true, reason: '' });
 });
 
-const ids = { widgetId: 'shop', conversationId: '6a1f0b1c-0000-4000-8000-000000000001' };
+const ids = {
+  widgetId: 'shop',
+  conversationId: '6a1f0b1c-0000-4000-8000-000000000001',
+  requestId: '3b241101-e2bb-4255-8caf-4136c566a962',
+};
 const hook = (path = '/hooks/cancel'): WebhookDefinition => ({
   kind: 'order-cancellation',
   url: `${tls.url}${path}`,

@@ -2,6 +2,7 @@ import type { UserData } from '../../protocol/settings';
 import { formatSchemaIssues } from '../../schemas/schema-result';
 import { SERVICE_VERSION } from '../actions/build-action-request';
 import { ACTION_MAX_BYTES, ACTION_TIMEOUT_MS, type CallActionOptions } from '../actions/call-action';
+import { signHop } from '../edge/outbound-signature';
 import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
 import type { WebhookDefinition } from './webhook-config';
 import {
@@ -45,6 +46,8 @@ export interface OrderCancellationInput {
 export interface WebhookCallIds {
   widgetId: string;
   conversationId: string;
+  /** `x-service-request-id`: made once per call, the same on a retry of it (see ActionCallIds). */
+  requestId: string;
 }
 
 export type OrderCancellationOutcome =
@@ -63,7 +66,7 @@ export type WebhookCallOptions = CallActionOptions & {
  * const outcome = await callOrderCancellation(
  *   { kind: 'order-cancellation', url: 'https://shop.example/hooks/cancel', version: '2024-09-10' },
  *   { orderId: '1004', reason: 'Ordered twice' },
- *   { widgetId: 'demo', conversationId },
+ *   { widgetId: 'demo', conversationId, requestId: newRequestId() },
  *   { allowHttpLoopback: false },
  * );
  * if (outcome.ok && outcome.response.cancelled) tell('Cancelled.');
@@ -121,6 +124,7 @@ export async function callOrderCancellation(
     allowHttpLoopback: options.allowHttpLoopback,
     ca: options.ca,
     signal: options.signal,
+    hopHeaders: signHop({ requestId: ids.requestId, secret: options.signingSecretFor?.(ids.widgetId) }),
   });
   if (!response.ok) return { ok: false, error: response.error };
 

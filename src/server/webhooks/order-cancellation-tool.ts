@@ -1,5 +1,6 @@
 import type { UserData } from '../../protocol/settings';
 import type { WidgetSettings } from '../config';
+import { newRequestId } from '../edge/outbound-signature';
 import type { EngineTools } from '../engine/engine';
 import type { Logger } from '../logger';
 import {
@@ -25,7 +26,7 @@ export interface OrderCancellationToolDeps {
  */
 export function orderCancellationTool(
   widget: Pick<WidgetSettings, 'webhooks'> | undefined,
-  ids: WebhookCallIds,
+  ids: Omit<WebhookCallIds, 'requestId'>,
   deps: OrderCancellationToolDeps,
   /** The conversation's personalization as the turn started (sent as `extra.userData`). */
   userData?: UserData | null,
@@ -34,10 +35,18 @@ export function orderCancellationTool(
   if (!webhook) return undefined;
   return async ({ orderId, reason }) => {
     const started = performance.now();
-    const outcome = await callOrderCancellation(webhook, { orderId, reason, userData }, ids, deps.options);
+    // One id per call, kept in the record: the integrator's logs and the agents' inbox name the same call.
+    const requestId = newRequestId();
+    const outcome = await callOrderCancellation(
+      webhook,
+      { orderId, reason, userData },
+      { ...ids, requestId },
+      deps.options,
+    );
     const durationMs = performance.now() - started;
     const common = {
       conversationId: ids.conversationId,
+      requestId,
       kind: webhook.kind,
       version: webhook.version,
       orderId,

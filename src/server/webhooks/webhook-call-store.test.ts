@@ -32,6 +32,7 @@ describe.each(backends)('webhook call store on $name', (backend: Backend) => {
       outcome: 'cancelled',
       answer: '',
       httpStatus: 200,
+      requestId: '3b241101-e2bb-4255-8caf-4136c566a962',
     });
     await calls.record({
       ...base,
@@ -65,6 +66,7 @@ describe.each(backends)('webhook call store on $name', (backend: Backend) => {
         answer: '',
         httpStatus: 200,
         error: null,
+        requestId: '3b241101-e2bb-4255-8caf-4136c566a962',
       },
       {
         kind: 'order-cancellation',
@@ -75,6 +77,7 @@ describe.each(backends)('webhook call store on $name', (backend: Backend) => {
         answer: 'Shipped.',
         httpStatus: 200,
         error: null,
+        requestId: null,
       },
       {
         kind: 'order-cancellation',
@@ -85,6 +88,7 @@ describe.each(backends)('webhook call store on $name', (backend: Backend) => {
         answer: null,
         httpStatus: 200,
         error: { code: 'invalid_response', message: 'cancelled: is required' },
+        requestId: null,
       },
     ]);
     expect(new Date(list[0].at).toISOString()).toBe(list[0].at);

@@ -9,6 +9,8 @@ const TEXT_MAX = 1000;
 
 export interface WebhookCallRecord {
   conversationId: string;
+  /** The call's `x-service-request-id` (migration 017); older records have none. */
+  requestId?: string;
   kind: InboxWebhookCall['kind'];
   version: string;
   orderId: string;
@@ -28,6 +30,7 @@ export interface WebhookCallStore {
 
 interface Row {
   id: string;
+  request_id: string | null;
   created_at: Date;
   kind: InboxWebhookCall['kind'];
   version: string;
@@ -55,8 +58,8 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
     async record(call) {
       await db.query(
         `INSERT INTO webhook_calls (conversation_id, kind, version, order_id, reason, outcome, answer, http_status,
-           error_code, error_message, duration_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+           error_code, error_message, duration_ms, request_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           call.conversationId,
           call.kind,
@@ -69,6 +72,7 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
           call.error ? cap(call.error.code) : null,
           call.error ? cap(call.error.message) : null,
           Math.max(0, Math.round(call.durationMs)),
+          call.requestId ?? null,
         ],
       );
     },
@@ -76,7 +80,7 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
       if (!isUuid(conversationId)) return [];
       const rows = await db.query<Row>(
         `SELECT w.id, w.created_at, w.kind, w.version, w.order_id, w.reason, w.outcome, w.answer, w.http_status,
-                w.error_code, w.error_message
+                w.error_code, w.error_message, w.request_id
            FROM webhook_calls w JOIN conversations c ON c.id = w.conversation_id
           WHERE c.widget_id = $1 AND w.conversation_id = $2
           ORDER BY w.seq`,
@@ -93,6 +97,7 @@ export function createWebhookCallStore(db: Db): WebhookCallStore {
         answer: r.answer,
         httpStatus: r.http_status,
         error: r.error_code === null ? null : { code: r.error_code, message: r.error_message ?? '' },
+        requestId: r.request_id,
       }));
     },
   };

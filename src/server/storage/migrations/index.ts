@@ -9,6 +9,7 @@ import { webhookCallOrder } from './008-webhook-call-order';
 import { catalogPricePushes } from './010-catalog-price-pushes';
 import { catalogFeedCost } from './011-catalog-feed-cost';
 import { conversationTokens } from './012-conversation-tokens';
+import { webhookCallRequestId } from './017-webhook-call-request-id';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   catalogPricePushes,
   catalogFeedCost,
   conversationTokens,
+  webhookCallRequestId,
 ];
