@@ -66,7 +66,13 @@ describe.each([
       'x-service-timestamp': NOW,
       'x-service-signature': sign(SECRET, NOW, 'GET', '/orders/1002', ''),
     };
-    const get = { secret: SECRET, method: 'GET', url: 'http://127.0.0.1:4100/orders/1002', headers, now: NOW_MS };
+    const get = {
+      secret: SECRET,
+      method: 'GET',
+      url: 'http://127.0.0.1:4100/orders/1002',
+      headers,
+      now: NOW_MS,
+    };
     expect(await verify(get)).toBe(true);
     expect(await verify({ ...get, body: '' })).toBe(true);
     expect(await verify({ ...get, body: 'x' })).toBe(false);
@@ -77,7 +83,10 @@ describe.each([
     expect(await verify(signed({ method: 'PUT' }))).toBe(false);
     expect(await verify(signed({ url: 'https://shop.example/hooks/refund?shop=a%2Fb' }))).toBe(false);
     expect(await verify(signed({ url: 'https://shop.example/hooks/cancel?shop=a/b' }))).toBe(false);
-    const headers = { ...(signed().headers as Record<string, string>), 'x-service-timestamp': String(+NOW + 1) };
+    const headers = {
+      ...(signed().headers as Record<string, string>),
+      'x-service-timestamp': String(+NOW + 1),
+    };
     expect(await verify(signed({ headers }))).toBe(false);
   });
 
