@@ -147,6 +147,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     saveState: turns.saveState,
     toolsFor,
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
+    instructionsOf: (id) => widgets.get(id)?.instructions,
     turnTimeoutMs,
   });
   const tasks = await createTaskService({

@@ -21,7 +21,12 @@ export interface ChatService {
  * conversation run one after another, in the order their messages were stored.
  */
 export function createChatService(
-  deps: TurnDeps & { chat: ChatStore; actionsOf(widgetId: string): ActionDefinition[] },
+  deps: TurnDeps & {
+    chat: ChatStore;
+    actionsOf(widgetId: string): ActionDefinition[];
+    /** The widget's own instructions (config `instructions`), read per turn like its actions. */
+    instructionsOf?(widgetId: string): string | undefined;
+  },
 ): ChatService {
   const queues = new Map<string, Promise<void>>();
   const running = new Set<Promise<void>>();
@@ -60,6 +65,7 @@ export function createChatService(
           userMessage: added.message,
           reply: started.message,
           actions: deps.actionsOf(widgetId),
+          instructions: deps.instructionsOf?.(widgetId) ?? null,
         };
         enqueue(conversationId, () => runTurn(deps, turn));
       }

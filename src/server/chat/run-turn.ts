@@ -28,6 +28,8 @@ export interface Turn {
   userMessage: StoredMessage;
   reply: StoredMessage;
   actions: ActionDefinition[];
+  /** The store's own instructions (widget config `instructions`). */
+  instructions?: string | null;
 }
 
 const toStreamEvent = (e: ReplyEvent): StreamEvent => {
@@ -79,6 +81,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         history: earlier,
         message: text,
         userData: turn.conversation.userData,
+        instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
         actions: turn.actions.filter((a) => a.enabled),
         state: await deps.loadState(conversationId),

@@ -52,6 +52,9 @@ export interface EngineTurn {
   history: ChatMessage[];
   message: string;
   userData: UserData | null;
+  /** The store's own instructions (widget config `instructions`); they come before `customInstructions` and win. */
+  instructions?: string | null;
+  /** The page's additions (`customInstructions`), never overriding the store's. */
   customInstructions: string | null;
   /** Enabled actions only. */
   actions: ActionDefinition[];

@@ -92,6 +92,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
           {
             role: 'system',
             content: buildSystemPrompt({
+              instructions: turn.instructions,
               customInstructions: turn.customInstructions,
               userData: turn.userData,
             }),
