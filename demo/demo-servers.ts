@@ -20,6 +20,8 @@ export interface DemoOptions {
   dataDir?: string;
   /** How long the demo integrator's order lookups take (e2e: cut the network mid-answer). Default 0. */
   orderDelayMs?: number;
+  /** The secret the service signs its calls with and the integrator verifies them with. Default: the development one. */
+  signingSecret?: string;
 }
 
 export interface RunningDemo {
@@ -40,6 +42,10 @@ export const DEMO_XML_WIDGET_ID = 'demo-xml';
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
 /** The demo's task API key (`npx service-widget task …`). Demo only, like the admin key. */
 export const DEMO_TASK_KEY = 'nsk_demo_task_key_not_secret';
+/** The variable the demo widgets' `signingSecretEnv` names: the service reads the secret from it, as in production. */
+export const DEMO_SIGNING_SECRET_ENV = 'SERVICE_DEMO_SIGNING_SECRET';
+/** The development secret `npm start` signs with when that variable is not set (it says so with a warning). */
+export const DEMO_SIGNING_SECRET = 'whsec_demo_development_secret_not_secret';
 
 /**
  * The service config of the demo: the offline engine, and two widgets that accept the store's origins and use the
@@ -63,6 +69,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
         webhooks: integratorWebhooks(integratorUrl),
+        signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
       },
       {
         id: DEMO_XML_WIDGET_ID,
@@ -71,6 +78,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'xml'),
         webhooks: integratorWebhooks(integratorUrl),
+        signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
       },
     ],
   };
@@ -78,7 +86,8 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
 
 /**
  * Starts the store and the integrator, then the service with a config that allows the store's origins and calls the
- * integrator, then tells the store where the service is.
+ * integrator, then tells the store where the service is. The integrator verifies every call's signature; the service
+ * reads the secret from `SERVICE_DEMO_SIGNING_SECRET`, which this sets (to `signingSecret`, or keeps when set).
  * @example
  * const demo = await startDemo();
  * await page.goto(`${demo.storeUrl}/hostile.html`);
@@ -94,12 +103,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     log: options.log,
   });
   let integrator: RunningIntegrator | undefined;
+  // The service takes signing secrets from the environment only (never from the config file), so the demo puts its
+  // secret there, where `signingSecretEnv` points.
+  const signingSecret =
+    options.signingSecret ?? (process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET);
+  process.env[DEMO_SIGNING_SECRET_ENV] = signingSecret;
   try {
     const started = await startIntegrator({
       port: options.integratorPort ?? 0,
       host,
       log: options.log,
       orderDelayMs: options.orderDelayMs,
+      signingSecret,
     });
     integrator = started;
     const config = parseConfig(demoServiceConfig(store.origins, started.url));

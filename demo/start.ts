@@ -1,19 +1,40 @@
 // `npm start`: builds, then runs this (as dist/server/demo-start.js). The demo store on :5173, the service on :8787;
 // STORE_PORT and PORT change them. Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
-import { DEMO_ADMIN_KEY, DEMO_TASK_KEY, startDemo } from './demo-servers';
+import {
+  DEMO_ADMIN_KEY,
+  DEMO_SIGNING_SECRET,
+  DEMO_SIGNING_SECRET_ENV,
+  DEMO_TASK_KEY,
+  startDemo,
+} from './demo-servers';
 
 const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
 
 try {
   const dataDir = process.env.DATA_DIR ?? '.data/demo';
-  const demo = await startDemo({ storePort, servicePort, log: process.env.LOG === '1', dataDir });
+  const signingSecret = process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET;
+  if (signingSecret === DEMO_SIGNING_SECRET) {
+    console.warn(
+      `Warning: calls to the integrator are signed with the demo's development secret; set ${DEMO_SIGNING_SECRET_ENV} ` +
+        'to use your own (a real widget names its own variable in signingSecretEnv).',
+    );
+  }
+  const demo = await startDemo({
+    storePort,
+    servicePort,
+    log: process.env.LOG === '1',
+    dataDir,
+    signingSecret,
+  });
   const port = new URL(demo.storeUrl).port;
   console.log(`Demo store: http://localhost:${port}/`);
   console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   console.log(`Inbox:      ${demo.serviceUrl}/inbox  (admin key: ${DEMO_ADMIN_KEY})`);
-  console.log(`Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json; data in ${dataDir})`);
+  console.log(
+    `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
+  );
   console.log(
     'Try asking the assistant: "Where is my order 1002?", "store hours", "look up the Lumo Runner", "cancel order 1003"',
   );

@@ -6,13 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/protocol/chat';
 import { callAction } from '../../src/server/actions/call-action';
 import { parseConfig, type ServiceConfig, type WidgetSettings } from '../../src/server/config';
-import { DEMO_WIDGET_ID, DEMO_XML_WIDGET_ID, demoServiceConfig } from '../demo-servers';
+import {
+  DEMO_SIGNING_SECRET,
+  DEMO_SIGNING_SECRET_ENV,
+  DEMO_WIDGET_ID,
+  DEMO_XML_WIDGET_ID,
+  demoServiceConfig,
+} from '../demo-servers';
 import { type RunningIntegrator, STORE_HOURS_TEXT, startIntegrator } from './integrator-server';
 
 let integrator: RunningIntegrator;
 let config: ServiceConfig;
 beforeAll(async () => {
-  integrator = await startIntegrator({ port: 0 });
+  // The integrator verifies every call, as in the demo: the service's calls below must be signed to get through.
+  integrator = await startIntegrator({ port: 0, signingSecret: DEMO_SIGNING_SECRET });
   const parsed = parseConfig(demoServiceConfig(['http://127.0.0.1:5173'], integrator.url));
   if (!parsed.ok) throw new Error(parsed.error);
   config = parsed.value;
@@ -30,7 +37,7 @@ async function call(widgetId: string, name: string, params: Record<string, strin
     action,
     params,
     { widgetId, conversationId: 'conv-demo', requestId: randomUUID() },
-    { allowHttpLoopback: config.allowHttpLoopback },
+    { allowHttpLoopback: config.allowHttpLoopback, signingSecretFor: () => DEMO_SIGNING_SECRET },
   );
   if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code} ${outcome.error.message}`);
   return outcome.part;
@@ -52,6 +59,7 @@ describe('demoServiceConfig()', () => {
       expect(w.feeds).toEqual([
         { url: `${integrator.url}/feed.json`, format: 'schema.org', refreshMinutes: 60 },
       ]);
+      expect(w.signingSecretEnv).toBe(DEMO_SIGNING_SECRET_ENV);
     }
     expect(widget(DEMO_WIDGET_ID).actions[0]!.parameters).toEqual([
       { name: 'order_id', type: 'string', description: 'The order number', required: true },
@@ -73,7 +81,7 @@ describe('the wired actions, called by the service', () => {
       action,
       { order_id: '404404' },
       { widgetId: DEMO_WIDGET_ID, conversationId: 'conv-demo', requestId: randomUUID() },
-      { allowHttpLoopback: true },
+      { allowHttpLoopback: true, signingSecretFor: () => DEMO_SIGNING_SECRET },
     );
     expect(outcome).toMatchObject({ ok: false, status: 404 });
   });

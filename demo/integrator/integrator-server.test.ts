@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectCard, parseOrderXml, toOrderCard, toProductCard } from '../../src/cards';
 import type { OrderCard, ProductCard } from '../../src/protocol/cards';
@@ -485,5 +486,70 @@ describe('anything else', () => {
     expect(await res.text()).toBe('Not found.');
     const index = await get('/', {});
     expect(await index.text()).toContain('/feed.json');
+  });
+});
+
+describe('with a signing secret (DESIGN "Signed outbound calls")', () => {
+  const SECRET = 'whsec_integrator_test_0b1c2d';
+  let signed: RunningIntegrator;
+  beforeAll(async () => {
+    signed = await startIntegrator({ port: 0, signingSecret: SECRET });
+  });
+  afterAll(async () => {
+    await signed.close();
+  });
+
+  /** Signed as DESIGN says, written out here: v1=<hex HMAC-SHA256(secret, "<ts>.<METHOD>.<path?query>.<body>")>. */
+  const signedHeaders = (method: string, target: string, body = '', secret = SECRET) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const mac = createHmac('sha256', secret).update(`${timestamp}.${method}.${target}.${body}`).digest('hex');
+    return { ...SERVICE_HEADERS, 'x-service-timestamp': timestamp, 'x-service-signature': `v1=${mac}` };
+  };
+  const lookupBody = JSON.stringify({ query: 'Lumo Runner' });
+
+  it('answers signed custom-action calls, GET and POST', async () => {
+    const order = await fetch(`${signed.url}/orders/1002`, { headers: signedHeaders('GET', '/orders/1002') });
+    expect(order.status).toBe(200);
+    const product = await fetch(`${signed.url}/products/lookup`, {
+      method: 'POST',
+      headers: {
+        ...signedHeaders('POST', '/products/lookup', lookupBody),
+        'content-type': 'application/json',
+      },
+      body: lookupBody,
+    });
+    expect(product.status).toBe(200);
+    expect(((await product.json()) as ProductCard).name).toMatch(/Lumo Runner/);
+  });
+
+  it('refuses with 401 a call without a signature, with another secret, or for another path or body', async () => {
+    const refused = [
+      fetch(`${signed.url}/store-hours`, { headers: SERVICE_HEADERS }),
+      fetch(`${signed.url}/store-hours`, {
+        headers: signedHeaders('GET', '/store-hours', '', 'whsec_other'),
+      }),
+      fetch(`${signed.url}/orders/1003`, { headers: signedHeaders('GET', '/orders/1002') }),
+      fetch(`${signed.url}/products/lookup`, {
+        method: 'POST',
+        headers: {
+          ...signedHeaders('POST', '/products/lookup', lookupBody),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ query: 'Something else' }),
+      }),
+      fetch(`${signed.url}/webhooks/order-cancellation`, {
+        method: 'POST',
+        headers: { 'x-service-webhook-version': '2024-09-10', 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    ];
+    for (const res of await Promise.all(refused)) {
+      expect(res.status).toBe(401);
+      expect(await res.text()).toBe('Missing or invalid x-service-signature.');
+    }
+  });
+
+  it('leaves the feed and the pictures unsigned (the service fetches them like any download)', async () => {
+    expect((await fetch(`${signed.url}/feed.json`)).status).toBe(200);
   });
 });

@@ -1,11 +1,13 @@
 // The demo integrator: what a merchant's back end hosts for the service (SPEC "Custom action call", "Product
 // feed"). Four custom-action endpoints, the schema.org product feed and the pictures the cards and the feed point at.
-// It checks the x-service headers the way a careful integrator would, keeps no state, and logs only when asked.
+// It checks the x-service headers the way a careful integrator would (with a signing secret, it verifies every call's
+// signature first and refuses one that fails with 401), keeps no state, and logs only when asked.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { verifyServiceSignature } from '../../src/client/verify-service-signature';
 import { buildFeed } from './feed';
 import { IMAGES } from './images';
 import { createOrderCancellations, SUPPORTED_WEBHOOK_VERSION } from './order-cancellation';
@@ -41,6 +43,11 @@ export interface IntegratorAppOptions {
   feedToken?: string;
   /** How long an order lookup takes (a slow order system): e2e cuts the network while an answer waits on it. */
   orderDelayMs?: number;
+  /**
+   * The widget's signing secret (the service's `signingSecretEnv`): every custom-action and webhook call must carry a
+   * valid `x-service-signature`, or it gets 401. Without one the calls are not checked (the route tests).
+   */
+  signingSecret?: string;
   log?: boolean;
 }
 
@@ -86,11 +93,43 @@ const requireWebhookHeaders: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/**
+ * DESIGN "Signed outbound calls": what every integrator should do first. The raw body is read here (after a size cap,
+ * so an unsigned caller cannot make it buffer megabytes) and verified with `verifyServiceSignature` from
+ * `service-widget/client`; Hono keeps the body, so the route still reads it as JSON or text.
+ */
+function requireSignature(secret: string, log: boolean | undefined): MiddlewareHandler {
+  return async (c, next) => {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const ok = verifyServiceSignature({
+      secret,
+      method: c.req.method,
+      url: c.req.url,
+      headers: c.req.raw.headers,
+      body,
+    });
+    if (!ok) {
+      if (log) console.log(`integrator refused ${c.req.method} ${c.req.path}: no valid x-service-signature`);
+      return c.text('Missing or invalid x-service-signature.', 401);
+    }
+    await next();
+  };
+}
+
 /** The integrator's Hono app, without a listener. */
 export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   const app = new Hono();
   const base = () => options.getBaseUrl();
   const cancellations = createOrderCancellations();
+  const signed: MiddlewareHandler[] = options.signingSecret
+    ? [
+        bodyLimit({
+          maxSize: WEBHOOK_MAX_BYTES,
+          onError: (c) => c.text('The request body is too large.', 413),
+        }),
+        requireSignature(options.signingSecret, options.log),
+      ]
+    : [];
 
   app.use('*', async (c, next) => {
     await next();
@@ -102,6 +141,9 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
       console.log(`integrator ${c.req.method} ${c.req.path} ${c.res.status}${ids}`);
     }
   });
+  for (const path of ['/orders/*', '/products/*', '/store-hours', '/webhooks/*']) {
+    if (signed.length > 0) app.use(path, ...signed);
+  }
   app.use('/orders/*', requireServiceHeaders);
   app.use('/products/*', requireServiceHeaders);
   app.use('/store-hours', requireServiceHeaders);
@@ -109,6 +151,7 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   app.get('/', (c) =>
     c.text(
       'Demo integrator for service-widget.\n\n' +
+        (options.signingSecret ? 'Every call below must carry a valid x-service-signature.\n' : '') +
         'Custom actions (x-service headers required):\n' +
         '  GET  /orders/{order_id}       order card, JSON\n' +
         '  GET  /orders/{order_id}.xml   order card, XML\n' +
@@ -223,6 +266,8 @@ export interface IntegratorOptions {
   feedToken?: string;
   /** See `IntegratorAppOptions.orderDelayMs`. */
   orderDelayMs?: number;
+  /** See `IntegratorAppOptions.signingSecret`. */
+  signingSecret?: string;
   log?: boolean;
 }
 
@@ -248,6 +293,7 @@ export async function startIntegrator(options: IntegratorOptions = {}): Promise<
     getBaseUrl: () => url,
     feedToken: options.feedToken,
     orderDelayMs: options.orderDelayMs,
+    signingSecret: options.signingSecret,
     log: options.log,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {

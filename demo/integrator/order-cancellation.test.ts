@@ -4,7 +4,7 @@ import { parseOrderCancellationResponse } from '../../src/schemas/v20240910';
 import { readSse, textOf } from '../../src/server/chat/sse-reader';
 import { parseConfig } from '../../src/server/config';
 import { type RunningService, startService } from '../../src/server/start';
-import { demoServiceConfig } from '../demo-servers';
+import { DEMO_SIGNING_SECRET, DEMO_SIGNING_SECRET_ENV, demoServiceConfig } from '../demo-servers';
 import { type RunningIntegrator, startIntegrator } from './integrator-server';
 
 // The demo integrator's order-cancellation webhook on its own over HTTP, then the whole demo wiring: the demo
@@ -29,6 +29,8 @@ let integrator: RunningIntegrator;
 let service: RunningService;
 beforeAll(async () => {
   integrator = await startIntegrator({ port: 0 });
+  // The demo widgets sign their calls; this integrator checks the webhook's routes unsigned, so it does not verify.
+  process.env[DEMO_SIGNING_SECRET_ENV] ??= DEMO_SIGNING_SECRET;
   const config = parseConfig(demoServiceConfig(['http://127.0.0.1:5173'], integrator.url));
   if (!config.ok) throw new Error(config.error);
   service = await startService({ config: config.value, port: 0 });
