@@ -522,6 +522,13 @@ describe('with a signing secret (DESIGN "Signed outbound calls")', () => {
     expect(((await product.json()) as ProductCard).name).toMatch(/Lumo Runner/);
   });
 
+  it('verifies the path as sent, percent-encoding included', async () => {
+    const target = '/orders/A%2F42%20%C3%BC?x=%26';
+    const res = await fetch(`${signed.url}${target}`, { headers: signedHeaders('GET', target) });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe(NO_ORDER_TEXT);
+  });
+
   it('refuses with 401 a call without a signature, with another secret, or for another path or body', async () => {
     const refused = [
       fetch(`${signed.url}/store-hours`, { headers: SERVICE_HEADERS }),

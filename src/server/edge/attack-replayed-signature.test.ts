@@ -142,6 +142,12 @@ const actions = (base: string): unknown[] => [
   },
   { name: 'Moved', method: 'POST', url: `${base}/moved`, parameters: [{ name: 'q', type: 'string' }] },
   { name: 'Away', method: 'POST', url: `${base}/away`, parameters: [{ name: 'q', type: 'string' }] },
+  {
+    name: 'See other',
+    method: 'POST',
+    url: `${base}/see-other`,
+    parameters: [{ name: 'q', type: 'string' }],
+  },
 ];
 
 beforeAll(async () => {
@@ -288,6 +294,7 @@ describe('attack: a replayed signature', () => {
     integrator.route = (call, res) => {
       if (call.target === '/moved') res.writeHead(307, { location: '/moved-here?x=1' }).end();
       else if (call.target === '/away') res.writeHead(307, { location: `${elsewhere.url}/landing` }).end();
+      else if (call.target === '/see-other') res.writeHead(303, { location: '/result?id=9' }).end();
       else okText(call, res);
     };
     expect(await callThroughService('shop', 'Moved', { q: 'x' })).toMatchObject({ ok: true, status: 200 });
@@ -296,6 +303,17 @@ describe('attack: a replayed signature', () => {
     expect(hop2.body.toString()).toBe('{"q":"x"}');
     expect(hop2.headers['x-service-signature']).toBe(expectedSignature(hop2));
     expect(hop2.headers['x-service-request-id']).toBe(hop1.headers['x-service-request-id']);
+
+    // A 303 turns the POST into a GET without a body: the hop is signed as that GET.
+    integrator.calls.length = 0;
+    expect(await callThroughService('shop', 'See other', { q: 'z' })).toMatchObject({
+      ok: true,
+      status: 200,
+    });
+    const [, after303] = integrator.calls;
+    expect(after303).toMatchObject({ method: 'GET', target: '/result?id=9', verified: true });
+    expect(after303.body.length).toBe(0);
+    expect(after303.headers['x-service-signature']).toBe(expectedSignature(after303));
 
     // Signed there, the hop would be a call the other origin could replay to the integrator's own path.
     expect(await callThroughService('shop', 'Away', { q: 'y' })).toMatchObject({ ok: false, status: 401 });
