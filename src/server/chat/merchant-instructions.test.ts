@@ -43,8 +43,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown, token?: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
 
 /** One message in a new conversation of `widgetId`; the system message the model got. */
 async function systemMessageFor(widgetId: string, customInstructions?: string): Promise<string> {
@@ -52,13 +56,13 @@ async function systemMessageFor(widgetId: string, customInstructions?: string): 
   const base = `${service.url}/v0/widget/${widgetId}/conversations`;
   const created = await post(base, {});
   expect(created.status).toBe(201);
-  const { conversationId } = (await created.json()) as { conversationId: string };
+  const { conversationId, token } = (await created.json()) as { conversationId: string; token: string };
   const events = await readSse(
-    await post(`${base}/${conversationId}/messages`, {
-      clientMessageId: 'm1',
-      text: 'When will it arrive?',
-      customInstructions,
-    }),
+    await post(
+      `${base}/${conversationId}/messages`,
+      { clientMessageId: 'm1', text: 'When will it arrive?', customInstructions },
+      token,
+    ),
   );
   expect(textOf(events)).toBe('Sure.');
   return model.body(model.requests.length - 1).messages[0].content ?? '';
