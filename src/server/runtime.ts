@@ -122,7 +122,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         actionOptions,
       );
       if (!outcome.ok)
-        logger.warn('custom action failed', { widgetId, action: action.name, ...outcome.error });
+        logger.warn('custom action failed', { widgetId, action: action.name, requestId, ...outcome.error });
       return outcome.ok
         ? { ok: true, aiText: outcome.aiText, part: outcome.part }
         : { ok: false, error: outcome.error };

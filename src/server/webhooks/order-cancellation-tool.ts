@@ -55,7 +55,12 @@ export function orderCancellationTool(
       durationMs,
     };
     if (!outcome.ok) {
-      deps.logger.warn('webhook failed', { widgetId: ids.widgetId, kind: webhook.kind, ...outcome.error });
+      deps.logger.warn('webhook failed', {
+        widgetId: ids.widgetId,
+        kind: webhook.kind,
+        requestId,
+        ...outcome.error,
+      });
     }
     // The record is for agents; failing to write it must not change what the shopper is told.
     await deps.calls
