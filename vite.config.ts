@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { Features } from 'lightningcss';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /**
  * The published webhook schemas, one module per version: every `src/schemas/vYYYYMMDD.ts` becomes
@@ -17,7 +17,22 @@ const schemaEntries = Object.fromEntries(
  * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by
  * `scripts/build.mjs` with their own settings. `npm run dev` serves `index.html`, the playground.
  */
+/**
+ * Vite wraps each dynamic `import()` of a browser build in its preload helper, which fetches the chunk's CSS and
+ * `modulepreload`s its imports. Here CSS is inlined (`?inline`) and `modulePreload` is off, so every call gets no
+ * dependencies and the helper would only cost bytes (about 0.5 KB brotli until the chat opens) and, shared by the npm
+ * entry and the widget, pull the widget chunk into `dist/index.js`'s static imports. This one just imports.
+ */
+const PRELOAD_HELPER = '\0vite/preload-helper.js';
+const plainDynamicImports: Plugin = {
+  name: 'service:plain-dynamic-imports',
+  enforce: 'pre',
+  resolveId: (id) => (id === PRELOAD_HELPER ? id : undefined),
+  load: (id) => (id === PRELOAD_HELPER ? 'export const __vitePreload = (load) => load();' : undefined),
+};
+
 export default defineConfig({
+  plugins: [plainDynamicImports],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   // `color-scheme: light` only pins the widget's form controls to light: lightningcss's `light-dark()` fallback
   // variables (`--lightningcss-light`/`-dark`) would be bytes for a function the widget never uses.
@@ -57,8 +72,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
+              // With the (one-line) dynamic-import helper above, which both entries use: in `mount`, it would make
+              // `dist/index.js` import the whole widget at once.
               name: 'version',
-              test: /\/src\/(protocol\/(constants|events)|widget\/version)\.ts$/,
+              test: /\/src\/(protocol\/(constants|events)|widget\/version)\.ts$|vite\/preload-helper/,
               priority: 2,
             },
             { name: 'mount', test: /\/src\/widget\/script-boot\.ts$/, priority: 1 },

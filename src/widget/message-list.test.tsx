@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MessagePart } from '../protocol';
 import { pickStrings } from './i18n';
-import { MessageList } from './message-list';
+import { holdPlace, MessageList } from './message-list';
 import type { ConnectionStatus, WidgetMessage } from './store';
 
 afterEach(cleanup);
@@ -247,5 +247,62 @@ describe('<MessageList>', () => {
     const { container } = renderList([text('u1', 'user', 'Hello', 'pending')]);
     expect(container.querySelector('.user')?.getAttribute('data-status')).toBe('pending');
     expect(container.querySelector('.user .meta')?.textContent).toBe(strings.pending);
+  });
+});
+
+describe('holdPlace: a part that changes height by itself (a lazy part whose chunk arrived)', () => {
+  /** A list 500 px high on screen from y = 100, holding 3,000 px and a 20 px part at `top` (on screen). */
+  function scene(top: number) {
+    const list = document.createElement('div');
+    list.className = 'messages';
+    const part = document.createElement('div');
+    list.append(part);
+    document.body.append(list);
+    let height = 20;
+    Object.defineProperty(list, 'scrollHeight', { get: () => 3000 + height });
+    Object.defineProperty(list, 'clientHeight', { value: 500 });
+    list.getBoundingClientRect = () => ({ top: 100 }) as DOMRect;
+    const boxOf = (el: Element) =>
+      (el.getBoundingClientRect = () => ({ top, bottom: top + height, height }) as DOMRect);
+    boxOf(part);
+    const grow = (by: number): Element => {
+      height += by;
+      const after = document.createElement('article');
+      part.replaceWith(after);
+      boxOf(after);
+      return after;
+    };
+    return { list, part, grow, done: () => list.remove() };
+  }
+
+  it('moves the scroll position by the growth of a part above the view, so what the shopper reads stays put', () => {
+    const { list, part, grow, done } = scene(-200);
+    Object.defineProperty(list, 'scrollTop', { value: 1000, writable: true });
+    const restore = holdPlace(part);
+    restore(grow(180));
+    expect(list.scrollTop).toBe(1180);
+    done();
+  });
+
+  it('moves nothing for a part in view or below it: nothing above what the shopper reads changed', () => {
+    const { list, part, grow, done } = scene(300);
+    Object.defineProperty(list, 'scrollTop', { value: 1000, writable: true });
+    holdPlace(part)(grow(180));
+    expect(list.scrollTop).toBe(1000);
+    done();
+  });
+
+  it('keeps the newest in view when the shopper was reading it', () => {
+    const { list, part, grow, done } = scene(400);
+    Object.defineProperty(list, 'scrollTop', { value: 2520, writable: true });
+    holdPlace(part)(grow(180));
+    expect(list.scrollTop).toBe(list.scrollHeight);
+    done();
+  });
+
+  it('does nothing for an element outside a message list', () => {
+    const el = document.createElement('div');
+    expect(() => holdPlace(el)(el)).not.toThrow();
+    expect(() => holdPlace(undefined)(undefined)).not.toThrow();
   });
 });

@@ -37,6 +37,24 @@ const MAX = 3 * PAGE;
 const keyOf = (message: WidgetMessage): string => message.clientMessageId ?? message.id;
 
 /**
+ * For a part that changes its height without the list rendering (a lazy part whose code arrived, parts/lazy-part.tsx):
+ * call before the change with the part's element, and the returned function after it with the element now there.
+ * What the shopper reads stays in place: the newest stays in view when they read it, and a part above the top of the
+ * view that grows or shrinks moves the scroll position by as much. A part in view or below it moves nothing above it.
+ */
+export function holdPlace(before: Element | undefined): (after: Element | undefined) => void {
+  const list = before?.closest('.messages');
+  if (!before || !list) return () => {};
+  const isPinned = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
+  const { top, bottom } = before.getBoundingClientRect();
+  const isAbove = top < list.getBoundingClientRect().top;
+  return (after) => {
+    if (isPinned) list.scrollTop = list.scrollHeight;
+    else if (isAbove && after) list.scrollTop += after.getBoundingClientRect().bottom - bottom;
+  };
+}
+
+/**
  * The list's own state between renders. Which messages are rendered: `start` to `end` (indices; messages are only
  * appended or replaced in place, and a list that was empty starts at the newest page).
  */

@@ -22,7 +22,7 @@ import { createDisposer, type Disposer } from './disposer';
 import { emit } from './emit';
 import { pickStrings } from './i18n';
 import { logError } from './log';
-import { partsCss } from './parts';
+import { partsCss, prefetchParts } from './parts';
 import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
 import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
@@ -166,6 +166,14 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
           isOpen ? settings.onChatOpen : settings.onChatClose,
         );
       });
+    }),
+  );
+
+  // The parts an empty chat does not need (cards, markdown) are chunks of their own: fetched at idle once the chat is
+  // open, so the next answer's card renders at once (issue 10, "Bytes").
+  disposer.add(
+    effect(() => {
+      if (store.isOpen.value) whenIdle(() => void prefetchParts(), disposer);
     }),
   );
 

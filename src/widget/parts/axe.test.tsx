@@ -1,17 +1,20 @@
 import { cleanup, render } from '@testing-library/preact';
 import axe from 'axe-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderCard } from '../../../demo/integrator/orders';
 import fixture from '../../cards/fixtures/order.json';
 import type { OrderCard } from '../../protocol';
 import { pickStrings } from '../i18n';
+import { prefetchParts } from './lazy-part';
 import { PartView } from './part-view';
 
 afterEach(cleanup);
+// The parts themselves, not their placeholders (lazy-part.tsx).
+beforeAll(() => prefetchParts());
 
 // axe-core runs in happy-dom for the structural rules (roles, lists, names, alt text). happy-dom has no layout, so
 // `color-contrast` comes back "incomplete" here: contrast needs Chromium (an e2e run over the real panel; these parts
-// rendered there in the widget's shadow root with styles.css + parts.css passed axe's color-contrast when written).
+// rendered there in the widget's shadow root with styles.css and the parts' CSS passed axe's color-contrast when written).
 describe('message parts under axe-core', () => {
   it('have no violations: text, a product list, a single card, full and minimal order cards', async () => {
     const strings = pickStrings('en');

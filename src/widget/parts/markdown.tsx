@@ -1,6 +1,11 @@
 import { Pure } from '../pure';
 import { Link, type LinkOptions } from './link';
+import css from './markdown.css?inline';
 import { type MdBlock, type MdInline, type MdList, parseMarkdown } from './markdown-parse';
+import type { PartProps } from './part-view';
+
+/** The stylesheet of text parts, adopted when this chunk arrives (parts/lazy-part.tsx). */
+export { css };
 
 export interface MarkdownProps extends LinkOptions {
   text: string;
@@ -79,3 +84,8 @@ export function Markdown({ text, ...link }: MarkdownProps) {
     </div>
   );
 }
+
+/** The `text` part (part-view.tsx). */
+export const TextPart = ({ part, strings, ...link }: PartProps<'text'>) => (
+  <Markdown text={part.text} {...link} />
+);

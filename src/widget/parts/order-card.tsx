@@ -1,7 +1,12 @@
 import type { OrderCard as Order, OrderStep } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
+import css from './order-card.css?inline';
+import type { PartProps } from './part-view';
 import { safeHref } from './safe-link';
+
+/** The stylesheet of order cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
+export { css };
 
 export interface OrderCardProps extends LinkOptions {
   card: Order;
@@ -90,3 +95,8 @@ export function OrderCard({ card, strings, ...link }: OrderCardProps) {
     </article>
   );
 }
+
+/** The `order-card` part (part-view.tsx). */
+export const OrderCardPart = ({ part, ...rest }: PartProps<'order-card'>) => (
+  <OrderCard card={part.card} {...rest} />
+);

@@ -1,11 +1,14 @@
 import { cleanup, render } from '@testing-library/preact';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import fixture from '../../cards/fixtures/order.json';
 import type { MessagePart, OrderCard } from '../../protocol';
 import { pickStrings } from '../i18n';
+import { prefetchParts } from './lazy-part';
 import { PartView } from './part-view';
 
 afterEach(cleanup);
+// The parts' chunks, loaded before these tests: how a part renders while its chunk loads is lazy-part.test.tsx's.
+beforeAll(() => prefetchParts());
 
 const strings = pickStrings('en');
 const onLinkClick = vi.fn();
@@ -29,6 +32,29 @@ describe('<PartView>', () => {
   it('renders nothing for a part type it does not know, without throwing', () => {
     const { container } = renderPart({ type: 'video', url: 'https://x.example' } as unknown as MessagePart);
     expect(container.innerHTML).toBe('');
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'renders nothing for a part typed "%s", a name every object has, without throwing',
+    (type) => {
+      const { container } = renderPart({ type } as unknown as MessagePart);
+      expect(container.innerHTML).toBe('');
+    },
+  );
+
+  it('shows a text part as plain text while the markdown chunk loads, then formatted', async () => {
+    vi.resetModules();
+    const fresh = await import('./part-view');
+    const { container } = render(
+      <fresh.PartView
+        part={{ type: 'text', text: 'Hello **you**' }}
+        strings={strings}
+        linkTarget="_self"
+        onLinkClick={onLinkClick}
+      />,
+    );
+    expect(container.querySelector('.md')?.textContent).toBe('Hello **you**');
+    await vi.waitFor(() => expect(container.querySelector('.md strong')?.textContent).toBe('you'));
   });
 
   it('re-renders only when a prop changes identity: finished parts are immutable', () => {

@@ -1,37 +1,52 @@
-import type { MessagePart } from '../../protocol';
+import type { ComponentType } from 'preact';
+import type { MessagePart, MessagePartType } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Pure } from '../pure';
+import { lazyPart } from './lazy-part';
 import type { LinkOptions } from './link';
-import { Markdown } from './markdown';
-import { OrderCard } from './order-card';
-import { ProductCard, ProductList } from './product-cards';
 
 export interface PartViewProps extends LinkOptions {
   part: MessagePart;
   strings: Strings;
 }
 
+/** What a part's component gets: its part, narrowed to its type, the UI strings and how links behave. */
+export interface PartProps<T extends MessagePartType = MessagePartType> extends LinkOptions {
+  part: Extract<MessagePart, { type: T }>;
+  strings: Strings;
+}
+
+/** A text part while the markdown code loads: the text as it is (it reads the same, bar the formatting). */
+const PlainText = ({ part }: PartProps<'text'>) => <div class="md">{part.text}</div>;
+
 /**
- * The one registry from a message part's `type` to its component: the place a new card type is added. An unknown
- * type (a newer service) renders nothing. Re-renders only when a prop changes by identity: a finished message's
- * parts never change, so a long conversation re-renders only the streaming reply (keep `onLinkClick` stable).
+ * The one registry from a message part's `type` to its component: the place a new part type is added. None of them
+ * is needed to open an empty chat, so each is lazy (parts/lazy-part.tsx): its code and CSS are a chunk of their own,
+ * fetched when a message shows one, and at idle once the chat is open. A new lazy part type is one line here,
+ * `type: lazyPart(() => import('./its-file'), 'ItsPartComponent')`, the module exporting that component (props:
+ * `PartProps<'type'>`) and, when it has styles, `css` (`import css from './its-file.css?inline'`).
+ */
+const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
+  text: lazyPart(() => import('./markdown'), 'TextPart', PlainText),
+  'product-card': lazyPart(() => import('./product-cards'), 'ProductCardPart'),
+  products: lazyPart(() => import('./product-cards'), 'ProductsPart'),
+  'order-card': lazyPart(() => import('./order-card'), 'OrderCardPart'),
+};
+
+/**
+ * A message part, rendered by its registered component. An unknown type (a newer service) renders nothing. Re-renders
+ * only when a prop changes by identity: a finished message's parts never change, so a long conversation re-renders
+ * only the streaming reply (keep `onLinkClick` stable).
  *
  * @example
  * {message.parts.map((part) => <PartView part={part} strings={strings} linkTarget="_blank" onLinkClick={onLink} />)}
  */
 export class PartView extends Pure<PartViewProps> {
-  override render({ part, strings, ...link }: PartViewProps) {
-    switch (part.type) {
-      case 'text':
-        return <Markdown text={part.text} {...link} />;
-      case 'product-card':
-        return <ProductCard card={part.card} {...link} />;
-      case 'products':
-        return <ProductList cards={part.cards} strings={strings} {...link} />;
-      case 'order-card':
-        return <OrderCard card={part.card} strings={strings} {...link} />;
-      default:
-        return null;
-    }
+  override render(props: PartViewProps) {
+    // Own keys only: a part typed "constructor" or "toString" is unknown, not Object's.
+    const View = Object.hasOwn(PARTS, props.part.type)
+      ? (PARTS[props.part.type] as ComponentType<PartViewProps>)
+      : undefined;
+    return View ? <View {...props} /> : null;
   }
 }

@@ -1,7 +1,12 @@
 import type { ProductCard as Product } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
+import type { PartProps } from './part-view';
+import css from './product-cards.css?inline';
 import { safeHref } from './safe-link';
+
+/** The stylesheet of product cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
+export { css };
 
 export interface ProductCardProps extends LinkOptions {
   card: Product;
@@ -45,3 +50,13 @@ export function ProductList({ cards, strings, ...link }: ProductListProps) {
     </ul>
   );
 }
+
+/** The `product-card` part (part-view.tsx). */
+export const ProductCardPart = ({ part, strings, ...link }: PartProps<'product-card'>) => (
+  <ProductCard card={part.card} {...link} />
+);
+
+/** The `products` part (part-view.tsx). */
+export const ProductsPart = ({ part, ...rest }: PartProps<'products'>) => (
+  <ProductList cards={part.cards} {...rest} />
+);

@@ -1,0 +1,8 @@
+/** Types of scripts/widget-files.mjs, for the e2e specs (TypeScript). */
+export declare function importsOf(code: string): { static: string[]; dynamic: string[] };
+export declare function reachable(entries: string[], options?: { dynamic?: boolean }): string[];
+interface Files {
+  untilOpen: string[];
+  everything: string[];
+}
+export declare function widgetFiles(dist: string): { script: Files; npm: Files };

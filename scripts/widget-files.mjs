@@ -1,0 +1,48 @@
+// Which built files a browser fetches for the widget, read from the import statements in dist/: what the size script
+// measures (scripts/size.mjs) and what e2e/lazy-parts.e2e.ts checks against the requests Chromium really makes.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
+
+/**
+ * The relative specifiers a built module imports: `static` (`import"./x.js"`, `from"./x.js"`), fetched before it
+ * runs, and `dynamic` (`import("./x.js")`), fetched when the code gets there.
+ */
+export function importsOf(code) {
+  const specs = (re) => [...new Set([...code.matchAll(re)].map((m) => m[1]))];
+  return { static: specs(STATIC_IMPORT), dynamic: specs(DYNAMIC_IMPORT) };
+}
+
+/** The files reachable from `entries` (absolute paths), through static imports, and dynamic ones too if asked. */
+export function reachable(entries, { dynamic = false } = {}) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const found = importsOf(readFileSync(file, 'utf8'));
+    for (const spec of dynamic ? [...found.static, ...found.dynamic] : found.static) {
+      visit(resolve(dirname(file), spec));
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return [...seen];
+}
+
+/**
+ * The widget's files in `dist`, as absolute paths:
+ * - `untilOpen`: what a browser fetches from loading the widget to the chat open and empty. The script tag: the static
+ *   graph of `widget.js` (opening the panel imports nothing more: it is built at idle from the first chunk). The npm
+ *   entry: the static graph of `index.js` and of the chunk `load()` imports.
+ * - `everything`: all the widget can ever load, dynamic imports (the lazy parts) included.
+ */
+export function widgetFiles(dist) {
+  const widget = resolve(dist, 'widget.js');
+  const index = resolve(dist, 'index.js');
+  const loaded = importsOf(readFileSync(index, 'utf8')).dynamic.map((spec) => resolve(dist, spec));
+  return {
+    script: { untilOpen: reachable([widget]), everything: reachable([widget], { dynamic: true }) },
+    npm: { untilOpen: reachable([index, ...loaded]), everything: reachable([index], { dynamic: true }) },
+  };
+}
