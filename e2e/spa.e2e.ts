@@ -22,6 +22,9 @@ async function openSpa(path = '/spa/'): Promise<Page> {
 /**
  * Everything outside the app's own content (#app, #widget-status): every element with its attributes, plus the
  * document's adopted stylesheets. What the widget adds shows up here; what it leaves behind after `destroy()` too.
+ * Not the `<link rel="modulepreload">` hints of the app's own bundler: Vite's runtime, in the app's bundle, adds one
+ * to the head for each chunk a dynamic `import()` fetches (the widget's lazy parts are such chunks), whatever the
+ * module; the widget neither adds nor could remove them.
  */
 const pageFootprint = (page: Page) =>
   page.evaluate(() => {
@@ -31,7 +34,7 @@ const pageFootprint = (page: Page) =>
         .map((a) => `[${a.name}=${a.value}]`)
         .join('')}`;
     const outside = [...document.querySelectorAll('*')].filter(
-      (el) => !el.closest('#app') && !el.closest('#widget-status'),
+      (el) => !el.closest('#app') && !el.closest('#widget-status') && !el.matches('link[rel=modulepreload]'),
     );
     return {
       elements: outside.map(describe),

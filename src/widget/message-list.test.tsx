@@ -251,58 +251,62 @@ describe('<MessageList>', () => {
 });
 
 describe('holdPlace: a part that changes height by itself (a lazy part whose chunk arrived)', () => {
-  /** A list 500 px high on screen from y = 100, holding 3,000 px and a 20 px part at `top` (on screen). */
-  function scene(top: number) {
+  /**
+   * A list on screen from y = 100, 500 px high, holding 3,000 px: a message at `partTop` with a 20 px part in it, and
+   * the next message just below it. `grow` makes the part taller, moving the next message down as a browser would.
+   */
+  function scene(partTop: number, scrollTop: number) {
     const list = document.createElement('div');
     list.className = 'messages';
+    const [withPart, next] = [document.createElement('div'), document.createElement('div')];
     const part = document.createElement('div');
-    list.append(part);
+    withPart.append(part);
+    list.append(withPart, next);
     document.body.append(list);
     let height = 20;
     Object.defineProperty(list, 'scrollHeight', { get: () => 3000 + height });
     Object.defineProperty(list, 'clientHeight', { value: 500 });
-    list.getBoundingClientRect = () => ({ top: 100 }) as DOMRect;
-    const boxOf = (el: Element) =>
-      (el.getBoundingClientRect = () => ({ top, bottom: top + height, height }) as DOMRect);
-    boxOf(part);
-    const grow = (by: number): Element => {
+    Object.defineProperty(list, 'scrollTop', { value: scrollTop, writable: true });
+    const box = (top: () => number) => () => ({ top: top(), bottom: top() + 10 }) as DOMRect;
+    list.getBoundingClientRect = box(() => 100);
+    withPart.getBoundingClientRect = box(() => partTop - 10);
+    part.getBoundingClientRect = box(() => partTop);
+    next.getBoundingClientRect = box(() => partTop + height + 12);
+    const grow = (by: number) => {
       height += by;
-      const after = document.createElement('article');
-      part.replaceWith(after);
-      boxOf(after);
-      return after;
     };
     return { list, part, grow, done: () => list.remove() };
   }
 
-  it('moves the scroll position by the growth of a part above the view, so what the shopper reads stays put', () => {
-    const { list, part, grow, done } = scene(-200);
-    Object.defineProperty(list, 'scrollTop', { value: 1000, writable: true });
+  it('moves the scroll position by as much as the part above the view grew: the message read stays put', () => {
+    const { list, part, grow, done } = scene(80, 1000);
     const restore = holdPlace(part);
-    restore(grow(180));
+    grow(180);
+    restore();
     expect(list.scrollTop).toBe(1180);
     done();
   });
 
   it('moves nothing for a part in view or below it: nothing above what the shopper reads changed', () => {
-    const { list, part, grow, done } = scene(300);
-    Object.defineProperty(list, 'scrollTop', { value: 1000, writable: true });
-    holdPlace(part)(grow(180));
+    const { list, part, grow, done } = scene(300, 1000);
+    const restore = holdPlace(part);
+    grow(180);
+    restore();
     expect(list.scrollTop).toBe(1000);
     done();
   });
 
   it('keeps the newest in view when the shopper was reading it', () => {
-    const { list, part, grow, done } = scene(400);
-    Object.defineProperty(list, 'scrollTop', { value: 2520, writable: true });
-    holdPlace(part)(grow(180));
+    const { list, part, grow, done } = scene(400, 2520);
+    const restore = holdPlace(part);
+    grow(180);
+    restore();
     expect(list.scrollTop).toBe(list.scrollHeight);
     done();
   });
 
   it('does nothing for an element outside a message list', () => {
-    const el = document.createElement('div');
-    expect(() => holdPlace(el)(el)).not.toThrow();
-    expect(() => holdPlace(undefined)(undefined)).not.toThrow();
+    expect(() => holdPlace(document.createElement('div'))()).not.toThrow();
+    expect(() => holdPlace(undefined)()).not.toThrow();
   });
 });

@@ -38,19 +38,31 @@ const keyOf = (message: WidgetMessage): string => message.clientMessageId ?? mes
 
 /**
  * For a part that changes its height without the list rendering (a lazy part whose code arrived, parts/lazy-part.tsx):
- * call before the change with the part's element, and the returned function after it with the element now there.
- * What the shopper reads stays in place: the newest stays in view when they read it, and a part above the top of the
- * view that grows or shrinks moves the scroll position by as much. A part in view or below it moves nothing above it.
+ * call before the change with the part's element, and the returned function after it. What the shopper reads stays in
+ * place, as the list keeps it when pages come and go: the newest stays in view when they read it; otherwise the first
+ * message that starts in view stays where it is on screen when the part is above it. A part in view or below moves
+ * nothing above it.
  */
-export function holdPlace(before: Element | undefined): (after: Element | undefined) => void {
-  const list = before?.closest('.messages');
-  if (!before || !list) return () => {};
-  const isPinned = list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX;
-  const { top, bottom } = before.getBoundingClientRect();
-  const isAbove = top < list.getBoundingClientRect().top;
-  return (after) => {
-    if (isPinned) list.scrollTop = list.scrollHeight;
-    else if (isAbove && after) list.scrollTop += after.getBoundingClientRect().bottom - bottom;
+export function holdPlace(part: Element | undefined): () => void {
+  const list = part?.closest('.messages');
+  if (!part || !list) return () => {};
+  if (list.scrollHeight - list.scrollTop - list.clientHeight < PINNED_PX) {
+    return () => {
+      list.scrollTop = list.scrollHeight;
+    };
+  }
+  const viewTop = list.getBoundingClientRect().top;
+  const anchor = [...list.children].find((el) => el.getBoundingClientRect().top >= viewTop);
+  if (
+    !anchor ||
+    anchor.contains(part) ||
+    !(part.compareDocumentPosition(anchor) & Node.DOCUMENT_POSITION_FOLLOWING)
+  ) {
+    return () => {};
+  }
+  const top = anchor.getBoundingClientRect().top;
+  return () => {
+    list.scrollTop += anchor.getBoundingClientRect().top - top;
   };
 }
 

@@ -67,9 +67,9 @@ export function lazyPart<M extends { css?: string }, K extends keyof M, P extend
       this.settle();
     }
 
-    override componentDidUpdate(_props: P, _state: unknown, restore?: (now: Element | undefined) => void) {
+    override componentDidUpdate(_props: P, _state: unknown, restore?: () => void) {
       this.settle();
-      restore?.(this.base as Element | undefined);
+      restore?.();
     }
 
     override componentWillUnmount() {
