@@ -17,16 +17,6 @@ const en = {
   refused: 'Not sent.',
   retry: 'Retry',
   unread: 'new answers',
-  // Cards (src/widget/parts). Step names are keyed by the protocol's OrderStepStatus.
-  products: 'Products',
-  order: 'Order',
-  orderSteps: 'Order status',
-  step_completed: 'completed',
-  step_in_progress: 'in progress',
-  step_pending: 'pending',
-  step_failed: 'failed',
-  quantity: 'Quantity',
-  trackOrder: 'Track your order',
 };
 
 export type Strings = typeof en;
@@ -51,15 +41,6 @@ const de: Strings = {
   refused: 'Nicht gesendet.',
   retry: 'Erneut versuchen',
   unread: 'neue Antworten',
-  products: 'Produkte',
-  order: 'Bestellung',
-  orderSteps: 'Bestellstatus',
-  step_completed: 'erledigt',
-  step_in_progress: 'in Bearbeitung',
-  step_pending: 'ausstehend',
-  step_failed: 'fehlgeschlagen',
-  quantity: 'Menge',
-  trackOrder: 'Sendung verfolgen',
 };
 
 const STRINGS = new Map<string, Strings>([

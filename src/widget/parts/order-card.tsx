@@ -13,6 +13,36 @@ export interface OrderCardProps extends LinkOptions {
   strings: Strings;
 }
 
+/**
+ * The card's UI strings: in the card's own chunk, not in i18n.ts, whose strings load before the chat opens. Step names
+ * are keyed by the protocol's OrderStepStatus. A language added to i18n.ts is added here too.
+ */
+const EN = {
+  order: 'Order',
+  orderSteps: 'Order status',
+  step_completed: 'completed',
+  step_in_progress: 'in progress',
+  step_pending: 'pending',
+  step_failed: 'failed',
+  quantity: 'Quantity',
+  trackOrder: 'Track your order',
+};
+
+/** The card's UI strings by the widget's language (`Strings['lang']`), English for one not here. */
+const STRINGS: Record<string, typeof EN> = {
+  en: EN,
+  de: {
+    order: 'Bestellung',
+    orderSteps: 'Bestellstatus',
+    step_completed: 'erledigt',
+    step_in_progress: 'in Bearbeitung',
+    step_pending: 'ausstehend',
+    step_failed: 'fehlgeschlagen',
+    quantity: 'Menge',
+    trackOrder: 'Sendung verfolgen',
+  },
+};
+
 /** A present value: absent, `null` and blank strings all count as missing (as in src/cards). */
 const has = (value: string | undefined): value is string => !!value?.trim();
 
@@ -40,7 +70,8 @@ function currentStep(steps: OrderStep[]): OrderStep | undefined {
  * no element behind. Step states differ by shape (CSS, `data-status`) and by text (visually hidden), never by
  * colour alone; the current step has `aria-current="step"`. The tracking link is shown only for an http(s) URL.
  */
-export function OrderCard({ card, strings, ...link }: OrderCardProps) {
+export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) {
+  const strings = STRINGS[lang] ?? EN;
   const steps = card.timeline?.step ?? [];
   const current = currentStep(steps);
   const items = card.items?.item ?? [];

@@ -34,6 +34,12 @@ export interface ProductListProps extends LinkOptions {
 }
 
 /**
+ * The product list's name by the widget's language (`Strings['lang']`; English for one not here): in this chunk, not
+ * in i18n.ts, whose strings load before the chat opens. A language added to i18n.ts is added here too.
+ */
+const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte' };
+
+/**
  * Several products: a horizontal, snapping scroll list. Each card is a link, so Tab walks them (the browser scrolls
  * the focused one into view), swipes scroll, and screen readers hear "Products, list, 3 items". The items are
  * `display: flex`, so no marker shows while `list-style` stays untouched (WebKit drops the list role of a list
@@ -41,7 +47,7 @@ export interface ProductListProps extends LinkOptions {
  */
 export function ProductList({ cards, strings, ...link }: ProductListProps) {
   return (
-    <ul class="pcs" aria-label={strings.products}>
+    <ul class="pcs" aria-label={LIST_NAME[strings.lang] ?? LIST_NAME.en}>
       {cards.map((card) => (
         <li>
           <ProductCard card={card} {...link} />
