@@ -221,7 +221,7 @@ describe('what the shopper reads stays in place', () => {
     await waitForReady(page);
     await answers(page, 7);
     await expect.poll(() => held.length).toBeGreaterThan(0);
-    // The shopper scrolls back to read the question after the order: the placeholder is above what they read.
+    // The shopper scrolls back to read the question after the order, at the top of the view: the placeholder is above.
     const readAt = () =>
       page.evaluate(() => {
         const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
@@ -239,7 +239,7 @@ describe('what the shopper reads stays in place', () => {
       const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
       const list = root?.querySelector('.messages') as HTMLElement;
       const read = root?.querySelectorAll('div.user')[1] as HTMLElement;
-      list.scrollTop += read.getBoundingClientRect().top - list.getBoundingClientRect().top - 20;
+      list.scrollTop += read.getBoundingClientRect().top - list.getBoundingClientRect().top - 2;
     });
     await nextFrames(page);
     const before = await readAt();
