@@ -13,14 +13,9 @@ const schemaEntries = Object.fromEntries(
 );
 
 /**
- * The browser build: `dist/widget.js` (the module the loader injects) and `dist/index.js` (the npm entry) share
- * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by
- * `scripts/build.mjs` with their own settings. `npm run dev` serves `index.html`, the playground.
- */
-/**
  * Vite wraps each dynamic `import()` of a browser build in its preload helper, which fetches the chunk's CSS and
  * `modulepreload`s its imports. Here CSS is inlined (`?inline`) and `modulePreload` is off, so every call gets no
- * dependencies and the helper would only cost bytes (about 0.5 KB brotli until the chat opens) and, shared by the npm
+ * dependencies and the helper would only cost bytes (about 600 B brotli until the chat opens) and, shared by the npm
  * entry and the widget, pull the widget chunk into `dist/index.js`'s static imports. This one just imports.
  */
 const PRELOAD_HELPER = '\0vite/preload-helper.js';
@@ -31,6 +26,11 @@ const plainDynamicImports: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
+/**
+ * The browser build: `dist/widget.js` (the module the loader injects) and `dist/index.js` (the npm entry) share
+ * their chunks, and so do the schema modules. The loader, the server and the demo SPA are built by
+ * `scripts/build.mjs` with their own settings. `npm run dev` serves `index.html`, the playground.
+ */
 export default defineConfig({
   plugins: [plainDynamicImports],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
