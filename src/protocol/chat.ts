@@ -6,7 +6,12 @@ export type MessagePart =
   | { type: 'text'; text: string }
   | { type: 'product-card'; card: ProductCard }
   | { type: 'products'; cards: ProductCard[] }
-  | { type: 'order-card'; card: OrderCard };
+  | { type: 'order-card'; card: OrderCard }
+  /**
+   * A call that needs the shopper's yes (`text`: "Cancel order 1003?"), shown with Yes and No buttons that post to
+   * `…/conversations/{id}/confirmations/{id}`; a typed yes or no as the next message answers it too.
+   */
+  | { type: 'confirm'; id: string; text: string };
 
 export type MessagePartType = MessagePart['type'];
 
@@ -43,6 +48,17 @@ export interface SendMessageRequest {
   userData?: UserData | null;
   customInstructions?: string | null;
 }
+
+/**
+ * `POST /v0/widget/{widgetId}/conversations/{id}/confirmations/{confirmId}` body; the answer is the event stream of
+ * the turn that makes or declines the call, like `POST …/messages`.
+ */
+export interface ConfirmationRequest {
+  answer: 'yes' | 'no';
+}
+
+/** The `clientMessageId` of the user message a button answer is stored as (one per proposal: a repeat re-attaches). */
+export const confirmationMessageId = (confirmId: string): string => `confirm-${confirmId}`;
 
 /** `PUT /v0/widget/{widgetId}/conversations/{id}/context` body. `null` clears a field. */
 export interface ContextRequest {

@@ -52,6 +52,8 @@ const ActionSchema = v.strictObject({
   url: httpUrl,
   parameters: v.optional(v.array(ParameterSchema), []),
   enabled: v.optional(v.boolean(), true),
+  /** A side effect: the call waits for the shopper's yes (DESIGN "Side effects need the shopper's yes"). */
+  confirm: v.optional(v.boolean()),
 });
 
 const FeedSchema = v.strictObject({

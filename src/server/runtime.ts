@@ -7,6 +7,7 @@ import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
 import { newRequestId } from './edge/outbound-signature';
+import { createProposalStore } from './edge/proposal-store';
 import { readSigningSecrets } from './edge/signing-secrets';
 import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
@@ -146,6 +147,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     loadState: turns.loadState,
     saveState: turns.saveState,
     toolsFor,
+    proposals: createProposalStore(db),
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
     instructionsOf: (id) => widgets.get(id)?.instructions,
     turnTimeoutMs,

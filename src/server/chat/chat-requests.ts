@@ -96,3 +96,7 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   );
   return path ? `${path}: ${message}` : message;
 }
+
+export const ConfirmationSchema = v.strictObject({
+  answer: v.picklist(['yes', 'no'], 'answer must be "yes" or "no"'),
+});

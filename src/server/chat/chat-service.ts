@@ -1,4 +1,4 @@
-import type { SendMessageRequest } from '../../protocol/chat';
+import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
 import type { ActionDefinition } from '../config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../storage/chat-store';
 import { runTurn, type TurnDeps } from './run-turn';
@@ -9,11 +9,30 @@ export interface SendOutcome {
   reply: StoredMessage;
 }
 
+/** Why an answer to a proposal is refused (README "Confirmations"). */
+export type AnswerRefusal =
+  | { refused: 'unknown_conversation' }
+  | { refused: 'unknown_confirmation' }
+  | { refused: 'confirmation_closed'; message: string };
+
 export interface ChatService {
   send(widgetId: string, conversationId: string, request: SendMessageRequest): Promise<SendOutcome | null>;
+  /**
+   * The shopper's Yes or No on a `confirm` part: stored as a user message (`confirm-<confirmId>`, text "Yes" or
+   * "No") whose turn makes or declines the call. A repeat of the same answer re-attaches to that turn.
+   */
+  answer(
+    widgetId: string,
+    conversationId: string,
+    confirmId: string,
+    answer: 'yes' | 'no',
+  ): Promise<SendOutcome | AnswerRefusal>;
   /** Resolves when every turn started so far has ended (graceful shutdown, tests). */
   idle(): Promise<void>;
 }
+
+/** The user message a button answer is stored as. */
+const ANSWER_TEXT = { yes: 'Yes', no: 'No' } as const;
 
 /**
  * Sends and answers messages. A repeated `clientMessageId` re-attaches to the first message and its one reply, so a
@@ -68,6 +87,49 @@ export function createChatService(
           instructions: deps.instructionsOf?.(widgetId) ?? null,
         };
         enqueue(conversationId, () => runTurn(deps, turn));
+      }
+      return { conversation, userMessage: added.message, reply: started.message };
+    },
+    async answer(widgetId, conversationId, confirmId, answer) {
+      const { chat, proposals } = deps;
+      const conversation = await chat.getConversation(widgetId, conversationId);
+      if (!conversation) return { refused: 'unknown_conversation' };
+      const proposal = await proposals.find(conversation.id, confirmId);
+      if (!proposal) return { refused: 'unknown_confirmation' };
+      const clientMessageId = confirmationMessageId(proposal.id);
+      // Closed and not by this button's message: answered by a typed message, or expired. (A repeat press after
+      // the button's own answer goes on, and re-attaches to the first answer's turn below.)
+      if (proposal.status !== 'pending' && proposal.answeredByClientId !== clientMessageId) {
+        return {
+          refused: 'confirmation_closed',
+          message:
+            proposal.status === 'expired'
+              ? 'This confirmation has expired: a later message or a newer question replaced it.'
+              : 'This confirmation was already answered.',
+        };
+      }
+      const label = ANSWER_TEXT[answer];
+      const added = await chat.addUserMessage(widgetId, conversation.id, { clientMessageId, text: label });
+      if (!added) return { refused: 'unknown_conversation' };
+      const first = added.message.parts[0];
+      if (!added.created && !(first?.type === 'text' && first.text === label)) {
+        return {
+          refused: 'confirmation_closed',
+          message: 'This confirmation was already answered the other way.',
+        };
+      }
+      const started = await chat.startAssistantMessage(conversation.id, added.message.id);
+      if (started.created) {
+        const turn = {
+          widgetId,
+          conversation,
+          userMessage: added.message,
+          reply: started.message,
+          actions: deps.actionsOf(widgetId),
+          instructions: deps.instructionsOf?.(widgetId) ?? null,
+          button: { confirmId: proposal.id, answer },
+        };
+        enqueue(conversation.id, () => runTurn(deps, turn));
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },

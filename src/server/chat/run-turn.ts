@@ -1,6 +1,9 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
+import { answerProposal } from '../edge/answer-proposal';
+import { confirmingTools } from '../edge/confirming-tools';
+import type { ProposalStore } from '../edge/proposal-store';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
 import type { Logger } from '../logger';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
@@ -15,9 +18,13 @@ export interface TurnDeps {
   /** The engine's memory between turns (the local engine's pending question). */
   loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
-  /** Tools bound to this conversation: custom actions and the catalog. */
-  /** The engine's tools for this turn; `userData` is the conversation's, as the turn started. */
+  /**
+   * The integrator-facing tools for this turn (custom actions, the catalog, order cancellation); `userData` is the
+   * conversation's, as the turn started. The engine gets them through `confirmingTools`, never bare.
+   */
   toolsFor(widgetId: string, conversationId: string, userData?: UserData | null): EngineTools;
+  /** Calls waiting for the shopper's yes (migration 015). */
+  proposals: ProposalStore;
   /** A whole turn's deadline; the engine is aborted after it. */
   turnTimeoutMs: number;
 }
@@ -30,6 +37,8 @@ export interface Turn {
   actions: ActionDefinition[];
   /** The store's own instructions (widget config `instructions`). */
   instructions?: string | null;
+  /** The shopper pressed Yes or No on a `confirm` part (`POST …/confirmations/{confirmId}`). */
+  button?: { confirmId: string; answer: 'yes' | 'no' };
 }
 
 const toStreamEvent = (e: ReplyEvent): StreamEvent => {
@@ -68,12 +77,33 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     await chat.appendEvent(conversationId, turn.reply.id, streamEvent);
     hub.notify(conversationId);
   };
+  const finish = () =>
+    chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
+      type: 'message.done',
+      messageId: turn.reply.id,
+    });
   try {
     const history = await chat.listMessages(turn.widgetId, conversationId);
     const earlier = (history?.messages ?? []).filter(
       (m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming',
     );
     const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const actions = turn.actions.filter((a) => a.enabled);
+    const tools = deps.toolsFor(turn.widgetId, conversationId, turn.conversation.userData);
+    const answered = await answerProposal({
+      proposals: deps.proposals,
+      conversationId,
+      userMessageId: turn.userMessage.id,
+      message: text,
+      button: turn.button,
+      tools,
+      actions,
+      emit,
+    });
+    if (answered === 'answered') {
+      await finish();
+      return;
+    }
     const out = await engine.reply(
       {
         widgetId: turn.widgetId,
@@ -83,19 +113,22 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         userData: turn.conversation.userData,
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
-        actions: turn.actions.filter((a) => a.enabled),
+        actions,
         state: await deps.loadState(conversationId),
-        tools: deps.toolsFor(turn.widgetId, conversationId, turn.conversation.userData),
+        ...(answered && { confirmed: answered }),
+        tools: confirmingTools(tools, {
+          proposals: deps.proposals,
+          conversationId,
+          replyId: turn.reply.id,
+          emitPart: (part) => emit({ type: 'part', part }),
+        }),
         signal: controller.signal,
       },
       emit,
     );
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
     await deps.saveState(conversationId, out.state ?? null);
-    await chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
-      type: 'message.done',
-      messageId: turn.reply.id,
-    });
+    await finish();
   } catch (error) {
     const code = errorCode(error);
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });

@@ -13,7 +13,13 @@ import {
 } from '../edge/conversation-token';
 import { errorResponse } from '../error-response';
 import type { ChatStore } from '../storage/chat-store';
-import { ContextSchema, CreateConversationSchema, firstIssue, SendMessageSchema } from './chat-requests';
+import {
+  ConfirmationSchema,
+  ContextSchema,
+  CreateConversationSchema,
+  firstIssue,
+  SendMessageSchema,
+} from './chat-requests';
 import type { ChatService } from './chat-service';
 import type { EventHub } from './event-hub';
 import { streamFromLog } from './sse-from-log';
@@ -110,6 +116,33 @@ export function widgetChatRoutes({
     return streamFromLog(c, chat, hub, {
       conversationId: sent.conversation.id,
       messageId: sent.reply.id,
+      afterSeq,
+    });
+  });
+
+  // README "Confirmations": the shopper's Yes or No, answered like `POST …/messages` (the answer turn's stream).
+  app.post('/:widgetId/conversations/:id/confirmations/:confirmId', async (c) => {
+    const body = await readJson(c, ConfirmationSchema);
+    if (!body.ok) return body.response;
+    const afterSeq = lastEventId(c);
+    if (afterSeq === null) return badEventId(c);
+    const answered = await service.answer(
+      c.req.param('widgetId'),
+      c.req.param('id'),
+      c.req.param('confirmId'),
+      body.value.answer,
+    );
+    if ('refused' in answered) {
+      if (answered.refused === 'unknown_conversation') return notFound(c);
+      if (answered.refused === 'unknown_confirmation')
+        return errorResponse(c, 404, 'unknown_confirmation', 'No such confirmation in this conversation.');
+      return errorResponse(c, 409, 'confirmation_closed', answered.message);
+    }
+    c.header('x-service-message-id', answered.userMessage.id);
+    c.header(REPLY_ID_HEADER, answered.reply.id);
+    return streamFromLog(c, chat, hub, {
+      conversationId: answered.conversation.id,
+      messageId: answered.reply.id,
       afterSeq,
     });
   });

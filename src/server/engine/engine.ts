@@ -8,7 +8,31 @@ export type ParameterValue = string | number | boolean;
 /** What an action call gave the engine: the AI reads `aiText`; the shopper may see `part`. */
 export type ActionResult =
   | { ok: true; aiText: string; part: MessagePart }
-  | { ok: false; error: { code: string; message: string } };
+  | { ok: false; error: { code: string; message: string } }
+  | AwaitingConfirmation;
+
+/**
+ * The call was not made: the action needs the shopper's yes, so the service stored it as a proposal and showed the
+ * shopper a `confirm` part (DESIGN "Side effects need the shopper's yes"). It has `ok: false` so that code which does
+ * not know this case still never reports the call as done.
+ */
+export interface AwaitingConfirmation {
+  ok: false;
+  error: { code: 'awaiting_confirmation'; message: string };
+  /** The proposal's id, as in the `confirm` part. */
+  confirmId: string;
+  /** The question the shopper sees ("Cancel order 1003?"). */
+  question: string;
+}
+
+export const isAwaitingConfirmation = (result: {
+  ok: boolean;
+  error?: { code: string };
+}): result is AwaitingConfirmation => !result.ok && result.error?.code === 'awaiting_confirmation';
+
+/** Whether a custom action needs the shopper's yes before it is called; order cancellation always does. */
+export const needsConfirmation = (action: Pick<ActionDefinition, 'confirm'>): boolean =>
+  action.confirm === true;
 
 export interface ProductQuery {
   text: string;
@@ -24,7 +48,8 @@ export interface ProductQuery {
  */
 export type CancelOrderResult =
   | { ok: true; cancelled: boolean; reason: string }
-  | { ok: false; error: { code: string; message: string } };
+  | { ok: false; error: { code: string; message: string } }
+  | AwaitingConfirmation;
 
 /** The name both engines report in `action.started` / `action.finished` around a cancellation. */
 export const CANCEL_ORDER_ACTION = 'Cancel order';
@@ -60,9 +85,28 @@ export interface EngineTurn {
   actions: ActionDefinition[];
   /** What the engine left for itself at the end of the previous turn (e.g. the question it asked). */
   state: unknown;
+  /**
+   * Set when this turn is the shopper's yes to a proposal: the service has made the stored call (once) and the engine
+   * presents its result, as it would present a call it made itself. Never set by anything but that yes.
+   */
+  confirmed?: ConfirmedCall;
   tools: EngineTools;
   signal: AbortSignal;
 }
+
+/** A call the shopper confirmed, and what it gave. */
+export type ConfirmedCall =
+  | {
+      kind: 'action';
+      action: ActionDefinition;
+      params: Record<string, ParameterValue>;
+      result: Exclude<ActionResult, AwaitingConfirmation>;
+    }
+  | {
+      kind: 'cancel-order';
+      request: { orderId: string; reason?: string };
+      result: Exclude<CancelOrderResult, AwaitingConfirmation>;
+    };
 
 /** What an engine streams while it answers; the conversation turns these into stored stream events. */
 export type ReplyEvent =

@@ -87,10 +87,20 @@ async function conversation(serviceUrl = service.url, widgetId = 'shop', userDat
         token,
       ),
     );
-    return { events, text: textOf(events), last: events.at(-1)?.event };
+    const confirm = events.find(
+      (e) => e.event === 'message.part' && (e.data as ConfirmData).part.type === 'confirm',
+    );
+    return {
+      events,
+      text: textOf(events),
+      last: events.at(-1)?.event,
+      question: (confirm?.data as ConfirmData | undefined)?.part.text,
+    };
   };
   return { conversationId, say };
 }
+
+type ConfirmData = { part: { type: string; text: string } };
 
 async function inboxCalls(conversationId: string, serviceUrl = service.url): Promise<InboxWebhookCall[]> {
   const res = await fetch(`${serviceUrl}/v0/admin/widgets/shop/conversations/${conversationId}`, {
@@ -105,9 +115,7 @@ describe('cancelling an order in the chat (local engine, webhook 2024-09-10)', (
     hook.respond = json(200, { cancelled: true, reason: 'Your refund of 41,80 € is on its way.' });
     const chat = await conversation(service.url, 'shop', { customerId: 'c-17' });
     const asked = await chat.say('Please cancel order 1004 because I ordered it twice');
-    expect(asked.text).toBe(
-      'Should I cancel order 1004 (reason: "I ordered it twice")? Please answer yes or no.',
-    );
+    expect(asked.question).toBe('Cancel order 1004 (reason: "I ordered it twice")?');
     expect(asked.last).toBe('message.done');
     expect(hook.requests).toHaveLength(0);
 
@@ -161,7 +169,7 @@ describe('cancelling an order in the chat (local engine, webhook 2024-09-10)', (
     expect((await chat.say('I want to cancel my order')).text).toBe(
       'Which order would you like to cancel? Please tell me the order number.',
     );
-    expect((await chat.say('1002')).text).toMatch(/^Should I cancel order 1002\?/);
+    expect((await chat.say('1002')).question).toBe('Cancel order 1002?');
     const refused = await chat.say('yes');
     expect(refused.text).toBe(
       'I could not cancel order 1002. The store says: Order 1002 has already shipped. You can return it.',
@@ -196,7 +204,7 @@ describe('cancelling an order in the chat (local engine, webhook 2024-09-10)', (
   it('is not offered on a widget without the webhook', async () => {
     const chat = await conversation(service.url, 'plain');
     const reply = await chat.say('cancel order 1004');
-    expect(reply.text).not.toMatch(/Should I cancel/);
+    expect(reply.question).toBeUndefined();
     expect(hook.requests).toHaveLength(0);
   });
 });
@@ -274,13 +282,15 @@ describe('a cancellation question asked before a restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'service-webhook-'));
     let running = await startService({ config, port: 0, dataDir, actionOptions: { ca } });
     const chat = await conversation(running.url);
-    expect((await chat.say('cancel order 1004', running.url)).text).toMatch(/^Should I cancel order 1004\?/);
+    expect((await chat.say('cancel order 1004 because wrong size', running.url)).question).toBe(
+      'Cancel order 1004 (reason: "wrong size")?',
+    );
     await running.close();
 
     running = await startService({ config, port: 0, dataDir, actionOptions: { ca } });
     try {
       hook.respond = json(200, { cancelled: true, reason: '' });
-      const done = await chat.say('yes, wrong size', running.url);
+      const done = await chat.say('yes please', running.url);
       expect(done.text).toBe('Order 1004 is cancelled.');
       expect(hook.requests).toHaveLength(1);
       expect(JSON.parse(hook.requests[0].body)).toMatchObject({ orderId: '1004', reason: 'wrong size' });

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { ActionDefinition } from '../../config';
-import type { CancelOrderResult, EngineTools, ReplyEvent } from '../engine';
+import type { ConfirmedCall, EngineTools, ReplyEvent } from '../engine';
 import { isCancelOrderRequest } from './cancel-order-flow';
 import { createLocalEngine } from './local-engine';
 
@@ -17,7 +17,11 @@ const orderStatus: ActionDefinition = {
   enabled: true,
 };
 
-function harness(result: CancelOrderResult = { ok: true, cancelled: true, reason: '' }, withWebhook = true) {
+/**
+ * The engine with tools that record what it asked for. Like the service's tools, a cancellation is only proposed
+ * (`awaiting_confirmation`); `confirm` then runs the turn of the shopper's yes, with the result the service's call got.
+ */
+function harness(withWebhook = true) {
   const cancels: { orderId: string; reason?: string }[] = [];
   const actions: string[] = [];
   let state: unknown = null;
@@ -32,12 +36,17 @@ function harness(result: CancelOrderResult = { ok: true, cancelled: true, reason
       ? {
           cancelOrder: async (request: { orderId: string; reason?: string }) => {
             cancels.push(request);
-            return result;
+            return {
+              ok: false,
+              error: { code: 'awaiting_confirmation', message: 'awaits the shopper' },
+              confirmId: `p${cancels.length}`,
+              question: `Cancel order ${request.orderId}?`,
+            } as const;
           },
         }
       : {}),
   };
-  const turn = async (message: string) => {
+  const turn = async (message: string, confirmed?: ConfirmedCall) => {
     const events: ReplyEvent[] = [];
     const out = await engine.reply(
       {
@@ -51,6 +60,7 @@ function harness(result: CancelOrderResult = { ok: true, cancelled: true, reason
         state,
         signal: new AbortController().signal,
         tools,
+        ...(confirmed && { confirmed }),
       },
       async (e) => {
         events.push(e);
@@ -60,8 +70,15 @@ function harness(result: CancelOrderResult = { ok: true, cancelled: true, reason
     state = JSON.parse(JSON.stringify(out.state));
     return { events, text: events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('') };
   };
-  return { turn, cancels, actions, state: () => state };
+  const confirm = (result: ConfirmedCancel['result']) => {
+    const request = cancels.at(-1);
+    if (!request) throw new Error('nothing was proposed');
+    return turn('Yes', { kind: 'cancel-order', request, result });
+  };
+  return { turn, confirm, cancels, actions, state: () => state };
 }
+
+type ConfirmedCancel = Extract<ConfirmedCall, { kind: 'cancel-order' }>;
 
 describe('isCancelOrderRequest()', () => {
   it.each([
@@ -79,97 +96,74 @@ describe('isCancelOrderRequest()', () => {
 });
 
 describe('local engine: cancelling an order', () => {
-  it('asks for the order number, then for confirmation, and calls the webhook only after yes', async () => {
-    const h = harness({ ok: true, cancelled: true, reason: 'The refund is on its way.' });
+  it('asks for the order number, then proposes the cancellation and says nothing more (the confirm part asks)', async () => {
+    const h = harness();
     expect((await h.turn('I want to cancel my order')).text).toBe(
       'Which order would you like to cancel? Please tell me the order number.',
     );
-    expect((await h.turn('It is 1004')).text).toBe(
-      'Should I cancel order 1004? Please answer yes or no. You can add a reason, e.g. "yes, I ordered the wrong size".',
-    );
-    expect(h.cancels).toEqual([]);
-    const done = await h.turn('yes, I ordered it twice');
-    expect(h.cancels).toEqual([{ orderId: '1004', reason: 'I ordered it twice' }]);
-    expect(done.events.filter((e) => e.type !== 'delta')).toEqual([
-      { type: 'action.started', name: 'Cancel order' },
-      { type: 'action.finished', name: 'Cancel order', ok: true },
-    ]);
-    expect(done.text).toBe('Order 1004 is cancelled. The refund is on its way.');
+    const proposed = await h.turn('It is 1004');
+    expect(h.cancels).toEqual([{ orderId: '1004' }]);
+    expect(proposed.events).toEqual([]);
     expect(h.state()).toEqual({});
   });
 
   it('takes the order number and the reason from the first message', async () => {
     const h = harness();
-    expect((await h.turn('Please cancel order #A-77 because I found it cheaper.')).text).toBe(
-      'Should I cancel order A-77 (reason: "I found it cheaper")? Please answer yes or no.',
-    );
-    expect((await h.turn('yes please')).text).toBe('Order A-77 is cancelled.');
+    await h.turn('Please cancel order #A-77 because I found it cheaper.');
     expect(h.cancels).toEqual([{ orderId: 'A-77', reason: 'I found it cheaper' }]);
   });
 
-  it('sends no reason when the shopper gave none', async () => {
+  it('presents a confirmed cancellation from the store answer, and never says cancelled otherwise', async () => {
     const h = harness();
     await h.turn('cancel order 1004');
-    await h.turn('Yes');
-    expect(h.cancels).toEqual([{ orderId: '1004' }]);
-  });
-
-  it('answers a refusal with the store reason, and never says cancelled', async () => {
-    const h = harness({ ok: true, cancelled: false, reason: 'Order 1002 has already shipped.' });
-    await h.turn('cancel order 1002');
-    const refused = await h.turn('yes');
-    expect(refused.text).toBe(
-      'I could not cancel order 1002. The store says: Order 1002 has already shipped.',
+    expect((await h.confirm({ ok: true, cancelled: true, reason: 'The refund is on its way.' })).text).toBe(
+      'Order 1004 is cancelled. The refund is on its way.',
     );
+    await h.turn('cancel order 1002');
+    expect(
+      (await h.confirm({ ok: true, cancelled: false, reason: 'Order 1002 has already shipped.' })).text,
+    ).toBe('I could not cancel order 1002. The store says: Order 1002 has already shipped.');
+    expect(h.actions).toEqual([]);
   });
 
   it('says in plain words when the store answered garbage or could not be reached', async () => {
-    const garbage = harness({
+    const h = harness();
+    await h.turn('cancel order 1004');
+    const unreadable = await h.confirm({
       ok: false,
       error: { code: 'invalid_response', message: 'cancelled: is required' },
     });
-    await garbage.turn('cancel order 1004');
-    const unreadable = await garbage.turn('yes');
     expect(unreadable.text).toBe(
       "Sorry, the store's order system sent an answer I could not read, so I cannot confirm that order 1004 was " +
         'cancelled. Please check the order in your account or contact the store.',
     );
-    expect(unreadable.events).toContainEqual({ type: 'action.finished', name: 'Cancel order', ok: false });
-    expect(unreadable.text).not.toMatch(/is cancelled/);
-
-    const down = harness({ ok: false, error: { code: 'timeout', message: 'timed out' } });
-    await down.turn('cancel order 1004');
-    expect((await down.turn('yes')).text).toBe(
+    const down = await h.confirm({ ok: false, error: { code: 'timeout', message: 'timed out' } });
+    expect(down.text).toBe(
       "Sorry, I could not reach the store's order system, so order 1004 has not been cancelled. Please try again " +
         'in a few minutes or contact the store.',
     );
   });
 
-  it('drops the cancellation on no, and on a question of its own without calling anything', async () => {
+  it('drops the question for the order number on no; after a proposal, a status question goes the usual way', async () => {
     const h = harness();
-    await h.turn('cancel order 1004');
-    expect((await h.turn('no')).text).toBe('Okay, order 1004 stays as it is. What else can I do for you?');
-    expect(h.cancels).toEqual([]);
-
     await h.turn('I want to cancel an order');
     expect((await h.turn('never mind')).text).toBe(
       'Okay, I have not cancelled anything. What else can I do for you?',
     );
-
+    expect(h.cancels).toEqual([]);
     await h.turn('cancel order 1004');
     const movedOn = await h.turn('Where is my order 1002 right now?');
     expect(h.actions).toEqual(['Get order status']);
     expect(movedOn.text).toBe('Shipped.');
-    expect(h.cancels).toEqual([]);
+    expect(h.cancels).toEqual([{ orderId: '1004' }]);
     expect(h.state()).toEqual({});
   });
 
-  it('asks again after a short reply that is no answer, and switches order when asked to cancel another', async () => {
+  it('asks again after a short reply that is no answer', async () => {
     const h = harness();
-    await h.turn('cancel order 1004');
-    expect((await h.turn('hmm')).text).toMatch(/^Sorry, I did not get that\. Should I cancel order 1004\?/);
-    expect((await h.turn('no, cancel order 1003 instead')).text).toMatch(/^Should I cancel order 1003\?/);
-    await h.turn('yes');
+    await h.turn('cancel my order');
+    expect((await h.turn('hmm')).text).toMatch(/^I need the order number/);
+    await h.turn('1003');
     expect(h.cancels).toEqual([{ orderId: '1003' }]);
   });
 
@@ -177,16 +171,14 @@ describe('local engine: cancelling an order', () => {
     const h = harness();
     const asked = await h.turn('cancel my order <img src=x onerror=alert(document.cookie)>');
     expect(asked.text).toBe('Which order would you like to cancel? Please tell me the order number.');
-    await h.turn('1004');
-    await h.turn('yes, <script>alert(1)</script>');
+    await h.turn('1004 because <script>alert(1)</script>');
     expect(h.cancels).toEqual([{ orderId: '1004', reason: '<script>alert(1)</script>' }]);
   });
 
   it('is not offered without an order-cancellation webhook: the message goes the usual way', async () => {
-    const h = harness(undefined, false);
-    const reply = await h.turn('cancel my order 1004');
+    const h = harness(false);
+    await h.turn('cancel my order 1004');
     expect(h.cancels).toEqual([]);
-    expect(reply.text).not.toMatch(/Should I cancel/);
     expect((await h.turn('hello')).text).not.toMatch(/cancelling orders/);
   });
 

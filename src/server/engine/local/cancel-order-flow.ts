@@ -1,7 +1,9 @@
 import {
+  type AwaitingConfirmation,
   CANCEL_ORDER_ACTION,
   type CancelOrderResult,
   type EngineTurn,
+  isAwaitingConfirmation,
   isUnreadableAnswer,
   type ReplyEvent,
 } from '../engine';
@@ -9,15 +11,16 @@ import { extractParameters } from './extract-parameters';
 import { streamText } from './stream-text';
 import { words } from './text-tokens';
 
-// The local engine's order-cancellation conversation (issue #7): collect the order number and an optional reason,
-// ask for an explicit yes, call the integrator's webhook, and answer from its `{cancelled, reason}`. Offered only when
-// the widget has an order-cancellation webhook. Its state rides in the engine state (migration 002), so a question
-// asked before a restart is answered after it. Nothing is called without a "yes" to the question naming the order.
+// The local engine's order-cancellation conversation (issue #7): collect the order number and an optional reason, then
+// ask for the cancellation. The service does not call it in this turn: it shows the shopper a `confirm` part ("Cancel
+// order 1003?") and calls the webhook only after their yes (issue 18: DESIGN "Side effects need the shopper's yes");
+// this engine then presents the integrator's `{cancelled, reason}` (`presentCancellation`). Offered only when the
+// widget has an order-cancellation webhook. Its state rides in the engine state (migration 002), so a question asked
+// before a restart is answered after it.
 
-/** What the flow remembers between turns. */
+/** What the flow remembers between turns: it is waiting for the order number. */
 export interface CancelOrderState {
-  step: 'order' | 'confirm';
-  orderId?: string;
+  step: 'order';
   reason?: string;
 }
 
@@ -32,14 +35,10 @@ const REASON_MAX = 500;
 
 const CANCEL_WORD = /(?<![\p{L}\p{N}])(?:cancel\w*|storn\w*)(?![\p{L}\p{N}])/iu;
 const ORDER_WORD = /(?<![\p{L}\p{N}])(?:orders?|purchases?|bestellung\w*|auftrag)(?![\p{L}\p{N}])/iu;
-const YES =
-  /^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|ja|jawohl|correct|y)(?![\p{L}\p{N}])[\s,.:;!-]*/iu;
 const NO =
   /^(?:no|nope|nah|nein|n|don'?t|do not|keep(?: it)?|never ?mind|stop|abort|forget it|egal)(?![\p{L}\p{N}])/iu;
 const REASON_CUE =
   /(?<![\p{L}\p{N}])(?:because(?: of)?|since|due to|reason(?: is)?\s*:?|weil|wegen)\s+(.+)$/iu;
-/** Politeness after "yes" that is not a reason. */
-const FILLER = /^(?:please|thanks?|thank you|cancel it|do it|go ahead|bitte|danke)?[\s.!]*$/iu;
 const ORDER_PARAMETER = [
   { name: 'order_id', type: 'string' as const, required: true, description: 'The order number' },
 ];
@@ -65,71 +64,59 @@ export async function cancelOrderFlow(
   const say = (text: string) => streamText(text, emit);
 
   if (state && NO.test(message) && !isCancelOrderRequest(message)) {
-    await say(
-      state.orderId
-        ? `Okay, order ${state.orderId} stays as it is. What else can I do for you?`
-        : 'Okay, I have not cancelled anything. What else can I do for you?',
-    );
+    await say('Okay, I have not cancelled anything. What else can I do for you?');
     return { state: {} };
   }
 
-  if (state?.step === 'confirm' && state.orderId && YES.test(message)) {
-    const reason = state.reason ?? reasonAfterYes(message);
-    const orderId = state.orderId;
-    await emit({ type: 'action.started', name: CANCEL_ORDER_ACTION });
-    const result = await cancelOrder({ orderId, ...(reason ? { reason } : {}) });
-    await emit({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: result.ok });
-    await say(answerText(orderId, result));
-    return { state: {} };
-  }
-
-  if (isCancelOrderRequest(message)) return ask(startFrom(message), say);
-
-  if (state?.step === 'order') {
+  let request: { orderId: string; reason?: string } | undefined;
+  let reason = state?.reason;
+  if (isCancelOrderRequest(message)) {
+    const orderId = orderNumberIn(message);
+    reason = reasonIn(message);
+    if (!orderId) return askForOrder(reason, say);
+    request = { orderId, ...(reason ? { reason } : {}) };
+  } else if (state) {
     const orderId = orderNumberIn(message, true);
-    if (orderId) return ask({ step: 'confirm', orderId, reason: state.reason ?? reasonIn(message) }, say);
+    reason ??= reasonIn(message);
+    if (orderId) request = { orderId, ...(reason ? { reason } : {}) };
+    // A short reply that is no answer gets the question again; anything longer is the shopper moving on.
+    else if (words(message).length <= 3) return askForOrder(reason, say, true);
   }
-  // A short reply that is no answer gets the question again; anything longer is the shopper moving on.
-  if (state && words(message).length <= 3) return ask(state, say, true);
-  return null;
+  if (!request) return null;
+
+  const result = await cancelOrder(request);
+  // The usual case: the service shows the shopper "Cancel order 1003?" with Yes and No; that part is the question.
+  if (isAwaitingConfirmation(result)) return { state: {} };
+  await emit({ type: 'action.started', name: CANCEL_ORDER_ACTION });
+  await emit({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: result.ok });
+  await presentCancellation(request.orderId, result, emit);
+  return { state: {} };
 }
 
-function startFrom(message: string): CancelOrderState {
-  const orderId = orderNumberIn(message);
-  const reason = reasonIn(message);
-  return orderId ? { step: 'confirm', orderId, reason } : { step: 'order', reason };
+/** The shopper's confirmed cancellation, as this engine tells it: only a valid `cancelled: true` is a cancellation. */
+export function presentCancellation(
+  orderId: string,
+  result: Exclude<CancelOrderResult, AwaitingConfirmation>,
+  emit: Emit,
+): Promise<void> {
+  return streamText(answerText(orderId, result), emit);
 }
 
-async function ask(
-  state: CancelOrderState,
+async function askForOrder(
+  reason: string | undefined,
   say: (text: string) => Promise<void>,
   again = false,
 ): Promise<FlowResult> {
-  if (state.step === 'order' || !state.orderId) {
-    await say(
-      again
-        ? 'I need the order number to cancel an order; it is in your order confirmation. Which order is it?'
-        : 'Which order would you like to cancel? Please tell me the order number.',
-    );
-    return { state: { cancelOrder: { step: 'order', ...(state.reason ? { reason: state.reason } : {}) } } };
-  }
-  const question = state.reason
-    ? `Should I cancel order ${state.orderId} (reason: "${state.reason}")? Please answer yes or no.`
-    : `Should I cancel order ${state.orderId}? Please answer yes or no. You can add a reason, e.g. "yes, I ordered the wrong size".`;
-  await say(again ? `Sorry, I did not get that. ${question}` : question);
-  return {
-    state: {
-      cancelOrder: {
-        step: 'confirm',
-        orderId: state.orderId,
-        ...(state.reason ? { reason: state.reason } : {}),
-      },
-    },
-  };
+  await say(
+    again
+      ? 'I need the order number to cancel an order; it is in your order confirmation. Which order is it?'
+      : 'Which order would you like to cancel? Please tell me the order number.',
+  );
+  return { state: { cancelOrder: { step: 'order', ...(reason ? { reason } : {}) } } };
 }
 
 /** What the shopper is told: only a valid `cancelled: true` from the integrator is a cancellation. */
-function answerText(orderId: string, result: CancelOrderResult): string {
+function answerText(orderId: string, result: Exclude<CancelOrderResult, AwaitingConfirmation>): string {
   if (result.ok) {
     const reason = shorten(result.reason);
     if (result.cancelled)
@@ -159,12 +146,6 @@ function orderNumberIn(message: string, isAnswer = false): string | undefined {
 
 function reasonIn(message: string): string | undefined {
   return cleanReason(REASON_CUE.exec(message)?.[1]);
-}
-
-function reasonAfterYes(message: string): string | undefined {
-  const rest = message.replace(YES, '');
-  const cued = REASON_CUE.exec(rest)?.[1];
-  return FILLER.test(rest) ? undefined : cleanReason(cued ?? rest);
 }
 
 function cleanReason(text: string | undefined): string | undefined {

@@ -1,6 +1,16 @@
 import type { ActionDefinition } from '../../config';
-import type { AssistantEngine, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../engine';
-import { type CancelOrderState, cancelOrderFlow } from './cancel-order-flow';
+import {
+  type ActionResult,
+  type AssistantEngine,
+  type AwaitingConfirmation,
+  type EngineTurn,
+  isAwaitingConfirmation,
+  needsConfirmation,
+  type ParameterValue,
+  type ProductQuery,
+  type ReplyEvent,
+} from '../engine';
+import { type CancelOrderState, cancelOrderFlow, presentCancellation } from './cancel-order-flow';
 import { extractParameters, missingParameters, questionFor } from './extract-parameters';
 import { matchAction } from './match-action';
 import { readProductQuery } from './product-query';
@@ -29,6 +39,15 @@ export function createLocalEngine(): AssistantEngine {
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
       const message = turn.message.trim();
+
+      // The shopper said yes to a proposal and the service made the call: present its result like any call's.
+      if (turn.confirmed) {
+        const { confirmed } = turn;
+        if (confirmed.kind === 'cancel-order')
+          await presentCancellation(confirmed.request.orderId, confirmed.result, emit);
+        else await present(confirmed.action, confirmed.result, emit);
+        return { state: {} };
+      }
 
       // First, so that "cancel my order" starts a cancellation rather than dropping a pending question.
       const cancelling = await cancelOrderFlow(turn, state.cancelOrder, emit);
@@ -92,12 +111,29 @@ async function run(
     await streamText(questionFor(missing[0]), emit);
     return { state: { pending: { action: action.name, values, asked: missing[0].name } } };
   }
+  // An action that confirms is not called now: the service shows the shopper its `confirm` part, the question.
+  if (needsConfirmation(action)) {
+    const result = await turn.tools.callAction(action, values);
+    if (isAwaitingConfirmation(result)) return { state: {} };
+    await present(action, result, emit);
+    return { state: {} };
+  }
   await emit({ type: 'action.started', name: action.name });
   const result = await turn.tools.callAction(action, values);
   await emit({ type: 'action.finished', name: action.name, ok: result.ok });
+  await present(action, result, emit);
+  return { state: {} };
+}
+
+/** What the shopper reads of an action's result: its text, or a line and its card; a failure says so. */
+async function present(
+  action: ActionDefinition,
+  result: Exclude<ActionResult, AwaitingConfirmation>,
+  emit: (event: ReplyEvent) => Promise<void>,
+): Promise<void> {
   if (!result.ok) {
     await streamText(`Sorry, "${action.name}" did not work just now. Please try again in a moment.`, emit);
-    return { state: {} };
+    return;
   }
   if (result.part.type === 'text') {
     await streamText(result.part.text, emit);
@@ -111,7 +147,6 @@ async function run(
     await streamText(intro, emit);
     await emit({ type: 'part', part: result.part });
   }
-  return { state: {} };
 }
 
 function shopperName(turn: EngineTurn): string | undefined {

@@ -74,7 +74,7 @@ describe('openai engine: cancel_order', () => {
     expect(names(0)).toEqual(['search_products', 'cancel_order', 'cancel_order_2']);
     expect(names(1)).toEqual(['search_products', 'cancel_order']);
     const tool = server.body(0).tools?.[1];
-    expect(tool?.function.description).toMatch(/only after they said yes/);
+    expect(tool?.function.description).toMatch(/cancelled only after their yes/);
     expect(tool?.function.parameters).toMatchObject({ required: ['order_id'], additionalProperties: false });
   });
 

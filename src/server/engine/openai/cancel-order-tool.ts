@@ -1,10 +1,11 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import { type CancelOrderResult, isUnreadableAnswer } from '../engine';
+import { type AwaitingConfirmation, type CancelOrderResult, isUnreadableAnswer } from '../engine';
 import type { ChatTool } from './chat-completions';
 
 // The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
-// widget has one. The model must have the shopper's explicit yes first, and may only say "cancelled" when the result
-// says so: both are in the description, and the result text repeats the second.
+// widget has one. The model may only say "cancelled" when the result says so: it is in the description, and the result
+// text repeats it. The shopper's yes is not the model's to get or to claim (issue 18): the service turns the call into
+// a question with Yes and No buttons and makes it only after the shopper's yes, whatever the model believed.
 
 export const CANCEL_ORDER_TOOL = 'cancel_order';
 export const CANCEL_ORDER: ChatTool = {
@@ -12,10 +13,11 @@ export const CANCEL_ORDER: ChatTool = {
   function: {
     name: CANCEL_ORDER_TOOL,
     description:
-      "Asks the store's order system to cancel one of the shopper's orders. First get the order number (and, if they " +
-      'want to give one, a reason), then ask the shopper to confirm that this order should be cancelled; call this ' +
-      'only after they said yes. The result says whether the store cancelled it and why; tell the shopper exactly ' +
-      'that, and never say an order is cancelled unless the result has "cancelled": true.',
+      "Asks the store's order system to cancel one of the shopper's orders. Get the order number first (and, if they " +
+      'want to give one, a reason), then call this: the shopper is then asked to confirm with Yes and No buttons, and ' +
+      'the order is cancelled only after their yes (do not ask them to confirm in your own words). Once it was made, ' +
+      'the result says whether the store cancelled it and why; tell the shopper exactly that, and never say an order ' +
+      'is cancelled unless the result has "cancelled": true.',
     parameters: {
       type: 'object',
       properties: {
@@ -45,7 +47,10 @@ export function readCancelOrderArguments(
 }
 
 /** What the model is told: the integrator's answer as JSON, or what went wrong and what to tell the shopper. */
-export function cancelOrderToolResult(orderId: string, result: CancelOrderResult): string {
+export function cancelOrderToolResult(
+  orderId: string,
+  result: Exclude<CancelOrderResult, AwaitingConfirmation>,
+): string {
   if (result.ok)
     return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
   if (isUnreadableAnswer(result.error.code)) {

@@ -1,13 +1,17 @@
 import type { ProductCard } from '../../../protocol/cards';
 import type { MessagePart } from '../../../protocol/chat';
 import {
+  type ActionResult,
   type AssistantEngine,
+  type AwaitingConfirmation,
   CANCEL_ORDER_ACTION,
-  type CancelOrderResult,
+  type ConfirmedCall,
   type EngineTurn,
+  isAwaitingConfirmation,
+  needsConfirmation,
   type ReplyEvent,
 } from '../engine';
-import { cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
+import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
 import {
   type ChatCompletionMessage,
   type ChatToolCall,
@@ -99,8 +103,12 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
           },
           ...historyMessages(turn.history),
           { role: 'user', content: turn.message },
+          ...confirmedCallMessages(turn.confirmed, tools),
         ];
         const out = createReplyOutput(emit);
+        const { confirmed } = turn;
+        if (confirmed?.kind === 'action' && confirmed.result.ok && confirmed.result.part.type !== 'text')
+          await out.part(confirmed.result.part);
 
         for (let round = 0; ; round++) {
           throwIfAborted(signal);
@@ -187,28 +195,38 @@ async function runToolCall(
     const cancelOrder = turn.tools.cancelOrder;
     if (!request.ok) return `Error: invalid arguments for ${name}: ${request.error}. Nothing was cancelled.`;
     if (!cancelOrder) return 'Error: orders cannot be cancelled here. Nothing was cancelled.';
-    const result: CancelOrderResult = await announcedCall(
-      out,
-      CANCEL_ORDER_ACTION,
-      signal,
-      () => cancelOrder(request.value),
-      'the webhook could not be called',
-    );
-    return cancelOrderToolResult(request.value.orderId, result);
+    // A cancellation always waits for the shopper's yes: the service proposes it (no call, nothing to announce).
+    const proposed = await untilAborted(cancelOrder(request.value), signal);
+    if (isAwaitingConfirmation(proposed)) return proposed.error.message;
+    await out.event({ type: 'action.started', name: CANCEL_ORDER_ACTION });
+    await out.event({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: proposed.ok });
+    return cancelOrderToolResult(request.value.orderId, proposed);
   }
 
   const { action } = target;
   const params = coerceActionParams(action.parameters, args.value);
   if (!params.ok) return `Error: invalid arguments for ${name}: ${params.error}. The action was not called.`;
-  const result = await announcedCall(
-    out,
-    action.name,
-    signal,
-    () => turn.tools.callAction(action, params.value),
-    'the action could not be called',
-  );
+  const result = needsConfirmation(action)
+    ? await untilAborted(turn.tools.callAction(action, params.value), signal)
+    : await announcedCall(
+        out,
+        action.name,
+        signal,
+        () => turn.tools.callAction(action, params.value),
+        'the action could not be called',
+      );
+  if (isAwaitingConfirmation(result)) return result.error.message;
+  return actionToolResult(action.name, result, out);
+}
+
+/** What the model reads of an action's result; its card goes to the shopper. */
+async function actionToolResult(
+  name: string,
+  result: Exclude<ActionResult, AwaitingConfirmation>,
+  out: ReplyOutput,
+): Promise<string> {
   if (!result.ok) {
-    return `Error: the action "${action.name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
+    return `Error: the action "${name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
   if (result.part.type !== 'text') await out.part(result.part);
   return result.aiText;
@@ -237,6 +255,50 @@ async function announcedCall<
   }
   await out.event({ type: 'action.finished', name, ok: result.ok });
   return result;
+}
+
+/**
+ * The shopper's yes to a proposal, after the service made the call: the model sees its own call and the call's result,
+ * as if it had made it now, and writes the answer from it (any card is shown to the shopper as it would have been).
+ */
+function confirmedCallMessages(
+  confirmed: ConfirmedCall | undefined,
+  tools: ToolSet,
+): ChatCompletionMessage[] {
+  if (!confirmed) return [];
+  const id = 'confirmed_call';
+  let name: string;
+  let args: Record<string, unknown>;
+  let content: string;
+  if (confirmed.kind === 'cancel-order') {
+    name = CANCEL_ORDER_TOOL;
+    args = {
+      order_id: confirmed.request.orderId,
+      ...(confirmed.request.reason && { reason: confirmed.request.reason }),
+    };
+    content = cancelOrderToolResult(confirmed.request.orderId, confirmed.result);
+  } else {
+    name =
+      [...tools.byName].find(
+        ([, t]) => t.kind === 'action' && t.action.name === confirmed.action.name,
+      )?.[0] ?? confirmed.action.name;
+    args = confirmed.params;
+    content = confirmed.result.ok
+      ? confirmed.result.aiText
+      : `Error: the action "${confirmed.action.name}" failed (${confirmed.result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
+  }
+  return [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+    },
+    {
+      role: 'tool',
+      tool_call_id: id,
+      content: `The shopper confirmed, and the call was made once. Its result: ${content} Do not call it again.`,
+    },
+  ];
 }
 
 function compactProduct(card: ProductCard) {

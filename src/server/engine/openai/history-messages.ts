@@ -42,5 +42,7 @@ export function summarizePart(part: MessagePart): string {
       return `[product: ${part.card.name}, ${part.card.price}, ${part.card.url}]`;
     case 'products':
       return part.cards.map((card) => `[product: ${card.name}, ${card.price}, ${card.url}]`).join('\n');
+    case 'confirm':
+      return `[asked the shopper to confirm, with Yes and No buttons: ${part.text}]`;
   }
 }

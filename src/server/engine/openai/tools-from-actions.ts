@@ -70,7 +70,11 @@ export function toolsFromActions(
       type: 'function',
       function: {
         name,
-        description: action.description.trim() ? `${action.name}: ${action.description.trim()}` : action.name,
+        description:
+          (action.description.trim() ? `${action.name}: ${action.description.trim()}` : action.name) +
+          (action.confirm
+            ? ' (The shopper is asked to confirm this call with Yes and No buttons; it runs only after their yes.)'
+            : ''),
         parameters: {
           type: 'object',
           properties,

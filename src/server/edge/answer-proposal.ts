@@ -1,0 +1,115 @@
+import type { ActionDefinition } from '../config';
+import {
+  type AwaitingConfirmation,
+  type ConfirmedCall,
+  type EngineTools,
+  isAwaitingConfirmation,
+  type ReplyEvent,
+} from '../engine/engine';
+import { callName } from './confirming-tools';
+import type { Proposal, ProposalStore } from './proposal-store';
+import { typedAnswer } from './typed-answer';
+
+// The turn of a shopper's answer to a proposal (README "Confirmations"). It runs before the engine, in the service:
+// the proposal is claimed (one conditional UPDATE, so only one answer ever wins), and on a yes the stored call is
+// made, once, with the stored parameters and the integrator-facing tools themselves (not the confirming ones the
+// engine gets). The engine then only presents the result.
+
+export interface AnswerInput {
+  proposals: ProposalStore;
+  conversationId: string;
+  /** The user message of this turn: the answer. */
+  userMessageId: string;
+  /** Its text (a typed yes or no). */
+  message: string;
+  /** A button's answer (`POST …/confirmations/{confirmId}`); absent for a typed message. */
+  button?: { confirmId: string; answer: 'yes' | 'no' };
+  /** The integrator-facing tools, without the confirmation layer. */
+  tools: EngineTools;
+  /** The widget's enabled actions now: a confirmed action that was removed meanwhile is not called. */
+  actions: ActionDefinition[];
+  emit(event: ReplyEvent): Promise<void>;
+}
+
+/**
+ * `null`: this message is no answer (a pending proposal has expired), the engine answers it as usual. `'answered'`:
+ * the turn said all there is to say (a no, or a proposal that is no longer open). Otherwise the call that was made.
+ */
+export async function answerProposal(input: AnswerInput): Promise<ConfirmedCall | 'answered' | null> {
+  const { proposals, conversationId } = input;
+  let proposal: Proposal | null;
+  let answer: 'yes' | 'no' | null;
+  if (input.button) {
+    proposal = await proposals.find(conversationId, input.button.confirmId);
+    answer = input.button.answer;
+  } else {
+    proposal = await proposals.pending(conversationId);
+    if (!proposal) return null;
+    answer = typedAnswer(input.message);
+    if (!answer) {
+      // The rule: a proposal is answerable until the shopper's next message that is not an answer.
+      await proposals.expire(proposal.id);
+      return null;
+    }
+  }
+  const say = (text: string) => input.emit({ type: 'delta', text });
+  const claimed = proposal && (await proposals.claim(proposal.id, answer, input.userMessageId));
+  if (!claimed) {
+    await say('That question is no longer open, so nothing was done. What else can I do for you?');
+    return 'answered';
+  }
+  if (answer === 'no') {
+    await say(
+      claimed.kind === 'cancel-order'
+        ? `Okay, order ${claimed.params.orderId} stays as it is. What else can I do for you?`
+        : 'Okay, I have not done that. What else can I do for you?',
+    );
+    return 'answered';
+  }
+  return makeCall(claimed, input);
+}
+
+async function makeCall(proposal: Proposal, input: AnswerInput): Promise<ConfirmedCall | 'answered'> {
+  const action =
+    proposal.kind === 'action' ? input.actions.find((a) => a.name === proposal.action) : undefined;
+  if (proposal.kind === 'action' && !action) {
+    await input.emit({ type: 'delta', text: 'That action is no longer available, so nothing was done.' });
+    return 'answered';
+  }
+  const name = callName(proposal);
+  await input.emit({ type: 'action.started', name });
+  let call: ConfirmedCall;
+  if (proposal.kind === 'cancel-order') {
+    const request = proposal.params;
+    const cancelOrder = input.tools.cancelOrder;
+    const result = cancelOrder
+      ? await settle(() => cancelOrder(request))
+      : failure('unavailable', 'orders cannot be cancelled here any more');
+    call = { kind: 'cancel-order', request, result: done(result) };
+  } else if (action) {
+    const result = await settle(() => input.tools.callAction(action, proposal.params));
+    call = { kind: 'action', action, params: proposal.params, result: done(result) };
+  } else throw new Error('unreachable');
+  await input.emit({ type: 'action.finished', name, ok: call.result.ok });
+  return call;
+}
+
+const failure = (code: string, message: string) => ({ ok: false as const, error: { code, message } });
+
+/** A tool that throws is a failed call. */
+async function settle<R>(call: () => Promise<R>): Promise<R | ReturnType<typeof failure>> {
+  try {
+    return await call();
+  } catch (error) {
+    return failure('internal', String(error));
+  }
+}
+
+/** The raw tools never propose; should one ever answer so, it counts as a call that did not happen. */
+function done<R extends { ok: boolean; error?: { code: string } }>(
+  result: R,
+): Exclude<R, AwaitingConfirmation> | ReturnType<typeof failure> {
+  return isAwaitingConfirmation(result)
+    ? failure('internal', 'the confirmed call was not made')
+    : (result as Exclude<R, AwaitingConfirmation>);
+}
