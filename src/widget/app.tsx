@@ -59,6 +59,10 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
   }, [isOpen]);
 
   const linkTarget = config.linkTarget;
+  const onAnswer = useMemo(
+    () => (id: string, answer: 'yes' | 'no') => store.answer(id, answer, strings[answer]),
+    [store, strings],
+  );
   const renderPart = useMemo(
     () =>
       (part: MessagePart, index: number): preact.ComponentChild => (
@@ -68,9 +72,11 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
           strings={strings}
           linkTarget={linkTarget}
           onLinkClick={onLinkClick}
+          confirmations={store.confirmations}
+          onAnswer={onAnswer}
         />
       ),
-    [strings, linkTarget, onLinkClick],
+    [strings, linkTarget, onLinkClick, onAnswer],
   );
 
   const closeFromInside = (): void => {

@@ -17,6 +17,9 @@ const en = {
   refused: 'Not sent.',
   retry: 'Retry',
   unread: 'new answers',
+  // A `confirm` part's buttons, and the shopper's answer as their message: needed before its chunk loads.
+  yes: 'Yes',
+  no: 'No',
 };
 
 export type Strings = typeof en;
@@ -41,6 +44,8 @@ const de: Strings = {
   refused: 'Nicht gesendet.',
   retry: 'Erneut versuchen',
   unread: 'neue Antworten',
+  yes: 'Ja',
+  no: 'Nein',
 };
 
 const STRINGS = new Map<string, Strings>([

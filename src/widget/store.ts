@@ -1,4 +1,4 @@
-import { action, signal } from '@preact/signals';
+import { action, computed, signal } from '@preact/signals';
 import type { ChatMessage, OpenChatOptions, UserData, WidgetConfig } from '../protocol';
 import { createId } from './id';
 
@@ -22,6 +22,8 @@ export interface WidgetMessage extends ChatMessage {
   error?: string;
   /** A streaming reply waiting for a custom action (the "looking that up" line). */
   isBusy?: boolean;
+  /** A user message that answers a `confirm` part with its buttons (its clientMessageId is `confirm-<id>`). */
+  answer?: 'yes' | 'no';
 }
 
 export interface StoreInit {
@@ -70,9 +72,46 @@ export function createStore(init: StoreInit) {
     return true;
   });
 
+  /**
+   * Each `confirm` part's state by id: answered by its buttons, or closed by a later message; open ones are absent.
+   * Read only while a confirm part is shown, so a conversation without one never computes it.
+   */
+  const confirmations = computed(() => {
+    const states = new Map<string, 'yes' | 'no' | 'closed'>();
+    let open: string[] = [];
+    for (const m of messages.value) {
+      if (m.role === 'assistant') {
+        for (const p of m.parts) if (p.type === 'confirm') open.push(p.id);
+      } else if (open.length) {
+        for (const id of open)
+          states.set(id, m.clientMessageId === `confirm-${id}` ? (m.answer ?? 'closed') : 'closed');
+        open = [];
+      }
+    }
+    return states;
+  });
+
   return {
     config,
     status,
+    confirmations,
+    /** The shopper pressed Yes or No on a confirm part: the answer joins the outbox as their message (`label`). */
+    answer: action((id: string, answer: 'yes' | 'no', label: string) => {
+      const clientMessageId = `confirm-${id}`;
+      if (messages.value.some((m) => m.clientMessageId === clientMessageId)) return;
+      messages.value = [
+        ...messages.value,
+        {
+          id: clientMessageId,
+          clientMessageId,
+          role: 'user',
+          parts: [{ type: 'text', text: label }],
+          createdAt: new Date().toISOString(),
+          status: 'pending',
+          answer,
+        },
+      ];
+    }),
     isHidden,
     isOpen,
     isPanelMounted,

@@ -63,6 +63,8 @@ const ORDER = {
   timeline: { step: [{ label: 'Shipped', status: 'in_progress' }] },
 };
 let integratorDelayMs = 0;
+/** Calls of the `confirm: true` action, made only after the shopper's yes. */
+let returns = 0;
 let integrator: Server;
 let service: RunningService;
 let slowService: RunningService;
@@ -146,7 +148,10 @@ const portOf = (s: RunningService) => Number(new URL(s.url).port);
 beforeAll(async () => {
   integrator = createServer((req, res) => {
     setTimeout(() => {
-      if (req.url?.startsWith('/orders/1002')) {
+      if (req.url === '/returns') {
+        returns++;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('A return label is on its way.');
+      } else if (req.url?.startsWith('/orders/1002')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ORDER));
       } else res.writeHead(404).end('No such order.');
     }, integratorDelayMs);
@@ -167,6 +172,14 @@ beforeAll(async () => {
             method: 'GET',
             url: `${integratorUrl}/orders/{order_id}`,
             parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+          },
+          {
+            name: 'Return an item',
+            description: 'Starts a return.',
+            method: 'POST',
+            url: `${integratorUrl}/returns`,
+            parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+            confirm: true,
           },
         ],
       },
@@ -547,6 +560,57 @@ describe('createConversation against the reference service', () => {
     expect(store.messages.value.map((m) => m.status)).toEqual(['pending']);
     await until(() => isAnswered(store, 1), 'the second try');
     expect(lastReply(store)?.parts.some((p) => p.type === 'order-card')).toBe(true);
+  });
+
+  it('posts a Yes on a confirm part to its confirmation once, streams the result, and shows the answer after a reload', async () => {
+    returns = 0;
+    const { store } = widget();
+    store.send('I want to return an item from order 1002');
+    await until(() => isAnswered(store, 1), 'the proposal');
+    const part = lastReply(store)?.parts.find((p) => p.type === 'confirm');
+    expect(part).toMatchObject({ type: 'confirm', text: 'Return an item (order_id: 1002)?' });
+    const id = part?.type === 'confirm' ? part.id : '';
+    expect(store.confirmations.value.get(id)).toBeUndefined();
+    store.answer(id, 'yes', 'Yes');
+    store.answer(id, 'yes', 'Yes');
+    expect(store.confirmations.value.get(id)).toBe('yes');
+    await until(() => isAnswered(store, 2), 'the result');
+    expect(replyText(store)).toBe('A return label is on its way.');
+    expect(returns).toBe(1);
+
+    const reloaded = widget();
+    await until(() => isAnswered(reloaded.store, 2), 'the history');
+    expect(reloaded.store.confirmations.value.get(id)).toBe('yes');
+    expect(reloaded.store.messages.value[2]).toMatchObject({ role: 'user', answer: 'yes' });
+    expect(returns).toBe(1);
+  });
+
+  it('closes a confirm part when the shopper writes something else, and refuses a late Yes', async () => {
+    returns = 0;
+    const { store } = widget();
+    store.send('I want to return an item from order 1002');
+    await until(() => isAnswered(store, 1), 'the proposal');
+    const part = lastReply(store)?.parts.find((p) => p.type === 'confirm');
+    const id = part?.type === 'confirm' ? part.id : '';
+    store.send('Where is my order 1002?');
+    expect(store.confirmations.value.get(id)).toBe('closed');
+    await until(() => isAnswered(store, 2), 'the status');
+    // A late answer (another tab, a stale page) is refused by the service: shown failed, nothing called.
+    const late = store.messages.value.length;
+    store.messages.value = [
+      ...store.messages.value,
+      {
+        id: `confirm-${id}`,
+        clientMessageId: `confirm-${id}`,
+        role: 'user',
+        parts: [{ type: 'text', text: 'Yes' }],
+        createdAt: new Date().toISOString(),
+        status: 'pending',
+        answer: 'yes',
+      },
+    ];
+    await until(() => store.messages.value[late]?.status === 'failed', 'the refusal');
+    expect(returns).toBe(0);
   });
 
   it('counts answers that arrive while the panel is closed', async () => {

@@ -297,10 +297,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
             throw error;
           });
         }
-        const response = await request('POST', `/${conversationId}/messages?lastEventId=${lastSeq}`, {
-          clientMessageId,
-          text: textOf(message),
-        });
+        // A Yes or No on a confirm part is posted to its confirmation; its answer streams like a message's.
+        const response = await request(
+          'POST',
+          message.answer
+            ? `/${conversationId}/confirmations/${clientMessageId.slice(8)}?lastEventId=${lastSeq}`
+            : `/${conversationId}/messages?lastEventId=${lastSeq}`,
+          message.answer ? { answer: message.answer } : { clientMessageId, text: textOf(message) },
+        );
         const replyId = response.headers.get(REPLY_ID_HEADER) ?? `reply-${clientMessageId}`;
         batch(() => {
           setStatus('online');
@@ -324,12 +328,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
         return;
       } catch (error) {
         if (signal.aborted) return;
-        if (error === GONE) {
+        // A confirmation of another conversation means nothing in a new one: an answer that is gone is refused.
+        if (error === GONE && !message.answer) {
           forget();
           isContextDirty = false;
           continue;
         }
-        if (error === REFUSED) {
+        if (error === REFUSED || error === GONE) {
           patch(message.id, { status: 'failed', error: strings.refused });
           setStatus('online');
           return;
@@ -371,6 +376,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return storedQueue;
   };
 
+  /** A button answer as the shopper sees it: the service stores "Yes" or "No", shown in the widget's language. */
+  const answerOf = (answer: 'yes' | 'no'): Pick<WidgetMessage, 'answer' | 'parts'> => ({
+    answer,
+    parts: [{ type: 'text', text: strings[answer] }],
+  });
+
   /** Loads the stored conversation's history (a reload, another page of the store) and resumes an open answer. */
   const restore = async (): Promise<void> => {
     const { signal } = session;
@@ -384,6 +395,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         // The service's reply statuses are the widget's: `streaming`, `done`, `failed`.
         history = body.messages.map((m) => ({
           ...m,
+          ...(m.clientMessageId?.startsWith('confirm-') && answerOf(textOf(m) === 'No' ? 'no' : 'yes')),
           status: m.role === 'user' ? 'sent' : (m.status ?? 'done'),
           error: m.status === 'failed' ? strings.failed : undefined,
         }));
@@ -407,6 +419,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         clientMessageId: id,
         role: 'user',
         parts: [{ type: 'text', text }],
+        ...(id.startsWith('confirm-') && answerOf(text === strings.no ? 'no' : 'yes')),
         createdAt: new Date().toISOString(),
         status: 'pending',
       }));

@@ -1,3 +1,4 @@
+import type { ReadonlySignal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import type { MessagePart, MessagePartType } from '../../protocol';
 import type { Strings } from '../i18n';
@@ -8,6 +9,9 @@ import type { LinkOptions } from './link';
 export interface PartViewProps extends LinkOptions {
   part: MessagePart;
   strings: Strings;
+  /** For `confirm` parts: every confirm part's state by id (the store's `confirmations`), and what Yes or No does. */
+  confirmations?: ReadonlySignal<ReadonlyMap<string, 'yes' | 'no' | 'closed'>>;
+  onAnswer?: (id: string, answer: 'yes' | 'no') => void;
 }
 
 /** What a part's component gets: its part, narrowed to its type, the UI strings and how links behave. */
@@ -18,6 +22,9 @@ export interface PartProps<T extends MessagePartType = MessagePartType> extends 
 
 /** A text part while the markdown code loads: the text as it is (it reads the same, bar the formatting). */
 const PlainText = ({ part }: PartProps<'text'>) => <div class="md">{part.text}</div>;
+
+/** A confirm part while its code loads: the question, its buttons a moment later. */
+const Question = ({ part }: PartProps<'confirm'>) => <p>{part.text}</p>;
 
 /**
  * The one registry from a message part's `type` to its component: the place a new part type is added. None of them
@@ -31,6 +38,7 @@ const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
   'product-card': lazyPart(() => import('./product-cards'), 'ProductCardPart'),
   products: lazyPart(() => import('./product-cards'), 'ProductsPart'),
   'order-card': lazyPart(() => import('./order-card'), 'OrderCardPart'),
+  confirm: lazyPart(() => import('./confirm-part'), 'ConfirmPart', Question),
 };
 
 /**
