@@ -16,6 +16,9 @@ export function MessagePart({ part }: { part: MessagePartData }) {
       return <ProductList cards={part.cards} />;
     case 'order-card':
       return <OrderCard card={part.card} />;
+    case 'confirm':
+      // The shopper saw this with Yes and No buttons; their answer is the next message.
+      return <p class="text">Asked to confirm: {part.text}</p>;
     default:
       return (
         <p class="unknown-part">
