@@ -42,7 +42,7 @@ async function webhookCalls(page: Page): Promise<{ orderId: string; outcome: str
   return ((await res.json()) as { webhookCalls?: { orderId: string; outcome: string }[] }).webhookCalls ?? [];
 }
 
-const lastAnswer = (page: Page) => widget(page, '.assistant[data-status="done"]').last().innerText();
+const lastAnswer = (page: Page) => widget(page, '.assistant[data-status="done"]').last().textContent();
 
 describe('confirming an order cancellation', () => {
   it('shows Cancel order 1004? with Yes and No; Yes cancels it with one call and says so', async () => {
@@ -52,7 +52,7 @@ describe('confirming an order cancellation', () => {
     await ask(page, 'Please cancel my order 1004');
     await answers(page, 1);
     const question = widget(page, 'fieldset.cf');
-    expect(await question.locator('legend').innerText()).toBe('Cancel order 1004?');
+    expect(await question.locator('legend').textContent()).toBe('Cancel order 1004?');
     const yes = question.getByRole('button', { name: 'Yes' });
     const no = question.getByRole('button', { name: 'No' });
     expect(await yes.isEnabled()).toBe(true);
@@ -73,7 +73,7 @@ describe('confirming an order cancellation', () => {
     await waitForReady(page);
     await widget(page, '[part~="launcher"]').click();
     await answers(page, 2);
-    expect(await widget(page, 'fieldset.cf [aria-pressed="true"]').innerText()).toBe('Yes');
+    expect(await widget(page, 'fieldset.cf [aria-pressed="true"]').textContent()).toBe('Yes');
     expect(await webhookCalls(page)).toHaveLength(1);
     expect(console.filter((l) => l.type === 'error' || l.type === 'pageerror')).toEqual([]);
   });

@@ -22,6 +22,16 @@ describe("attack: a confirmation for another conversation's proposal", () => {
       error: 'unknown_confirmation',
     });
     expect(await attacker.answer('not-a-uuid', 'yes')).toMatchObject({ status: 404 });
+    // The victim's own conversation route needs the victim's token: none is 401, the attacker's is 404.
+    const url = `${kit.url}/v0/widget/shop/conversations/${victim.id}/confirmations/${confirm!.id}`;
+    const tryWith = (headers: Record<string, string>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"answer":"yes"}',
+      });
+    expect((await tryWith({})).status).toBe(401);
+    expect((await tryWith({ authorization: `Bearer ${attacker.token}` })).status).toBe(404);
     expect(kit.cancellations()).toHaveLength(0);
 
     const yes = await victim.answer(confirm!.id, 'yes');

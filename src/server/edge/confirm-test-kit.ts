@@ -32,6 +32,8 @@ export interface Reply {
 
 export interface TestChat {
   id: string;
+  /** The conversation token (issue 18): every request about the conversation carries it. */
+  token: string;
   say(text: string): Promise<Reply>;
   answer(confirmId: string, answer: string): Promise<Reply>;
 }
@@ -120,10 +122,10 @@ export async function startConfirmKit(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = `${url}/v0/widget/shop/conversations`;
-  const post = (path: string, body: unknown) =>
+  const post = (path: string, body: unknown, token?: string) =>
     fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
       body: JSON.stringify(body),
     });
 
@@ -137,13 +139,18 @@ export async function startConfirmKit(
     async chat(context = {}) {
       const created = await post('', context);
       if (created.status !== 201) throw new Error(`POST /conversations: ${created.status}`);
-      const { conversationId: id } = (await created.json()) as { conversationId: string };
+      const { conversationId: id, token } = (await created.json()) as {
+        conversationId: string;
+        token: string;
+      };
       let n = 0;
       return {
         id,
-        say: async (text) => replyOf(await post(`/${id}/messages`, { clientMessageId: `m${++n}`, text })),
+        token,
+        say: async (text) =>
+          replyOf(await post(`/${id}/messages`, { clientMessageId: `m${++n}`, text }, token)),
         answer: async (confirmId, answer) =>
-          replyOf(await post(`/${id}/confirmations/${confirmId}`, { answer })),
+          replyOf(await post(`/${id}/confirmations/${confirmId}`, { answer }, token)),
       };
     },
     async addProducts(products) {

@@ -74,7 +74,9 @@ describe('confirmations (local engine)', () => {
     const chat = await kit.chat();
     const { confirm } = await chat.say('cancel order 1003');
     await chat.answer(confirm!.id, 'no');
-    const res = await fetch(`${kit.url}/v0/widget/shop/conversations/${chat.id}/messages`);
+    const res = await fetch(`${kit.url}/v0/widget/shop/conversations/${chat.id}/messages`, {
+      headers: { authorization: `Bearer ${chat.token}` },
+    });
     const { messages } = (await res.json()) as {
       messages: { role: string; parts: unknown[]; clientMessageId?: string }[];
     };
