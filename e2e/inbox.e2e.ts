@@ -239,7 +239,8 @@ describe('/inbox', () => {
       token: string;
     };
     token = created.token;
-    for (const [i, text] of ['Please cancel order 1002', `yes, ${XSS_NAME}`].entries()) {
+    // The reason comes with the request: the call waits for a plain yes (README "Confirmations").
+    for (const [i, text] of [`Please cancel order 1002 because ${XSS_NAME}`, 'yes'].entries()) {
       const events = await readSse(
         await post(`/conversations/${created.conversationId}/messages`, {
           clientMessageId: `cancel-${i}`,
