@@ -1,15 +1,33 @@
 // Confirmations in Chromium on the demo store (issue 18 item 5): the shopper asks to cancel an order, the assistant
 // shows the question with Yes and No, the Yes makes the one webhook call and the answer says what the store did. The
 // demo integrator's calls are read back from the agents' API, which records every webhook call the service made.
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_WIDGET_ID } from '../demo/demo-servers';
+import { findPackageRoot } from '../demo/store-server';
 import { MOBILE, setupE2E, type TestWindow, waitForReady } from './harness';
 
 const e2e = setupE2E();
 const ANSWER_TIMEOUT = 15_000;
 /** `adminKey` of `demoServiceConfig` (demo/demo-servers.ts). */
 const ADMIN_KEY = 'demo-admin-key-not-secret';
+
+const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
+
+/** axe-core over the widget in Chromium: colour contrast included (the answered buttons too). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (c: unknown, o: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run({ include: [['service-widget']] }, {});
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
 
 const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
 
@@ -58,6 +76,7 @@ describe('confirming an order cancellation', () => {
     expect(await yes.isEnabled()).toBe(true);
     expect(await webhookCalls(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/confirm-desktop-question.png' });
+    expect(await axeViolations(page)).toEqual([]);
 
     await yes.click();
     await answers(page, 2);
@@ -67,6 +86,7 @@ describe('confirming an order cancellation', () => {
     expect(await yes.getAttribute('aria-pressed')).toBe('true');
     expect(await webhookCalls(page)).toMatchObject([{ orderId: '1004', outcome: 'cancelled' }]);
     await page.screenshot({ path: '/tmp/confirm-desktop.png' });
+    expect(await axeViolations(page)).toEqual([]);
 
     // After a reload the question shows as answered, and nothing is called again.
     await page.reload();

@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals';
 import { cleanup, render } from '@testing-library/preact';
 import axe from 'axe-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +17,15 @@ beforeAll(() => prefetchParts());
 // `color-contrast` comes back "incomplete" here: contrast needs Chromium (an e2e run over the real panel; these parts
 // rendered there in the widget's shadow root with styles.css and the parts' CSS passed axe's color-contrast when written).
 describe('message parts under axe-core', () => {
-  it('have no violations: text, a product list, a single card, full and minimal order cards', async () => {
+  it('have no violations: text, a product list, a single card, full and minimal order cards, confirm parts', async () => {
     const strings = pickStrings('en');
-    const p = { strings, linkTarget: '_blank' as const, onLinkClick: () => {} };
+    const p = {
+      strings,
+      linkTarget: '_blank' as const,
+      onLinkClick: () => {},
+      confirmations: signal(new Map([['answered', 'yes' as const]])),
+      onAnswer: () => {},
+    };
     render(
       <main>
         <PartView
@@ -54,6 +61,8 @@ describe('message parts under axe-core', () => {
             card: { order_id_value: '1', timeline: { step: [{ label: 'x', status: 'failed' }] } },
           }}
         />
+        <PartView {...p} part={{ type: 'confirm', id: 'open', text: 'Cancel order 1003?' }} />
+        <PartView {...p} part={{ type: 'confirm', id: 'answered', text: 'Cancel order 1004?' }} />
       </main>,
     );
     const result = await axe.run(document.body);
@@ -67,6 +76,7 @@ describe('message parts under axe-core', () => {
       'image-alt',
       'aria-allowed-attr',
       'aria-valid-attr-value',
+      'button-name',
     ]) {
       expect(passed).toContain(rule);
     }
