@@ -119,4 +119,24 @@ describe('confirmations (openai engine)', () => {
     });
     expect(last.at(-1)?.content).toContain('A return label for order 1003 was sent.');
   });
+
+  it('asks one question per turn: a second call in the same turn is not proposed and calls nothing', async () => {
+    const model = kit.model!;
+    const at = model.requests.length;
+    model.enqueue(
+      toolCallAnswer([
+        { id: 'c1', name: 'cancel_order', argumentPieces: ['{"order_id":"1003"}'] },
+        { id: 'c2', name: 'cancel_order', argumentPieces: ['{"order_id":"1004"}'] },
+      ]),
+      textAnswer('Please confirm.'),
+    );
+    const chat = await kit.chat();
+    const reply = await chat.say('cancel orders 1003 and 1004');
+    const parts = reply.events.filter((e) => e.event === 'message.part');
+    expect(parts).toHaveLength(1);
+    expect(reply.confirm?.text).toBe('Cancel order 1003?');
+    const tools = model.body(at + 1).messages.filter((m) => m.role === 'tool');
+    expect(tools[1]?.content).toMatch(/only one is asked at a time/);
+    expect(kit.cancellations()).toHaveLength(0);
+  });
 });
