@@ -1,6 +1,7 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
+import type { VerifiedUser } from '../edge/identity-token';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
 import type { Logger } from '../logger';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
@@ -15,9 +16,16 @@ export interface TurnDeps {
   /** The engine's memory between turns (the local engine's pending question). */
   loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
-  /** Tools bound to this conversation: custom actions and the catalog. */
-  /** The engine's tools for this turn; `userData` is the conversation's, as the turn started. */
-  toolsFor(widgetId: string, conversationId: string, userData?: UserData | null): EngineTools;
+  /**
+   * The engine's tools for this turn; `userData` and the verified `user` are the conversation's as the turn started
+   * (only the verified user reaches integrators as identity).
+   */
+  toolsFor(
+    widgetId: string,
+    conversationId: string,
+    userData?: UserData | null,
+    user?: VerifiedUser | null,
+  ): EngineTools;
   /** A whole turn's deadline; the engine is aborted after it. */
   turnTimeoutMs: number;
 }
@@ -85,7 +93,12 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         customInstructions: turn.conversation.customInstructions,
         actions: turn.actions.filter((a) => a.enabled),
         state: await deps.loadState(conversationId),
-        tools: deps.toolsFor(turn.widgetId, conversationId, turn.conversation.userData),
+        tools: deps.toolsFor(
+          turn.widgetId,
+          conversationId,
+          turn.conversation.userData,
+          turn.conversation.user,
+        ),
         signal: controller.signal,
       },
       emit,

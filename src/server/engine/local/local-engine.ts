@@ -1,5 +1,12 @@
 import type { ActionDefinition } from '../../config';
-import type { AssistantEngine, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../engine';
+import {
+  type AssistantEngine,
+  type EngineTurn,
+  IDENTITY_REQUIRED,
+  type ParameterValue,
+  type ProductQuery,
+  type ReplyEvent,
+} from '../engine';
 import { type CancelOrderState, cancelOrderFlow } from './cancel-order-flow';
 import { extractParameters, missingParameters, questionFor } from './extract-parameters';
 import { matchAction } from './match-action';
@@ -96,7 +103,12 @@ async function run(
   const result = await turn.tools.callAction(action, values);
   await emit({ type: 'action.finished', name: action.name, ok: result.ok });
   if (!result.ok) {
-    await streamText(`Sorry, "${action.name}" did not work just now. Please try again in a moment.`, emit);
+    await streamText(
+      result.error.code === IDENTITY_REQUIRED
+        ? `Please sign in to the store first: "${action.name}" is only for signed-in customers.`
+        : `Sorry, "${action.name}" did not work just now. Please try again in a moment.`,
+      emit,
+    );
     return { state: {} };
   }
   if (result.part.type === 'text') {

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import { type CancelOrderResult, isUnreadableAnswer } from '../engine';
+import { type CancelOrderResult, IDENTITY_REQUIRED, isUnreadableAnswer } from '../engine';
 import type { ChatTool } from './chat-completions';
 
 // The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
@@ -48,6 +48,9 @@ export function readCancelOrderArguments(
 export function cancelOrderToolResult(orderId: string, result: CancelOrderResult): string {
   if (result.ok)
     return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
+  if (result.error.code === IDENTITY_REQUIRED) {
+    return `Error: refused (${IDENTITY_REQUIRED}): ${result.error.message} Order ${orderId} was not cancelled.`;
+  }
   if (isUnreadableAnswer(result.error.code)) {
     return (
       `Error: the store's order system answered something that could not be read (${result.error.code}), so it is ` +

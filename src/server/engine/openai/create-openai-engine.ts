@@ -5,6 +5,7 @@ import {
   CANCEL_ORDER_ACTION,
   type CancelOrderResult,
   type EngineTurn,
+  IDENTITY_REQUIRED,
   type ReplyEvent,
 } from '../engine';
 import { cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
@@ -207,6 +208,9 @@ async function runToolCall(
     () => turn.tools.callAction(action, params.value),
     'the action could not be called',
   );
+  if (!result.ok && result.error.code === IDENTITY_REQUIRED) {
+    return `Error: the action "${action.name}" was refused (${IDENTITY_REQUIRED}): ${result.error.message} The action was not called.`;
+  }
   if (!result.ok) {
     return `Error: the action "${action.name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }

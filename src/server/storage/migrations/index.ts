@@ -9,6 +9,7 @@ import { webhookCallOrder } from './008-webhook-call-order';
 import { catalogPricePushes } from './010-catalog-price-pushes';
 import { catalogFeedCost } from './011-catalog-feed-cost';
 import { conversationTokens } from './012-conversation-tokens';
+import { verifiedUsers } from './014-verified-users';
 import { webhookCallRequestId } from './017-webhook-call-request-id';
 import type { Migration } from './migration';
 
@@ -31,5 +32,6 @@ export const migrations: readonly Migration[] = [
   catalogPricePushes,
   catalogFeedCost,
   conversationTokens,
+  verifiedUsers,
   webhookCallRequestId,
 ];
