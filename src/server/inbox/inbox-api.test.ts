@@ -160,6 +160,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       updatedAt: expect.any(String),
       userData: { name: 'Ada', tier: 'gold', visits: 3, vip: true, note: null },
       customInstructions: 'Be brief.\nAddress her as Ms Lovelace.',
+      user: null,
       messageCount: 2,
       lastMessageAt: expect.any(String),
     });
@@ -271,6 +272,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       updatedAt: expect.any(String),
       userData: { email: 'ada@example.com' },
       customInstructions: 'Mention free returns.',
+      user: null,
       messageCount: 4,
       lastMessageAt: detail.messages[3].createdAt,
     });
