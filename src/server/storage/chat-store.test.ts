@@ -49,7 +49,10 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       expect((await chat.getConversation(widgetId, anonymous.id))?.user).toEqual({ id: 'ada' });
       expect(await chat.bindUser(newWidget(), anonymous.id, ada)).toEqual({ ok: false, reason: 'not_found' });
       expect(await chat.bindUser(widgetId, 'not-a-uuid', ada)).toEqual({ ok: false, reason: 'not_found' });
-      const created = await chat.createConversation(widgetId, {}, { id: 'bo', email: 'bo@shop.example' });
+      const created = await chat.createConversation(widgetId, {}, undefined, {
+        id: 'bo',
+        email: 'bo@shop.example',
+      });
       expect(created.user).toEqual({ id: 'bo', email: 'bo@shop.example' });
     });
 
@@ -57,13 +60,13 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const widgetId = newWidget();
       const other = newWidget();
       const ada = [
-        await chat.createConversation(widgetId, {}, { id: 'ada' }),
-        await chat.createConversation(widgetId, {}, { id: 'ada' }),
+        await chat.createConversation(widgetId, {}, undefined, { id: 'ada' }),
+        await chat.createConversation(widgetId, {}, undefined, { id: 'ada' }),
       ];
       const kept = [
-        await chat.createConversation(widgetId, {}, { id: 'bo' }),
+        await chat.createConversation(widgetId, {}, undefined, { id: 'bo' }),
         await chat.createConversation(widgetId),
-        await chat.createConversation(other, {}, { id: 'ada' }),
+        await chat.createConversation(other, {}, undefined, { id: 'ada' }),
       ];
       const sent = await chat.addUserMessage(widgetId, ada[0].id, { clientMessageId: 'c1', text: 'Hi' });
       const reply = await chat.startAssistantMessage(ada[0].id, sent!.message.id);
