@@ -121,7 +121,7 @@ describe('identity token in Chromium', () => {
     // Sign-out: the customer's conversation leaves the view and the next message starts a new, anonymous one.
     await page.evaluate(() => (window as unknown as TestWindow).Service?.setIdentityToken(null));
     expect(await questionsShown(page)).toBe(0);
-    expect(await widget(page, '[part~="panel"]').innerText()).not.toContain('Order 1002 has shipped');
+    expect(await widget(page, '[part~="panel"]').textContent()).not.toContain('Order 1002 has shipped');
     await page.screenshot({ path: '/tmp/identity-after-sign-out.png' });
     const calls = integrator.requests.length;
     await ask(page, 'Where is my order 1002?', 0);
