@@ -125,6 +125,19 @@ describe.each(serviceBackends)('attack: a forged JWT ($name)', (backend) => {
             { kind: 'order-cancellation', url: `${integrator.url}/hooks/cancel`, version: '2024-09-10' },
           ],
         },
+        {
+          id: 'no-identity',
+          allowedOrigins: ['*'],
+          actions: [
+            {
+              name: 'Get order status',
+              description: 'Looks up an order by its order number.',
+              method: 'GET',
+              url: `${integrator.url}/orders/{order_id}`,
+              parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+            },
+          ],
+        },
       ],
     });
     if (!config.ok) throw new Error(config.error);
@@ -193,6 +206,18 @@ describe.each(serviceBackends)('attack: a forged JWT ($name)', (backend) => {
     expect(JSON.parse(hook!.body).extra).toEqual({
       user: { id: 'cust-7', email: 'bo@shop.example', name: 'Bo' },
     });
+  });
+
+  it('a widget without identity: any token, even a validly signed one, is ignored and never becomes identity', async () => {
+    const noIdentity = widgetClient(service.url, 'no-identity');
+    const identityToken = await signIdentity({ sub: 'victim-42' });
+    const conversation = await noIdentity.create({ identityToken });
+    expect(conversation.status).toBe(201);
+    expect((await noIdentity.say(conversation, 'Where is my order 1003?', { identityToken })).status).toBe(
+      200,
+    );
+    expect(integrator.requests).toHaveLength(1);
+    expect(integrator.requests[0].headers['x-service-user-id']).toBeUndefined();
   });
 
   it('a token signed at most 24 hours ahead, and one 20 seconds in the future (clock drift), are accepted', async () => {
