@@ -197,6 +197,23 @@ describe('identity token in the widget', () => {
     expect(storedConversation()).not.toBe(id);
   });
 
+  it('a 403 identity_mismatch from the service (its customer unknown here): a new conversation, the message kept', async () => {
+    const first = widget(await signIdentity({ sub: 'jo' }));
+    await askOrder(first.store);
+    const id = storedConversation();
+    first.conversation.dispose();
+    // As if the widget had not recorded whose conversation it was (a widget from before identity, storage edited).
+    localStorage.removeItem('_service_shop_sub');
+    const next = widget();
+    await until(() => next.store.messages.value.length === 2, 'the restored history');
+    expect(await askOrder(next.store)).toBeUndefined();
+    expect(storedConversation()).not.toBe(id);
+    expect(next.store.messages.value.filter((m) => m.role === 'user').map((m) => m.status)).toEqual([
+      'sent',
+      'sent',
+    ]);
+  });
+
   it('a refused token: one [service] error, the message still goes (without identity), the chat works on', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const expired = await signIdentity(
