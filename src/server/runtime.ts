@@ -123,9 +123,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     widgetId: string,
     conversationId: string,
     userData?: UserData | null,
-    user: VerifiedUser | null = null,
-  ): EngineTools =>
-    guardIdentity(widgets.get(widgetId), user, {
+    storedUser: VerifiedUser | null = null,
+  ): EngineTools => {
+    // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
+    // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
+    const user = widgets.get(widgetId)?.identity ? storedUser : null;
+    return guardIdentity(widgets.get(widgetId), user, {
       async callAction(action, params) {
         const requestId = newRequestId();
         const outcome = await callAction(
@@ -152,6 +155,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         user,
       ),
     });
+  };
   const service = createChatService({
     chat,
     hub,

@@ -1,8 +1,11 @@
 // @vitest-environment node
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config';
 import { type RecordingServer, startRecordingServer } from '../net/test-servers';
-import type { RunningService } from '../start';
+import { type RunningService, startService } from '../start';
 import {
   IDENTITY_ENV,
   IDENTITY_SECRET,
@@ -110,4 +113,58 @@ describe.each(serviceBackends)('attack: continuing another customer’s conversa
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 403]);
   });
+});
+
+describe('attack: continuing a customer’s conversation after the merchant turned identity off', () => {
+  it('the stored customer no longer reaches the integrator: nothing checks who writes now', async () => {
+    process.env[IDENTITY_ENV] = IDENTITY_SECRET;
+    const integrator = await startRecordingServer('http');
+    const dataDir = mkdtempSync(join(tmpdir(), 'identity-off-'));
+    const widget = (identity: boolean) => {
+      const config = parseConfig({
+        adminKey: 'admin-key-for-identity-tests',
+        allowHttpLoopback: true,
+        widgets: [
+          {
+            id: 'shop',
+            allowedOrigins: ['*'],
+            ...(identity ? { identity: { secretEnv: IDENTITY_ENV } } : {}),
+            actions: [
+              {
+                name: 'Get order status',
+                description: 'Looks up an order by its order number.',
+                method: 'GET',
+                url: `${integrator.url}/orders/{order_id}`,
+                parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+              },
+            ],
+          },
+        ],
+      });
+      if (!config.ok) throw new Error(config.error);
+      return config.value;
+    };
+    let service = await startService({ config: widget(true), port: 0, dataDir });
+    try {
+      const identityToken = await signIdentity({ sub: 'alice' });
+      const client = widgetClient(service.url, 'shop');
+      const conversation = await client.create({ identityToken });
+      await client.say(conversation, 'Where is my order 1003?', { identityToken });
+      expect(integrator.requests.at(-1)?.headers['x-service-user-id']).toBe('alice');
+      await service.close();
+
+      service = await startService({ config: widget(false), port: 0, dataDir });
+      const after = widgetClient(service.url, 'shop');
+      // A new message (the client's numbering starts again: its own id, or it would re-attach to the first one).
+      const sent = await after.say(conversation, 'Where is my order 1003?', {
+        clientMessageId: 'after-restart',
+      });
+      expect(sent.status).toBe(200);
+      expect(integrator.requests).toHaveLength(2);
+      expect(integrator.requests[1].headers['x-service-user-id']).toBeUndefined();
+    } finally {
+      await service.close();
+      await integrator.close();
+    }
+  }, 60_000);
 });
