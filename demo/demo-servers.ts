@@ -40,6 +40,8 @@ export const DEMO_WIDGET_ID = 'demo';
 export const DEMO_XML_WIDGET_ID = 'demo-xml';
 /** The demo's admin key (the inbox, the action test endpoint). Demo only: a real config keeps its own secret. */
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
+/** The demo store's identity secret (README "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
+export const DEMO_IDENTITY_SECRET = 'demo-identity-secret-not-secret-0123456789';
 /** The demo's task API key (`npx service-widget task …`). Demo only, like the admin key. */
 export const DEMO_TASK_KEY = 'nsk_demo_task_key_not_secret';
 /** The variable the demo widgets' `signingSecretEnv` names: the service reads the secret from it, as in production. */
@@ -70,6 +72,8 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         actions: integratorActions(integratorUrl, 'json'),
         webhooks: integratorWebhooks(integratorUrl),
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
+        // `?customer=ada` on a store page signs "ada" in: the integrator then gets x-service-user-id.
+        identity: { secretEnv: 'DEMO_IDENTITY_SECRET' },
       },
       {
         id: DEMO_XML_WIDGET_ID,
@@ -96,11 +100,13 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const root = findPackageRoot();
   const host = options.host ?? '127.0.0.1';
+  process.env.DEMO_IDENTITY_SECRET ||= DEMO_IDENTITY_SECRET;
   const store = await startStoreServer({
     port: options.storePort ?? 0,
     host,
     rootDir: root,
     log: options.log,
+    identitySecret: process.env.DEMO_IDENTITY_SECRET,
   });
   let integrator: RunningIntegrator | undefined;
   // The service takes signing secrets from the environment only (never from the config file), so the demo puts its

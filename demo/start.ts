@@ -30,6 +30,7 @@ try {
   const port = new URL(demo.storeUrl).port;
   console.log(`Demo store: http://localhost:${port}/`);
   console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/`);
+  console.log(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   console.log(`Inbox:      ${demo.serviceUrl}/inbox  (admin key: ${DEMO_ADMIN_KEY})`);
   console.log(

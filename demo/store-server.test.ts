@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createStoreApp, findPackageRoot, startStoreServer } from './store-server';
 
@@ -18,7 +19,27 @@ describe('store pages', () => {
     const html = await res.text();
     expect(html).toContain(`<script async src="${SERVICE}/sdk/loader.js" data-widget-id="demo"`);
     expect(html).toContain('window.serviceSettings = settings');
-    expect(html).not.toMatch(/%SERVICE_URL%|%NONCE%|#include/);
+    expect(html).not.toMatch(/%SERVICE_URL%|%NONCE%|%IDENTITY_TOKEN%|#include/);
+  });
+
+  it("signs in ?customer= with an identity token from the store's secret, and puts no token on other pages", async () => {
+    const secret = 'store-test-identity-secret-0123456789abcdef';
+    const signing = createStoreApp({
+      rootDir: findPackageRoot(),
+      getServiceUrl: () => SERVICE,
+      identitySecret: secret,
+    });
+    const html = await (await signing.request('/index.html?customer=ada')).text();
+    const token = /const identityToken = '([^']+)'/.exec(html)?.[1] ?? '';
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'] });
+    expect(payload).toMatchObject({ sub: 'ada', email: 'ada@example.com' });
+    expect(await (await signing.request('/index.html')).text()).toContain("const identityToken = '';");
+    expect(await (await signing.request('/index.html?customer=%3Cscript%3E')).text()).toContain(
+      "const identityToken = '';",
+    );
+    expect(await (await app.request('/index.html?customer=ada')).text()).toContain(
+      "const identityToken = '';",
+    );
   });
 
   it('gives every request a fresh base64 nonce', async () => {

@@ -1,5 +1,6 @@
 // The demo storefront: a few static pages that embed the widget the way a merchant would, served with fresh CSP
 // nonces, plus the Vite-built SPA at /spa/ that uses the npm entry. Not part of the package.
+
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { SignJWT } from 'jose';
 
 /** The CSP of /csp.html; `connect-src` and `img-src` fall back to nothing (no `default-src`), so both are open. */
 export const strictCsp = (nonce: string): string =>
@@ -52,6 +54,8 @@ export interface StoreServerOptions {
   /** The reference service's URL, substituted for `%SERVICE_URL%`; can be set later with `setServiceUrl`. */
   serviceUrl?: string;
   log?: boolean;
+  /** The secret the store's "back end" signs identity tokens with (`?customer=` on a page); off without. */
+  identitySecret?: string;
 }
 
 export interface StoreServer {
@@ -87,7 +91,7 @@ async function readFileIfExists(path: string): Promise<Buffer | null> {
 export async function renderTemplate(
   source: string,
   folder: string,
-  values: { serviceUrl: string; nonce: string },
+  values: { serviceUrl: string; nonce: string; identityToken?: string },
 ): Promise<string> {
   const includes = [...source.matchAll(/(?:<!--|\/\*)#include (_[\w.-]+)(?:-->|\*\/)/g)];
   let out = source;
@@ -97,7 +101,23 @@ export async function renderTemplate(
     if (!body) throw new Error(`demo: missing include ${name}`);
     out = out.replace(directive, body.toString('utf8').trimEnd());
   }
-  return out.replaceAll('%SERVICE_URL%', values.serviceUrl).replaceAll('%NONCE%', values.nonce);
+  return out
+    .replaceAll('%SERVICE_URL%', values.serviceUrl)
+    .replaceAll('%NONCE%', values.nonce)
+    .replaceAll('%IDENTITY_TOKEN%', values.identityToken ?? '');
+}
+
+/**
+ * What a store's back end does for a signed-in customer (README "Identity"): an HS256 JWT with their id, valid for two
+ * hours. The demo "signs in" whoever `?customer=` names (letters, digits, `-`, `_`); a real store uses its session.
+ */
+async function demoIdentityToken(secret: string | undefined, customer: string | undefined): Promise<string> {
+  if (!secret || !customer || !/^[\w-]{1,64}$/.test(customer)) return '';
+  return new SignJWT({ sub: customer, email: `${customer}@example.com`, name: customer })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(secret));
 }
 
 /** The Hono app of the store, without a listener (tests can call `app.request`). */
@@ -105,6 +125,7 @@ export function createStoreApp(options: {
   rootDir: string;
   getServiceUrl: () => string;
   log?: boolean;
+  identitySecret?: string;
 }): Hono {
   const storeDir = resolve(options.rootDir, 'demo/store');
   const spaDir = resolve(options.rootDir, 'dist/demo-spa');
@@ -116,7 +137,7 @@ export function createStoreApp(options: {
     });
   }
 
-  const page = async (folder: string, file: string): Promise<Response | null> => {
+  const page = async (folder: string, file: string, customer?: string): Promise<Response | null> => {
     const path = safeJoin(folder, file);
     const source = path ? await readFileIfExists(path) : null;
     if (!source) return null;
@@ -124,6 +145,7 @@ export function createStoreApp(options: {
     const html = await renderTemplate(source.toString('utf8'), folder, {
       serviceUrl: options.getServiceUrl(),
       nonce,
+      identityToken: await demoIdentityToken(options.identitySecret, customer),
     });
     const headers: Record<string, string> = {
       'content-type': MIME['.html'],
@@ -163,7 +185,7 @@ export function createStoreApp(options: {
     const rel = c.req.path === '/' ? 'index.html' : c.req.path.slice(1);
     // `_` files are fragments for includes, not pages.
     if (rel.split('/').some((part) => part.startsWith('_') || part.startsWith('.'))) return c.notFound();
-    if (extname(rel) === '.html') return (await page(storeDir, rel)) ?? c.notFound();
+    if (extname(rel) === '.html') return (await page(storeDir, rel, c.req.query('customer'))) ?? c.notFound();
     return (await asset(storeDir, rel)) ?? c.notFound();
   });
 
@@ -185,6 +207,7 @@ export async function startStoreServer(options: StoreServerOptions = {}): Promis
     rootDir: options.rootDir ?? findPackageRoot(),
     getServiceUrl: () => serviceUrl,
     log: options.log,
+    identitySecret: options.identitySecret,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveServer(s));

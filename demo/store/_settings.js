@@ -5,6 +5,7 @@
 //   ?bad=1                     invalid settings: each bad field logs a [service] error, the widget loads anyway
 //   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
 //   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
+//   ?customer=ada              signed in as customer "ada": the store's back end put an identity token here
 (() => {
   const query = new URLSearchParams(location.search);
   const settings = {
@@ -24,6 +25,9 @@
     settings.customInstructions = '';
     settings.hidden = 'yes';
   }
+  // Filled in by the store's server for a signed-in customer (README "Identity"); empty otherwise.
+  const identityToken = '%IDENTITY_TOKEN%';
+  if (identityToken) settings.identityToken = identityToken;
   window.serviceSettings = settings;
 
   const extraLoaders = Math.min(Number(query.get('loaders') ?? '1'), 3) - 1;

@@ -28,6 +28,24 @@ export interface ChatMessage {
   clientMessageId?: string;
 }
 
+/**
+ * `POST /v0/widget/{widgetId}/conversations` body (optional). `identityToken`: the store's HS256 JWT for a signed-in
+ * customer (DESIGN "Identity verification"); a bad one is `401 { error: { code: IDENTITY_INVALID } }`.
+ */
+export interface CreateConversationRequest {
+  userData?: UserData | null;
+  customInstructions?: string | null;
+  identityToken?: string | null;
+}
+
+/** The error code of a refused identity token; the widget then carries on without identity. */
+export const IDENTITY_INVALID = 'identity_invalid';
+/**
+ * The error code for a message to a conversation of a verified customer without that customer's token (signed out,
+ * another customer signed in): the widget starts a new conversation.
+ */
+export const IDENTITY_MISMATCH = 'identity_mismatch';
+
 /** `POST /v0/widget/{widgetId}/conversations` → */
 export interface CreateConversationResponse {
   conversationId: string;
@@ -47,6 +65,8 @@ export interface SendMessageRequest {
   text: string;
   userData?: UserData | null;
   customInstructions?: string | null;
+  /** As in `CreateConversationRequest`; sent with every message while the page has one. */
+  identityToken?: string | null;
 }
 
 /**

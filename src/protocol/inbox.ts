@@ -22,6 +22,8 @@ export interface InboxConversation {
   updatedAt: string;
   userData: UserData | null;
   customInstructions: string | null;
+  /** The customer an identity token verified (issue 18); null for an anonymous conversation. */
+  user?: { id: string; email?: string; name?: string } | null;
   messageCount: number;
   /** ISO 8601, or null for a conversation without messages. */
   lastMessageAt: string | null;

@@ -19,6 +19,11 @@ export interface ServiceApi {
   setHidden(hidden: boolean): void;
   setUserData(userData: UserData): void;
   setCustomInstructions(instructions: string): void;
+  /**
+   * The signed-in customer's identity token (see `ServiceSettings.identityToken`), or `null` at sign-out. Another
+   * customer, or `null`, after a customer's conversation starts a new conversation.
+   */
+  setIdentityToken(token: string | null): void;
   /** Start a new conversation and clear the widget's `_service_` storage. */
   reset(): void;
   /** Remove every node, listener and global the widget added. A later `load()` mounts afresh. */

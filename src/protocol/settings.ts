@@ -22,6 +22,11 @@ export interface ServiceSettings {
   hidden?: boolean;
   userData?: UserData;
   customInstructions?: string;
+  /**
+   * The store's HS256 JWT for the signed-in customer (`sub`, `exp` ≤ 24 h after `iat`, optional `email`, `name`),
+   * signed by the store's back end: the only way integrators learn who the shopper is (DESIGN "Identity verification").
+   */
+  identityToken?: string;
   /** BCP 47; default `navigator.language`. */
   locale?: string;
   onReady?: (detail: EventDetail) => void;

@@ -33,7 +33,7 @@ const Id = (max: number) =>
  * | `orderId` | string, 1 to 100 characters | the order number as the shopper gave it |
  * | `reason` | string, optional | the shopper's reason, when they gave one |
  * | `requestedAt` | string, ISO 8601 UTC timestamp | when the shopper confirmed the cancellation |
- * | `extra` | object, optional | `userData`: what the store's page passed about the shopper (set in the browser: not proof of identity) |
+ * | `extra` | object, optional | `userData`: what the store's page passed about the shopper (set in the browser: not proof of identity); `user`: `{ id, email?, name? }`, the customer the store's identity token verified (the only identity to trust) |
  */
 export const OrderCancellationRequestSchema = v.pipe(
   plainObject(),

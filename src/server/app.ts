@@ -88,6 +88,7 @@ export function createApp({
       service: runtime.service,
       isStreaming: runtime.turns.isStreaming,
       streamPollMs: runtime.streamPollMs,
+      identityOf: runtime.identityOf,
     }),
   );
   app.route('/v0/widget', widget);
@@ -99,6 +100,7 @@ export function createApp({
       actionOptions: runtime.actionOptions,
       inbox: { chat: runtime.chat, widgets: config.widgets, webhookCalls: runtime.webhookCalls },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
+      erasure: { chat: runtime.chat },
     }),
   );
   app.route('/', inboxPageRoutes(distDir));

@@ -54,6 +54,23 @@ describe('parseConfig()', () => {
     );
   });
 
+  it('takes identity { secretEnv, required } and requiresIdentity, and refuses requiresIdentity without identity', () => {
+    const c = base();
+    const action = { name: 'Orders', url: 'https://shop.example/o', requiresIdentity: true };
+    Object.assign(c.widgets[0], { identity: { secretEnv: 'SHOP_IDENTITY_SECRET' }, actions: [action] });
+    const r = parseConfig(c);
+    expect(r.ok && r.value.widgets[0].identity).toEqual({
+      secretEnv: 'SHOP_IDENTITY_SECRET',
+      required: false,
+    });
+    Object.assign(c.widgets[0], { identity: undefined });
+    expect(errorOf(c)).toMatch(/requiresIdentity needs the widget's identity/);
+    Object.assign(c.widgets[0], { identity: { secretEnv: 'not a name' } });
+    expect(errorOf(c)).toMatch(/^widgets\[0\]\.identity\.secretEnv: /);
+    Object.assign(c.widgets[0], { identity: { secretEnv: 'X', secret: 'inline' } });
+    expect(errorOf(c)).toMatch(/identity\.secret: is not a known field/);
+  });
+
   it('refuses an openai engine without its models and a database that is neither embedded nor postgres', () => {
     expect(
       errorOf({ ...base(), engine: { type: 'openai', baseUrl: 'https://m.example', apiKeyEnv: 'K' } }),

@@ -54,6 +54,17 @@ const ActionSchema = v.strictObject({
   enabled: v.optional(v.boolean(), true),
   /** A side effect: the call waits for the shopper's yes (DESIGN "Side effects need the shopper's yes"). */
   confirm: v.optional(v.boolean()),
+  /** With the widget's `identity.required`, refused for a shopper without a verified identity (DESIGN: issue 8). */
+  requiresIdentity: v.optional(v.boolean()),
+});
+
+/**
+ * DESIGN "Identity verification": the store's back end signs HS256 JWTs with the secret this environment variable
+ * holds; the secret itself never sits in the config file.
+ */
+const IdentitySchema = v.strictObject({
+  secretEnv: v.pipe(nonEmpty, v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
+  required: v.optional(v.boolean(), false),
 });
 
 const FeedSchema = v.strictObject({
@@ -84,6 +95,7 @@ const WidgetSchema = v.strictObject({
   // Issue 18: the name of the environment variable holding the secret that signs custom-action and webhook calls
   // (src/server/edge/signing-secrets.ts reads it at start). The secret itself never sits in the config.
   signingSecretEnv: v.optional(envName),
+  identity: v.optional(IdentitySchema),
 });
 
 const EngineSchema = v.variant('type', [
@@ -135,6 +147,11 @@ export const ConfigSchema = v.pipe(
   v.check(
     (c) => new Set(c.taskApiKeys.map((k) => k.key)).size === c.taskApiKeys.length,
     'taskApiKeys: keys must be unique',
+  ),
+  // Marking an action without a way to verify anyone would look protected and protect nothing.
+  v.check(
+    (c) => c.widgets.every((w) => w.identity || w.actions.every((a) => !a.requiresIdentity)),
+    "widgets: an action with requiresIdentity needs the widget's identity (secretEnv) to be set",
   ),
 );
 

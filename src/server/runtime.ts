@@ -6,8 +6,10 @@ import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-s
 import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
+import { identitySecrets, type VerifiedUser, type VerifyIdentity } from './edge/identity-token';
 import { newRequestId } from './edge/outbound-signature';
 import { createProposalStore } from './edge/proposal-store';
+import { guardIdentity } from './edge/require-identity';
 import { readSigningSecrets } from './edge/signing-secrets';
 import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
@@ -49,6 +51,8 @@ export interface Runtime {
   hub: EventHub;
   service: ChatService;
   findWidget(id: string): WidgetSettings | undefined;
+  /** The widget's identity-token verifier (its `identity.secretEnv` secret), if it has `identity`. */
+  identityOf(widgetId: string): VerifyIdentity | undefined;
   /** How often an open reply stream re-reads the log unprompted: often only when other instances may write. */
   streamPollMs: number;
   actionOptions: Omit<CallActionOptions, 'signal'>;
@@ -66,6 +70,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!engine.ok) throw new Error(engine.error);
   const signingSecrets = readSigningSecrets(config.widgets);
   if (!signingSecrets.ok) throw new Error(signingSecrets.error);
+  // Identity secrets likewise: a widget that promises verified identity never runs without its secret.
+  const identity = identitySecrets(config.widgets);
+  if (!identity.ok) throw new Error(identity.error);
   const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
   try {
     const applied = await migrate(db);
@@ -113,32 +120,53 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
-  const toolsFor = (widgetId: string, conversationId: string, userData?: UserData | null): EngineTools => ({
-    async callAction(action, params) {
-      const requestId = newRequestId();
-      const outcome = await callAction(
-        action,
-        params,
-        { widgetId, conversationId, requestId },
-        actionOptions,
-      );
-      if (!outcome.ok)
-        logger.warn('custom action failed', { widgetId, action: action.name, requestId, ...outcome.error });
-      return outcome.ok
-        ? { ok: true, aiText: outcome.aiText, part: outcome.part }
-        : { ok: false, error: outcome.error };
-    },
-    async searchProducts(query) {
-      const found = await searchProducts(db, widgetId, query);
-      return found.flatMap((p) => toProductCard(p) ?? []);
-    },
-    cancelOrder: orderCancellationTool(
+  const toolsFor = (
+    widgetId: string,
+    conversationId: string,
+    userData?: UserData | null,
+    storedUser: VerifiedUser | null = null,
+    wrap: (tools: EngineTools) => EngineTools = (tools) => tools,
+  ): EngineTools => {
+    // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
+    // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
+    const user = widgets.get(widgetId)?.identity ? storedUser : null;
+    return guardIdentity(
       widgets.get(widgetId),
-      { widgetId, conversationId },
-      { calls: webhookCalls, logger, options: actionOptions },
-      userData,
-    ),
-  });
+      user,
+      wrap({
+        async callAction(action, params) {
+          const requestId = newRequestId();
+          const outcome = await callAction(
+            action,
+            params,
+            { widgetId, conversationId, requestId, user },
+            actionOptions,
+          );
+          if (!outcome.ok)
+            logger.warn('custom action failed', {
+              widgetId,
+              action: action.name,
+              requestId,
+              ...outcome.error,
+            });
+          return outcome.ok
+            ? { ok: true, aiText: outcome.aiText, part: outcome.part }
+            : { ok: false, error: outcome.error };
+        },
+        async searchProducts(query) {
+          const found = await searchProducts(db, widgetId, query);
+          return found.flatMap((p) => toProductCard(p) ?? []);
+        },
+        cancelOrder: orderCancellationTool(
+          widgets.get(widgetId),
+          { widgetId, conversationId },
+          { calls: webhookCalls, logger, options: actionOptions },
+          userData,
+          user,
+        ),
+      }),
+    );
+  };
   const service = createChatService({
     chat,
     hub,
@@ -174,6 +202,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     hub,
     service,
     findWidget: (id) => widgets.get(id),
+    identityOf: (id) => identity.value.get(id),
     streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,
     tasks,

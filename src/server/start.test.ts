@@ -73,6 +73,33 @@ describe('service-widget serve (CLI)', () => {
     );
   });
 
+  it('stops with one clear line naming the variable when a widget identity secret is unset, empty or short', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'service.config.json');
+    const widgets = [
+      { id: 'w', allowedOrigins: ['*'] },
+      { id: 'shop', allowedOrigins: ['*'], identity: { secretEnv: 'SERVICE_TEST_IDENTITY_UNSET' } },
+    ];
+    writeFileSync(file, JSON.stringify({ adminKey: 'admin-key-123456', widgets }));
+    const run = () => main(['serve', '--config', file, '--port', '0', '--data-dir', join(dir, 'db')]);
+    for (const value of [undefined, '']) {
+      if (value === undefined) delete process.env.SERVICE_TEST_IDENTITY_UNSET;
+      else process.env.SERVICE_TEST_IDENTITY_UNSET = value;
+      const stderr = capture();
+      expect(await run()).toBe(1);
+      expect(stderr()).toBe(
+        'Cannot start: widgets[1].identity.secretEnv: the environment variable SERVICE_TEST_IDENTITY_UNSET is not set\n',
+      );
+    }
+    process.env.SERVICE_TEST_IDENTITY_UNSET = 'short-secret';
+    const stderr = capture();
+    expect(await run()).toBe(1);
+    // The line names the variable, never the secret.
+    expect(stderr()).toContain('the secret in SERVICE_TEST_IDENTITY_UNSET must be at least 32 bytes');
+    expect(stderr()).not.toContain('short-secret');
+    delete process.env.SERVICE_TEST_IDENTITY_UNSET;
+  });
+
   it('refuses a DATABASE_URL that is not a postgres:// URL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const file = join(dir, 'service.config.json');

@@ -128,6 +128,7 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     isOpen: !isHiddenByDefault && wasOpenBefore,
     userData: settings.userData,
     customInstructions: settings.customInstructions,
+    identityToken: settings.identityToken,
   });
 
   const host = document.createElement(HOST_TAG);

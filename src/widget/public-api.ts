@@ -1,6 +1,6 @@
 import { err, MESSAGE_TEXT_MAX, type OpenChatOptions, ok, type Result, type ServiceApi } from '../protocol';
 import { logError } from './log';
-import { checkCustomInstructions, checkHidden, checkUserData } from './settings';
+import { checkCustomInstructions, checkHidden, checkIdentityToken, checkUserData } from './settings';
 import type { Store } from './store';
 import { VERSION } from './version';
 
@@ -72,6 +72,7 @@ export function createPublicApi(deps: PublicApiDeps): ServiceApi {
       checkCustomInstructions,
       store.setCustomInstructions,
     ),
+    setIdentityToken: setter('setIdentityToken', checkIdentityToken, store.setIdentityToken),
     reset: guard('reset', () => deps.reset()),
     destroy: guard('destroy', () => {
       isDestroyed = true;

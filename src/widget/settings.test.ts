@@ -165,6 +165,16 @@ describe('parseSettings()', () => {
     expect(settings.locale).toBe('de');
   });
 
+  it('takes identityToken when it has the shape of a JWT, and reports anything else', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl';
+    expect(parse({ widgetId: 'w', identityToken: jwt }).settings.identityToken).toBe(jwt);
+    for (const bad of ['not a jwt', 42, 'a.b', `${jwt}.extra`, 'x'.repeat(5000)]) {
+      const { settings, issues } = parse({ widgetId: 'w', identityToken: bad });
+      expect(settings.identityToken).toBeUndefined();
+      expect(issues).toEqual(['identityToken must be a JWT (three base64url parts) or null; ignored']);
+    }
+  });
+
   it('ignores unknown fields silently, for forward compatibility', () => {
     expect(parse({ widgetId: 'w', futureOption: 1 }).issues).toEqual([]);
   });

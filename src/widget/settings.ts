@@ -84,6 +84,13 @@ export const checkCustomInstructions = (value: unknown): Result<string> =>
     ? ok(value)
     : err(`customInstructions must be a string of 1 to ${CUSTOM_INSTRUCTIONS_MAX} characters`);
 
+/** A compact JWT's shape (three base64url parts); the service checks the rest. `null` signs out (the setter only). */
+export const checkIdentityToken = (value: unknown): Result<string | null> =>
+  value === null ||
+  (typeof value === 'string' && value.length <= 4096 && /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value))
+    ? ok(value)
+    : err('identityToken must be a JWT (three base64url parts) or null');
+
 export const checkLocale = (value: unknown): Result<string> => {
   if (typeof value === 'string' && value !== '') {
     try {
@@ -135,6 +142,9 @@ export function parseSettings(raw: unknown, defaults: SettingsDefaults): Result<
   });
   take('customInstructions', checkCustomInstructions, (value) => {
     settings.customInstructions = value;
+  });
+  take('identityToken', checkIdentityToken, (value) => {
+    if (value) settings.identityToken = value;
   });
   take('locale', checkLocale, (value) => {
     settings.locale = value;

@@ -33,6 +33,7 @@ export interface StoreInit {
   isOpen: boolean;
   userData?: UserData;
   customInstructions?: string;
+  identityToken?: string;
 }
 
 /**
@@ -50,6 +51,8 @@ export function createStore(init: StoreInit) {
   const messages = signal<readonly WidgetMessage[]>([]);
   const userData = signal(init.userData);
   const customInstructions = signal(init.customInstructions);
+  /** The page's identity token; not cleared by `reset()`: a new conversation is still this customer's. */
+  const identityToken = signal(init.identityToken);
   /** Answers that arrived while the panel was closed (the launcher's badge). */
   const unread = signal(0);
   /** The last finished answer as plain text, for the polite live region. */
@@ -119,6 +122,7 @@ export function createStore(init: StoreInit) {
     messages,
     userData,
     customInstructions,
+    identityToken,
     unread,
     announcement,
     setHidden: action((value: boolean) => {
@@ -149,6 +153,9 @@ export function createStore(init: StoreInit) {
     }),
     setCustomInstructions: action((value: string) => {
       customInstructions.value = value;
+    }),
+    setIdentityToken: action((value: string | null) => {
+      identityToken.value = value ?? undefined;
     }),
     /** A new conversation: no messages, no draft, no personalization. The panel stays as it is. */
     reset: action(() => {

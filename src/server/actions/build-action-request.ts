@@ -25,6 +25,8 @@ export interface ActionCallIds {
    * same call, so the integrator can deduplicate. The signing hook sends it (src/server/edge/outbound-signature.ts).
    */
   requestId: string;
+  /** The customer an identity token verified (issue 18): `x-service-user-id`, `x-service-user-email`. */
+  user?: { id: string; email?: string } | null;
 }
 
 export interface ActionRequest {
@@ -155,6 +157,11 @@ export function buildActionRequest(
     accept: ACTION_ACCEPT,
     'user-agent': USER_AGENT,
   };
+  // Only verified claims: `userData` never becomes an identity header.
+  if (ids.user) {
+    headers['x-service-user-id'] = ids.user.id;
+    if (ids.user.email) headers['x-service-user-email'] = ids.user.email;
+  }
 
   if (method === 'GET') {
     // Appended as text rather than through url.searchParams, which would re-encode the integrator's own query.

@@ -9,6 +9,7 @@ import { newRequestId } from '../edge/outbound-signature';
 import { errorResponse } from '../error-response';
 import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
 import { adminAuth } from './admin-auth';
+import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
 const TestActionSchema = v.strictObject({
   params: v.optional(
@@ -31,6 +32,8 @@ export interface AdminDeps {
     refresh(widgetId: string): Promise<RefreshReport | null>;
     lastReport(widgetId: string): RefreshReport | undefined;
   };
+  /** `DELETE /widgets/{id}/users/{sub}`; the route is off without. */
+  erasure?: Pick<UserErasureDeps, 'chat'>;
 }
 
 /**
@@ -42,10 +45,11 @@ export interface AdminDeps {
  * RefreshReport (a refresh already running, scheduled or asked for, is joined rather than doubled);
  * `GET /v0/admin/widgets/{widgetId}/feeds/status` answers the last report, or `{ status: 'never-run' }`.
  */
-export function adminRoutes({ adminKey, findWidget, actionOptions, inbox, feeds }: AdminDeps): Hono {
+export function adminRoutes({ adminKey, findWidget, actionOptions, inbox, feeds, erasure }: AdminDeps): Hono {
   const app = new Hono();
   app.use('*', adminAuth(adminKey));
   app.route('/', inboxApiRoutes(inbox));
+  if (erasure) app.route('/', userErasureRoutes({ chat: erasure.chat, findWidget }));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX } from '../../protocol/chat';
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../protocol/settings';
+import { IDENTITY_TOKEN_MAX } from '../edge/identity-token';
 
 // Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
 
@@ -58,6 +59,16 @@ const customInstructions = v.pipe(
   ),
 );
 
+/** Checked for shape only here; `identityVerifier` checks the signature and claims. */
+const identityToken = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string('identityToken must be a string (a JWT)'),
+      v.maxLength(IDENTITY_TOKEN_MAX, `identityToken is at most ${IDENTITY_TOKEN_MAX} characters`),
+    ),
+  ),
+);
+
 export const SendMessageSchema = v.strictObject({
   clientMessageId: v.pipe(
     v.string(),
@@ -71,6 +82,7 @@ export const SendMessageSchema = v.strictObject({
   ),
   userData: v.optional(v.nullable(UserDataSchema)),
   customInstructions: v.optional(v.nullable(customInstructions)),
+  identityToken,
 });
 
 export const ContextSchema = v.strictObject({
@@ -82,6 +94,7 @@ export const CreateConversationSchema = v.optional(
   v.strictObject({
     userData: v.optional(v.nullable(UserDataSchema)),
     customInstructions: v.optional(v.nullable(customInstructions)),
+    identityToken,
   }),
   {},
 );

@@ -3,6 +3,7 @@ import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
 import { answerProposal } from '../edge/answer-proposal';
 import { confirmingTools } from '../edge/confirming-tools';
+import type { VerifiedUser } from '../edge/identity-token';
 import type { ProposalStore } from '../edge/proposal-store';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
 import type { Logger } from '../logger';
@@ -19,10 +20,18 @@ export interface TurnDeps {
   loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
   /**
-   * The integrator-facing tools for this turn (custom actions, the catalog, order cancellation); `userData` is the
-   * conversation's, as the turn started. The engine gets them through `confirmingTools`, never bare.
+   * The integrator-facing tools for this turn (custom actions, the catalog, order cancellation); `userData` and the
+   * verified `user` are the conversation's as the turn started (only the verified user reaches integrators as
+   * identity). `wrap` goes between the calls and the identity guard: the engine gets them through `confirmingTools`,
+   * never bare, and a call refused for want of a signed-in customer is refused before it is proposed.
    */
-  toolsFor(widgetId: string, conversationId: string, userData?: UserData | null): EngineTools;
+  toolsFor(
+    widgetId: string,
+    conversationId: string,
+    userData?: UserData | null,
+    user?: VerifiedUser | null,
+    wrap?: (tools: EngineTools) => EngineTools,
+  ): EngineTools;
   /** Calls waiting for the shopper's yes (migration 015). */
   proposals: ProposalStore;
   /** A whole turn's deadline; the engine is aborted after it. */
@@ -89,7 +98,13 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     );
     const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     const actions = turn.actions.filter((a) => a.enabled);
-    const tools = deps.toolsFor(turn.widgetId, conversationId, turn.conversation.userData);
+    // The stored call of a confirmed proposal goes through the identity guard too.
+    const tools = deps.toolsFor(
+      turn.widgetId,
+      conversationId,
+      turn.conversation.userData,
+      turn.conversation.user,
+    );
     const answered = await answerProposal({
       proposals: deps.proposals,
       conversationId,
@@ -116,12 +131,19 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         actions,
         state: await deps.loadState(conversationId),
         ...(answered && { confirmed: answered }),
-        tools: confirmingTools(tools, {
-          proposals: deps.proposals,
+        tools: deps.toolsFor(
+          turn.widgetId,
           conversationId,
-          replyId: turn.reply.id,
-          emitPart: (part) => emit({ type: 'part', part }),
-        }),
+          turn.conversation.userData,
+          turn.conversation.user,
+          (raw) =>
+            confirmingTools(raw, {
+              proposals: deps.proposals,
+              conversationId,
+              replyId: turn.reply.id,
+              emitPart: (part) => emit({ type: 'part', part }),
+            }),
+        ),
         signal: controller.signal,
       },
       emit,

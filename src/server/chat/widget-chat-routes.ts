@@ -11,6 +11,8 @@ import {
   newConversationToken,
   requireConversationToken,
 } from '../edge/conversation-token';
+import { checkConversationIdentity, verifiedUserOf } from '../edge/identity-check';
+import type { VerifyIdentity } from '../edge/identity-token';
 import { errorResponse } from '../error-response';
 import type { ChatStore } from '../storage/chat-store';
 import {
@@ -32,6 +34,8 @@ export interface WidgetChatDeps {
   isStreaming(conversationId: string): Promise<boolean>;
   /** See `LogStreamOptions.pollMs`. */
   streamPollMs: number;
+  /** The widget's identity-token verifier; undefined when it has no `identity` (tokens are then ignored). */
+  identityOf?(widgetId: string): VerifyIdentity | undefined;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -89,14 +93,19 @@ export function widgetChatRoutes({
   service,
   isStreaming,
   streamPollMs,
+  identityOf,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
 
   app.post('/:widgetId/conversations', async (c) => {
     const body = await readJson(c, CreateConversationSchema, true);
     if (!body.ok) return body.response;
+    const widgetId = c.req.param('widgetId');
+    const { identityToken, ...context } = body.value ?? {};
+    const identity = await verifiedUserOf(c, identityOf?.(widgetId), identityToken);
+    if (!identity.ok) return identity.response;
     const { token, hash } = newConversationToken();
-    const conversation = await chat.createConversation(c.req.param('widgetId'), body.value ?? {}, hash);
+    const conversation = await chat.createConversation(widgetId, context, hash, identity.user);
     c.header('cache-control', 'no-store');
     return c.json<CreateConversationResponse>({ conversationId: conversation.id, token }, 201);
   });
@@ -109,7 +118,16 @@ export function widgetChatRoutes({
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
-    const sent = await service.send(c.req.param('widgetId'), c.req.param('id'), body.value);
+    const widgetId = c.req.param('widgetId');
+    const verify = identityOf?.(widgetId);
+    const { identityToken, ...request } = body.value;
+    const identity = await verifiedUserOf(c, verify, identityToken);
+    if (!identity.ok) return identity.response;
+    if (verify) {
+      const refused = await checkConversationIdentity(c, chat, c.var.conversation, identity.user);
+      if (refused) return refused;
+    }
+    const sent = await service.send(widgetId, c.req.param('id'), request);
     if (!sent) return notFound(c);
     c.header('x-service-message-id', sent.userMessage.id);
     c.header(REPLY_ID_HEADER, sent.reply.id);

@@ -61,6 +61,12 @@ export const CANCEL_ORDER_ACTION = 'Cancel order';
 export const isUnreadableAnswer = (code: string): boolean =>
   code === 'invalid_json' || code === 'invalid_response' || code === 'too_large';
 
+/**
+ * A tool's error code when the widget requires a verified identity for that call and the conversation has none
+ * (issue 18, `identity.required`); the tool layer refuses it, and the engine asks the shopper to sign in.
+ */
+export const IDENTITY_REQUIRED = 'identity_required';
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;

@@ -91,13 +91,22 @@ async function newConversation(widgetId: string, body: unknown = {}): Promise<st
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(201);
-  return ((await res.json()) as { conversationId: string }).conversationId;
+  const { conversationId, token } = (await res.json()) as { conversationId: string; token: string };
+  tokens.set(conversationId, token);
+  return conversationId;
 }
+
+/** Conversation tokens (issue 18), by conversation id: every request after the creation sends its bearer token. */
+const tokens = new Map<string, string>();
 
 async function send(widgetId: string, conversationId: string, text: string, extra: object = {}) {
   const res = await fetch(`${service.url}/v0/widget/${widgetId}/conversations/${conversationId}/messages`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
+    headers: {
+      'content-type': 'application/json',
+      origin: ORIGIN,
+      authorization: `Bearer ${tokens.get(conversationId)}`,
+    },
     body: JSON.stringify({ clientMessageId: `c${Math.random().toString(36).slice(2)}`, text, ...extra }),
   });
   expect(res.status).toBe(200);
@@ -160,6 +169,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       updatedAt: expect.any(String),
       userData: { name: 'Ada', tier: 'gold', visits: 3, vip: true, note: null },
       customInstructions: 'Be brief.\nAddress her as Ms Lovelace.',
+      user: null,
       messageCount: 2,
       lastMessageAt: expect.any(String),
     });
@@ -271,6 +281,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       updatedAt: expect.any(String),
       userData: { email: 'ada@example.com' },
       customInstructions: 'Mention free returns.',
+      user: null,
       messageCount: 4,
       lastMessageAt: detail.messages[3].createdAt,
     });

@@ -32,6 +32,58 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
   }
 
   describe('conversations', () => {
+    it("binds a verified customer once: an anonymous conversation becomes theirs, never another customer's", async () => {
+      const widgetId = newWidget();
+      const anonymous = await chat.createConversation(widgetId);
+      expect(anonymous.user).toBeNull();
+      const ada = { id: 'ada', email: 'ada@shop.example', name: 'Ada' };
+      const bound = await chat.bindUser(widgetId, anonymous.id, ada);
+      expect(bound.ok && bound.conversation.user).toEqual(ada);
+      // The same customer again takes their latest claims; another is refused and changes nothing.
+      const again = await chat.bindUser(widgetId, anonymous.id, { id: 'ada' });
+      expect(again.ok && again.conversation.user).toEqual({ id: 'ada' });
+      expect(await chat.bindUser(widgetId, anonymous.id, { id: 'eve' })).toEqual({
+        ok: false,
+        reason: 'mismatch',
+      });
+      expect((await chat.getConversation(widgetId, anonymous.id))?.user).toEqual({ id: 'ada' });
+      expect(await chat.bindUser(newWidget(), anonymous.id, ada)).toEqual({ ok: false, reason: 'not_found' });
+      expect(await chat.bindUser(widgetId, 'not-a-uuid', ada)).toEqual({ ok: false, reason: 'not_found' });
+      const created = await chat.createConversation(widgetId, {}, undefined, {
+        id: 'bo',
+        email: 'bo@shop.example',
+      });
+      expect(created.user).toEqual({ id: 'bo', email: 'bo@shop.example' });
+    });
+
+    it('deletes every conversation of one customer in one widget, with messages and events, and counts them', async () => {
+      const widgetId = newWidget();
+      const other = newWidget();
+      const ada = [
+        await chat.createConversation(widgetId, {}, undefined, { id: 'ada' }),
+        await chat.createConversation(widgetId, {}, undefined, { id: 'ada' }),
+      ];
+      const kept = [
+        await chat.createConversation(widgetId, {}, undefined, { id: 'bo' }),
+        await chat.createConversation(widgetId),
+        await chat.createConversation(other, {}, undefined, { id: 'ada' }),
+      ];
+      const sent = await chat.addUserMessage(widgetId, ada[0].id, { clientMessageId: 'c1', text: 'Hi' });
+      const reply = await chat.startAssistantMessage(ada[0].id, sent!.message.id);
+      await chat.appendEvent(ada[0].id, reply.message.id, { type: 'message.delta', text: 'Hello' });
+
+      expect(await chat.deleteUserConversations(widgetId, 'ada')).toBe(2);
+      for (const c of ada) expect(await chat.getConversation(widgetId, c.id)).toBeNull();
+      const [{ count }] = await db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM messages WHERE conversation_id = $1',
+        [ada[0].id],
+      );
+      expect(count).toBe(0);
+      expect(await chat.eventsAfter(ada[0].id, 0)).toEqual([]);
+      for (const c of kept) expect(await chat.getConversation(c.widgetId, c.id)).not.toBeNull();
+      expect(await chat.deleteUserConversations(widgetId, 'ada')).toBe(0);
+    });
+
     it('creates a conversation with its context and reads it back within its widget only', async () => {
       const widgetId = newWidget();
       const created = await chat.createConversation(widgetId, {
@@ -45,6 +97,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         updatedAt: expect.any(String),
         userData: { name: 'Ada', vip: true, visits: 3, note: null },
         customInstructions: 'Answer in French.',
+        user: null,
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();

@@ -1,5 +1,6 @@
 import type { ChatMessage, MessagePart, MessageRole, StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
+import type { VerifiedUser } from '../edge/identity-token';
 import type { Db } from './db';
 import { foldReplyParts } from './reply-parts';
 import { storableJson, storableText } from './storable';
@@ -21,7 +22,14 @@ export interface Conversation {
   updatedAt: string;
   userData: UserData | null;
   customInstructions: string | null;
+  /** The customer verified by an identity token (issue 18); null for an anonymous conversation. */
+  user: VerifiedUser | null;
 }
+
+/** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
+export type BindUserOutcome =
+  | { ok: true; conversation: Conversation }
+  | { ok: false; reason: 'not_found' | 'mismatch' };
 
 /** `undefined` leaves a field as it is, `null` clears it (`ContextRequest`, `SendMessageRequest`). */
 export interface ContextUpdate {
@@ -67,8 +75,24 @@ export interface InboxPage {
 }
 
 export interface ChatStore {
-  /** `tokenHash`: the SHA-256 (hex) of the conversation's bearer token; without one the widget API never opens it. */
-  createConversation(widgetId: string, context?: ContextUpdate, tokenHash?: string): Promise<Conversation>;
+  /**
+   * `tokenHash`: the SHA-256 (hex) of the conversation's bearer token; without one the widget API never opens it.
+   * `user`: the customer an identity token verified (issue 18), if any.
+   */
+  createConversation(
+    widgetId: string,
+    context?: ContextUpdate,
+    tokenHash?: string,
+    user?: VerifiedUser | null,
+  ): Promise<Conversation>;
+  /**
+   * Binds the conversation to a verified customer: an anonymous one becomes theirs (signing in mid-chat), one already
+   * theirs takes the token's current email and name, one of another customer is left alone (`mismatch`). One
+   * statement, so two different customers racing for one anonymous conversation cannot both win.
+   */
+  bindUser(widgetId: string, id: string, user: VerifiedUser): Promise<BindUserOutcome>;
+  /** Erases every conversation of one verified customer, with their messages and events; answers how many. */
+  deleteUserConversations(widgetId: string, userId: string): Promise<number>;
   /** Null when the id is not a conversation of this widget. */
   getConversation(widgetId: string, id: string): Promise<Conversation | null>;
   /**
@@ -132,6 +156,9 @@ interface ConversationRow {
   updated_at: Date;
   user_data: UserData | null;
   custom_instructions: string | null;
+  user_id: string | null;
+  user_email: string | null;
+  user_name: string | null;
 }
 
 interface MessageRow {
@@ -154,7 +181,8 @@ interface EventRow {
   created_at: Date;
 }
 
-const CONVERSATION_COLUMNS = 'id, widget_id, created_at, updated_at, user_data, custom_instructions';
+const CONVERSATION_COLUMNS =
+  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name';
 const MESSAGE_COLUMNS = 'id, role, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
@@ -189,11 +217,20 @@ export function createChatStore(db: Db): ChatStore {
   };
 
   return {
-    async createConversation(widgetId, context = {}, tokenHash) {
+    async createConversation(widgetId, context = {}, tokenHash, user = null) {
       const [row] = await db.query<ConversationRow>(
-        `INSERT INTO conversations (widget_id, user_data, custom_instructions, token_hash)
-         VALUES ($1, $2::jsonb, $3, $4) RETURNING ${CONVERSATION_COLUMNS}`,
-        [widgetId, jsonOrNull(context.userData), textOrNull(context.customInstructions), tokenHash ?? null],
+        `INSERT INTO conversations
+           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name)
+         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7) RETURNING ${CONVERSATION_COLUMNS}`,
+        [
+          widgetId,
+          jsonOrNull(context.userData),
+          textOrNull(context.customInstructions),
+          tokenHash ?? null,
+          textOrNull(user?.id),
+          textOrNull(user?.email),
+          textOrNull(user?.name),
+        ],
       );
       return toConversation(row);
     },
@@ -207,6 +244,31 @@ export function createChatStore(db: Db): ChatStore {
         [id, widgetId, tokenHash],
       );
       return row ? toConversation(row) : null;
+    },
+
+    async bindUser(widgetId, id, user) {
+      if (!isUuid(id)) return { ok: false, reason: 'not_found' };
+      const [row] = await db.query<ConversationRow>(
+        `UPDATE conversations SET user_id = $3, user_email = $4, user_name = $5
+         WHERE id = $1 AND widget_id = $2 AND (user_id IS NULL OR user_id = $3)
+         RETURNING ${CONVERSATION_COLUMNS}`,
+        [id, widgetId, storableText(user.id), textOrNull(user.email), textOrNull(user.name)],
+      );
+      if (row) return { ok: true, conversation: toConversation(row) };
+      const [exists] = await db.query<{ id: string }>(
+        'SELECT id FROM conversations WHERE id = $1 AND widget_id = $2',
+        [id, widgetId],
+      );
+      return { ok: false, reason: exists ? 'mismatch' : 'not_found' };
+    },
+
+    async deleteUserConversations(widgetId, userId) {
+      // Messages, events, engine state and webhook records go with their conversation (ON DELETE CASCADE).
+      const rows = await db.query<{ id: string }>(
+        'DELETE FROM conversations WHERE widget_id = $1 AND user_id = $2 RETURNING id',
+        [widgetId, userId],
+      );
+      return rows.length;
     },
 
     async getConversation(widgetId, id) {
@@ -435,7 +497,15 @@ function toConversation(row: ConversationRow): Conversation {
     updatedAt: row.updated_at.toISOString(),
     userData: row.user_data,
     customInstructions: row.custom_instructions,
+    user: row.user_id === null ? null : userOf(row),
   };
+}
+
+function userOf(row: ConversationRow): VerifiedUser {
+  const user: VerifiedUser = { id: row.user_id as string };
+  if (row.user_email !== null) user.email = row.user_email;
+  if (row.user_name !== null) user.name = row.user_name;
+  return user;
 }
 
 function toMessage(row: MessageRow): StoredMessage {

@@ -2,6 +2,7 @@ import type { UserData } from '../../protocol/settings';
 import { formatSchemaIssues } from '../../schemas/schema-result';
 import { SERVICE_VERSION } from '../actions/build-action-request';
 import { ACTION_MAX_BYTES, ACTION_TIMEOUT_MS, type CallActionOptions } from '../actions/call-action';
+import type { VerifiedUser } from '../edge/identity-token';
 import { signHop } from '../edge/outbound-signature';
 import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
 import type { WebhookDefinition } from './webhook-config';
@@ -41,6 +42,8 @@ export interface OrderCancellationInput {
   reason?: string;
   /** The conversation's user data, sent as `extra.userData`. */
   userData?: UserData | null;
+  /** The verified customer (identity token), sent as `extra.user: { id, email?, name? }`. */
+  user?: VerifiedUser | null;
 }
 
 export interface WebhookCallIds {
@@ -58,6 +61,19 @@ export type WebhookCallOptions = CallActionOptions & {
   /** Tests: the request's `requestedAt`. */
   now?: () => Date;
 };
+
+/** `extra`: the page's `userData` as it was given, and apart from it the verified customer, when there is one. */
+function extraOf({ userData, user }: OrderCancellationInput): { extra?: Record<string, unknown> } {
+  const extra: Record<string, unknown> = {};
+  if (userData && Object.keys(userData).length > 0) extra.userData = userData;
+  if (user)
+    extra.user = {
+      id: user.id,
+      ...(user.email ? { email: user.email } : {}),
+      ...(user.name ? { name: user.name } : {}),
+    };
+  return Object.keys(extra).length > 0 ? { extra } : {};
+}
 
 /**
  * Asks the integrator to cancel an order. Never throws.
@@ -92,9 +108,7 @@ export async function callOrderCancellation(
     orderId: input.orderId,
     ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
     requestedAt: (options.now?.() ?? new Date()).toISOString(),
-    ...(input.userData && Object.keys(input.userData).length > 0
-      ? { extra: { userData: input.userData } }
-      : {}),
+    ...extraOf(input),
   };
   // The service holds itself to the schema it publishes: a request that would fail it is never sent.
   const checked = version.orderCancellation.parseRequest(request);

@@ -1,5 +1,6 @@
 import type { UserData } from '../../protocol/settings';
 import type { WidgetSettings } from '../config';
+import type { VerifiedUser } from '../edge/identity-token';
 import { newRequestId } from '../edge/outbound-signature';
 import type { EngineTools } from '../engine/engine';
 import type { Logger } from '../logger';
@@ -30,6 +31,8 @@ export function orderCancellationTool(
   deps: OrderCancellationToolDeps,
   /** The conversation's personalization as the turn started (sent as `extra.userData`). */
   userData?: UserData | null,
+  /** The conversation's verified customer (sent as `extra.user`). */
+  user?: VerifiedUser | null,
 ): EngineTools['cancelOrder'] {
   const webhook = widget?.webhooks.find((w) => w.kind === 'order-cancellation');
   if (!webhook) return undefined;
@@ -39,7 +42,7 @@ export function orderCancellationTool(
     const requestId = newRequestId();
     const outcome = await callOrderCancellation(
       webhook,
-      { orderId, reason, userData },
+      { orderId, reason, userData, user },
       { ...ids, requestId },
       deps.options,
     );

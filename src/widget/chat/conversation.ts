@@ -1,8 +1,10 @@
-import { batch, effect } from '@preact/signals';
+import { batch, effect, untracked } from '@preact/signals';
 import {
   type ChatMessage,
   type CreateConversationResponse,
   type HistoryResponse,
+  IDENTITY_INVALID,
+  IDENTITY_MISMATCH,
   type MessagePart,
   REPLY_ID_HEADER,
   type StreamEvent,
@@ -11,6 +13,7 @@ import {
 import { createDisposer } from '../disposer';
 import type { Strings } from '../i18n';
 import { createId } from '../id';
+import { logError } from '../log';
 import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
@@ -56,6 +59,19 @@ const SLICE_MS = 8;
  */
 const BURST_CHARS = 2_000;
 
+/**
+ * The `sub` of an identity token, read without checking it (the service checks it): only to notice that the customer
+ * changed. Null for no token or one that cannot be read.
+ */
+const subOf = (jwt: string | undefined): string | null => {
+  try {
+    const { sub } = JSON.parse(atob((jwt as string).split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return typeof sub === 'string' && sub ? sub : null;
+  } catch {
+    return null;
+  }
+};
+
 const textOf = (message: ChatMessage): string =>
   message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
@@ -76,12 +92,17 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const idKey = storageKey(widgetId, 'conversation');
   const queueKey = storageKey(widgetId, 'queue');
   const tokenKey = storageKey(widgetId, 'token');
+  const subKey = storageKey(widgetId, 'sub');
   const wait = deps.backoff ?? backoffDelay;
   const disposer = createDisposer();
 
   let conversationId = readItem(idKey);
   /** The conversation's bearer token (issue #18): every request about it but the creation carries it. */
   let token = readItem(tokenKey);
+  /** The verified customer (`sub`) the conversation belongs to on the service; null while it is anonymous. */
+  let boundSub = readItem(subKey);
+  /** An identity token the service refused: not sent again (the chat carries on without identity until a new one). */
+  let refusedToken: string | undefined;
   /** The last event seq applied: the resume point for every stream. */
   let lastSeq = 0;
   let isRestored = false;
@@ -124,6 +145,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const { status } = response;
+    if (status === 401 || status === 403) {
+      const { error } = (await response.json().catch(() => ({}))) as {
+        error?: { code?: string; message?: string };
+      };
+      if (error?.code === IDENTITY_INVALID)
+        throw Object.assign(new Error(error.message), { code: IDENTITY_INVALID });
+      // The conversation is a signed-in customer's and this page is not (any more): start a new one.
+      if (error?.code === IDENTITY_MISMATCH) throw GONE;
+    }
     // No token (one stored before tokens), or one the service does not know: the conversation is gone for us.
     if ((status === 404 || status === 401) && path) throw GONE;
     if (response.ok) return response;
@@ -154,6 +184,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
     lastSeq = 0;
     writeItem(idKey, null);
     writeItem(tokenKey, null);
+    bind(null);
+  };
+
+  const bind = (sub: string | null): void => {
+    if (sub === boundSub) return;
+    boundSub = sub;
+    writeItem(subKey, sub);
+  };
+
+  /** The page's identity token, unless the service refused it: `{ identityToken }` to spread into a body. */
+  const identity = (): { identityToken?: string } => {
+    const value = store.identityToken.peek();
+    return value && value !== refusedToken ? { identityToken: value } : {};
   };
 
   const context = () => ({
@@ -284,10 +327,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         if (!conversationId) {
-          const created = await request('POST', '', context());
+          const created = await request('POST', '', { ...context(), ...identity() });
           ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
           writeItem(idKey, conversationId);
           writeItem(tokenKey, token);
+          bind(subOf(identity().identityToken));
           isContextDirty = false;
         }
         if (isContextDirty) {
@@ -297,14 +341,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
             throw error;
           });
         }
+        const sentIdentity = identity();
         // A Yes or No on a confirm part is posted to its confirmation; its answer streams like a message's.
         const response = await request(
           'POST',
           message.answer
             ? `/${conversationId}/confirmations/${clientMessageId.slice(8)}?lastEventId=${lastSeq}`
             : `/${conversationId}/messages?lastEventId=${lastSeq}`,
-          message.answer ? { answer: message.answer } : { clientMessageId, text: textOf(message) },
+          message.answer
+            ? { answer: message.answer }
+            : { clientMessageId, text: textOf(message), ...sentIdentity },
         );
+        // Signed in mid-chat: the service made the anonymous conversation this customer's.
+        if (sentIdentity.identityToken && !message.answer) bind(subOf(sentIdentity.identityToken));
         const replyId = response.headers.get(REPLY_ID_HEADER) ?? `reply-${clientMessageId}`;
         batch(() => {
           setStatus('online');
@@ -332,6 +381,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
         if (error === GONE && !message.answer) {
           forget();
           isContextDirty = false;
+          continue;
+        }
+        if ((error as { code?: string }).code === IDENTITY_INVALID) {
+          // DESIGN: one error for the page's developer, and the chat carries on without identity; the message goes
+          // again without the token (in a new conversation if this one was the customer's), so it is not lost.
+          logError(`identityToken refused: ${(error as Error).message} The chat goes on without identity.`);
+          refusedToken = store.identityToken.peek();
+          if (boundSub) forget();
           continue;
         }
         if (error === REFUSED || error === GONE) {
@@ -499,6 +556,59 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }),
   );
 
+  /** A new conversation: forgets this one here (id, token, queue, customer) and clears the view. */
+  const startOver = (): void => {
+    const id = conversationId;
+    const clearing = headers({});
+    session.abort();
+    session = new AbortController();
+    wakeUp?.();
+    forget();
+    writeItem(queueKey, null);
+    unwritten = undefined;
+    lastQueue = '';
+    storedQueue = [];
+    pumping = undefined;
+    isRestored = true;
+    sentIds.clear();
+    if (id) {
+      // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
+      fetch(`${base}/${id}/context`, {
+        method: 'PUT',
+        keepalive: true,
+        credentials: 'omit',
+        headers: clearing,
+        body: JSON.stringify({ userData: null, customInstructions: null }),
+      }).catch(() => {});
+    }
+    store.reset();
+    isContextDirty = false;
+    setStatus(navigator.onLine === false ? 'offline' : 'online');
+  };
+
+  // DESIGN "Identity verification": another customer (another `sub`), or a sign-out, on a conversation that was a
+  // customer's starts a new conversation, so on a shared device one customer never sees another's history. Signing
+  // in on an anonymous conversation keeps it: the service makes it the customer's with the next message.
+  let lastSub = boundSub;
+  let isFirstIdentityRun = true;
+  disposer.add(
+    effect(() => {
+      const sub = subOf(store.identityToken.value);
+      const known = boundSub ?? lastSub;
+      lastSub = sub;
+      if (known !== null && sub !== known) {
+        // At load (the stored conversation was another customer's): nothing is shown yet, and the page's settings
+        // (userData) are this customer's, so only the stored conversation and its queue are dropped.
+        if (isFirstIdentityRun) {
+          forget();
+          writeItem(queueKey, null);
+          storedQueue = [];
+        } else untracked(startOver);
+      }
+      isFirstIdentityRun = false;
+    }),
+  );
+
   // History loads with the panel (at idle after boot, or at the first open): boot itself never waits for it.
   disposer.add(
     effect(() => {
@@ -527,34 +637,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       wakeUp?.();
     },
-    reset() {
-      const id = conversationId;
-      const clearing = headers({});
-      session.abort();
-      session = new AbortController();
-      wakeUp?.();
-      forget();
-      writeItem(queueKey, null);
-      unwritten = undefined;
-      lastQueue = '';
-      storedQueue = [];
-      pumping = undefined;
-      isRestored = true;
-      sentIds.clear();
-      if (id) {
-        // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
-        fetch(`${base}/${id}/context`, {
-          method: 'PUT',
-          keepalive: true,
-          credentials: 'omit',
-          headers: clearing,
-          body: JSON.stringify({ userData: null, customInstructions: null }),
-        }).catch(() => {});
-      }
-      store.reset();
-      isContextDirty = false;
-      setStatus(navigator.onLine === false ? 'offline' : 'online');
-    },
+    reset: startOver,
     dispose() {
       session.abort();
       wakeUp?.();

@@ -3,6 +3,7 @@ import {
   CANCEL_ORDER_ACTION,
   type CancelOrderResult,
   type EngineTurn,
+  IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   isUnreadableAnswer,
   type ReplyEvent,
@@ -124,6 +125,9 @@ function answerText(orderId: string, result: Exclude<CancelOrderResult, Awaiting
     return reason
       ? `I could not cancel order ${orderId}. The store says: ${reason}`
       : `The store did not cancel order ${orderId}.`;
+  }
+  if (result.error.code === IDENTITY_REQUIRED) {
+    return `Please sign in to the store first: only signed-in customers can cancel an order here. Order ${orderId} has not been cancelled.`;
   }
   if (isUnreadableAnswer(result.error.code)) {
     return (

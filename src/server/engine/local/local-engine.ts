@@ -4,6 +4,7 @@ import {
   type AssistantEngine,
   type AwaitingConfirmation,
   type EngineTurn,
+  IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   needsConfirmation,
   type ParameterValue,
@@ -132,7 +133,12 @@ async function present(
   emit: (event: ReplyEvent) => Promise<void>,
 ): Promise<void> {
   if (!result.ok) {
-    await streamText(`Sorry, "${action.name}" did not work just now. Please try again in a moment.`, emit);
+    await streamText(
+      result.error.code === IDENTITY_REQUIRED
+        ? `Please sign in to the store first: "${action.name}" is only for signed-in customers.`
+        : `Sorry, "${action.name}" did not work just now. Please try again in a moment.`,
+      emit,
+    );
     return;
   }
   if (result.part.type === 'text') {

@@ -1,5 +1,10 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import { type AwaitingConfirmation, type CancelOrderResult, isUnreadableAnswer } from '../engine';
+import {
+  type AwaitingConfirmation,
+  type CancelOrderResult,
+  IDENTITY_REQUIRED,
+  isUnreadableAnswer,
+} from '../engine';
 import type { ChatTool } from './chat-completions';
 
 // The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
@@ -53,6 +58,9 @@ export function cancelOrderToolResult(
 ): string {
   if (result.ok)
     return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
+  if (result.error.code === IDENTITY_REQUIRED) {
+    return `Error: refused (${IDENTITY_REQUIRED}): ${result.error.message} Order ${orderId} was not cancelled.`;
+  }
   if (isUnreadableAnswer(result.error.code)) {
     return (
       `Error: the store's order system answered something that could not be read (${result.error.code}), so it is ` +

@@ -7,6 +7,7 @@ import {
   CANCEL_ORDER_ACTION,
   type ConfirmedCall,
   type EngineTurn,
+  IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   needsConfirmation,
   type ReplyEvent,
@@ -225,6 +226,9 @@ async function actionToolResult(
   result: Exclude<ActionResult, AwaitingConfirmation>,
   out: ReplyOutput,
 ): Promise<string> {
+  if (!result.ok && result.error.code === IDENTITY_REQUIRED) {
+    return `Error: the action "${name}" was refused (${IDENTITY_REQUIRED}): ${result.error.message} The action was not called.`;
+  }
   if (!result.ok) {
     return `Error: the action "${name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
