@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { build } from 'vite';
+import { compressBrotli, compressGzip } from './size.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const quiet = { logLevel: 'warn', configFile: false, root };
@@ -30,6 +31,15 @@ await build({
 
 // The widget module and the npm entry.
 await build({ root, logLevel: 'warn', configFile: resolve(root, 'vite.config.ts') });
+
+// The files the service serves under /sdk/ (the loader, the widget and its chunks), each beside its brotli and gzip
+// forms, compressed once here with the size script's settings so that the bytes on the wire are the budgets' bytes.
+for (const rel of sdkFiles(resolve(root, 'dist'))) {
+  const path = resolve(root, 'dist', rel);
+  const body = readFileSync(path);
+  writeFileSync(`${path}.br`, compressBrotli(body));
+  writeFileSync(`${path}.gz`, compressGzip(body));
+}
 
 // Types for the npm entry.
 execFileSync(
@@ -98,6 +108,12 @@ await build({
 });
 
 console.log('build: dist/ ready');
+
+/** Mirrors `sdkFileList` in src/server/static-sdk.ts: what `/sdk/` serves. */
+function sdkFiles(dist) {
+  const chunks = existsSync(resolve(dist, 'chunks')) ? readdirSync(resolve(dist, 'chunks')) : [];
+  return ['loader.js', 'widget.js', ...chunks.filter((f) => /\.(js|css)$/.test(f)).map((f) => `chunks/${f}`)];
+}
 
 /**
  * tsc writes relative specifiers as they are in the source (`./request`); under `moduleResolution: node16` a

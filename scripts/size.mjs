@@ -10,48 +10,65 @@
 // Each file counts compressed on its own, as a browser fetches it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { reachable, widgetFiles } from './widget-files.mjs';
 
 const dist = resolve(import.meta.dirname, '../dist');
 const BUDGETS = { loader: 600, untilOpen: 20 * 1024, everything: 40 * 1024, schemas: 4 * 1024 };
 
-const brotli = (buf) => brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-const gzip = (buf) => gzipSync(buf, { level: 9 }).length;
+/**
+ * The compression the budgets count, and the one the build writes beside each browser file (`x.js.br`, `x.js.gz`) for
+ * the service to send as is: so bytes on the wire equal these figures (`scripts/bench-wire.mjs` checks it).
+ */
+export const compressBrotli = (buf) =>
+  brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+export const compressGzip = (buf) => gzipSync(buf, { level: 9 });
+const brotli = (buf) => compressBrotli(buf).length;
+const gzip = (buf) => compressGzip(buf).length;
 
-if (!existsSync(resolve(dist, 'loader.js'))) {
-  console.error('size: dist/ is missing; run `npm run build` first');
-  process.exit(2);
+// Run as a script (`npm run size`), not when another script imports the helpers above.
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
+
+function main() {
+  if (!existsSync(resolve(dist, 'loader.js'))) {
+    console.error('size: dist/ is missing; run `npm run build` first');
+    process.exit(2);
+  }
+
+  const rows = [];
+  const measure = (label, files, budget) => {
+    const bufs = files.map((f) => readFileSync(f));
+    const raw = bufs.reduce((n, b) => n + b.length, 0);
+    const br = bufs.reduce((n, b) => n + brotli(b), 0);
+    const gz = bufs.reduce((n, b) => n + gzip(b), 0);
+    rows.push({ label, files: files.map((f) => relative(dist, f)).join(' '), raw, gz, br, budget });
+  };
+
+  measure('loader (script tag)', [resolve(dist, 'loader.js')], BUDGETS.loader);
+  const widget = widgetFiles(dist);
+  measure('widget until chat open', widget.script.untilOpen, BUDGETS.untilOpen);
+  measure('widget everything', widget.script.everything, BUDGETS.everything);
+  measure('npm entry until chat open (load())', widget.npm.untilOpen, undefined);
+  measure('npm entry everything', widget.npm.everything, undefined);
+  for (const file of readdirSync(resolve(dist, 'schemas')).filter((f) => /^v\d{8}\.js$/.test(f))) {
+    measure(
+      `schemas/${file}`,
+      reachable([resolve(dist, 'schemas', file)], { dynamic: true }),
+      BUDGETS.schemas,
+    );
+  }
+
+  let failed = false;
+  console.log('size: bytes (raw / gzip -9 / brotli q11) against budgets (brotli)');
+  for (const r of rows) {
+    const over = r.budget !== undefined && r.br > r.budget;
+    failed ||= over;
+    const budget = r.budget === undefined ? 'no budget' : `${over ? 'OVER' : 'ok'} budget ${r.budget} B`;
+    console.log(
+      `  ${r.label.padEnd(36)} ${String(r.raw).padStart(7)} / ${String(r.gz).padStart(6)} / ${String(r.br).padStart(6)}  ${budget}`,
+    );
+    console.log(`    ${r.files}`);
+  }
+  process.exit(failed ? 1 : 0);
 }
-
-const rows = [];
-const measure = (label, files, budget) => {
-  const bufs = files.map((f) => readFileSync(f));
-  const raw = bufs.reduce((n, b) => n + b.length, 0);
-  const br = bufs.reduce((n, b) => n + brotli(b), 0);
-  const gz = bufs.reduce((n, b) => n + gzip(b), 0);
-  rows.push({ label, files: files.map((f) => relative(dist, f)).join(' '), raw, gz, br, budget });
-};
-
-measure('loader (script tag)', [resolve(dist, 'loader.js')], BUDGETS.loader);
-const widget = widgetFiles(dist);
-measure('widget until chat open', widget.script.untilOpen, BUDGETS.untilOpen);
-measure('widget everything', widget.script.everything, BUDGETS.everything);
-measure('npm entry until chat open (load())', widget.npm.untilOpen, undefined);
-measure('npm entry everything', widget.npm.everything, undefined);
-for (const file of readdirSync(resolve(dist, 'schemas')).filter((f) => /^v\d{8}\.js$/.test(f))) {
-  measure(`schemas/${file}`, reachable([resolve(dist, 'schemas', file)], { dynamic: true }), BUDGETS.schemas);
-}
-
-let failed = false;
-console.log('size: bytes (raw / gzip -9 / brotli q11) against budgets (brotli)');
-for (const r of rows) {
-  const over = r.budget !== undefined && r.br > r.budget;
-  failed ||= over;
-  const budget = r.budget === undefined ? 'no budget' : `${over ? 'OVER' : 'ok'} budget ${r.budget} B`;
-  console.log(
-    `  ${r.label.padEnd(36)} ${String(r.raw).padStart(7)} / ${String(r.gz).padStart(6)} / ${String(r.br).padStart(6)}  ${budget}`,
-  );
-  console.log(`    ${r.files}`);
-}
-process.exit(failed ? 1 : 0);

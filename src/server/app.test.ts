@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'chunks'));
   mkdirSync(join(dist, 'server'));
   writeFileSync(join(dist, 'loader.js'), 'console.log(1)');
-  writeFileSync(join(dist, 'chunks', 'a-123.js'), 'export {}');
+  writeFileSync(join(dist, 'chunks', 'a-AbCd1234.js'), 'export {}');
   writeFileSync(join(dist, 'server', 'cli.js'), 'secret');
   writeFileSync(join(dist, 'notes.txt'), 'x');
 });
@@ -85,7 +85,7 @@ describe('GET /sdk/*', () => {
     expect(loader.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(loader.headers.get('access-control-allow-origin')).toBe('*');
     expect(await loader.text()).toBe('console.log(1)');
-    const chunk = await app().request('/sdk/chunks/a-123.js');
+    const chunk = await app().request('/sdk/chunks/a-AbCd1234.js');
     expect(chunk.headers.get('cache-control')).toContain('immutable');
   });
 
