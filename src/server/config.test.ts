@@ -71,6 +71,17 @@ describe('parseConfig()', () => {
     expect(errorOf(c)).toMatch(/identity\.secret: is not a known field/);
   });
 
+  it('refuses a push API key listed under two widgets: the key alone names the widget', () => {
+    const c = {
+      ...base(),
+      widgets: [
+        { id: 'a', allowedOrigins: ['*'], productDataApiKeys: ['k-1', 'k-shared'] },
+        { id: 'b', allowedOrigins: ['*'], productDataApiKeys: ['k-shared'] },
+      ],
+    };
+    expect(errorOf(c)).toMatch(/productDataApiKeys must be unique across widgets/);
+  });
+
   it('refuses an openai engine without its models and a database that is neither embedded nor postgres', () => {
     expect(
       errorOf({ ...base(), engine: { type: 'openai', baseUrl: 'https://m.example', apiKeyEnv: 'K' } }),

@@ -153,6 +153,11 @@ export const ConfigSchema = v.pipe(
     (c) => c.widgets.every((w) => w.identity || w.actions.every((a) => !a.requiresIdentity)),
     "widgets: an action with requiresIdentity needs the widget's identity (secretEnv) to be set",
   ),
+  // The push API finds the widget from the key alone (DESIGN "Other bad input").
+  v.check((c) => {
+    const keys = c.widgets.flatMap((w) => w.productDataApiKeys);
+    return new Set(keys).size === keys.length;
+  }, 'widgets: productDataApiKeys must be unique across widgets (a key belongs to one widget)'),
 );
 
 export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;

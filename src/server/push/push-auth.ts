@@ -2,34 +2,35 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
-/** Compared against when the widget is unknown or has no keys, so those cases take the same work as a wrong key. */
+/** Compared against when no widget has keys, so that case takes the same work as a wrong key. */
 const DECOY = digest('service-widget push API: no such key');
 
-/** Decides whether an `API-Key` may push for a widget. */
-export type PushKeyCheck = (widgetId: unknown, apiKey: string | undefined) => boolean;
+/** The widget an `API-Key` belongs to, or undefined for a missing or wrong key. */
+export type PushKeyOwner = (apiKey: string | undefined) => string | undefined;
 
 /**
- * Checks a push API key against the widget's `productDataApiKeys` (SPEC "Authentication"). Only the keys' SHA-256
- * digests are kept, and the presented key's digest is compared with every digest of the widget in constant time (no
- * early exit), so neither memory dumps nor response timing give a key away, nor tell a known widget from an unknown
- * one.
+ * Finds the widget of a push API key among every widget's `productDataApiKeys` (SPEC "Authentication"; a key belongs
+ * to one widget, which the config check enforces). Only the keys' SHA-256 digests are kept, and the presented key's
+ * digest is compared with every digest in constant time (no early exit), so neither memory dumps nor response timing
+ * give a key away. The key alone decides: the route knows the widget before it reads a byte of the body.
  *
  * @example
- * const canPush = pushKeyCheck([{ id: 'shop', productDataApiKeys: ['k-123'] }]);
- * canPush('shop', 'k-123'); // true
- * canPush('shop', 'k-other'); // false
+ * const ownerOf = pushKeyOwner([{ id: 'shop', productDataApiKeys: ['k-123'] }]);
+ * ownerOf('k-123'); // 'shop'
+ * ownerOf('k-other'); // undefined
  */
-export function pushKeyCheck(
+export function pushKeyOwner(
   widgets: ReadonlyArray<{ id: string; productDataApiKeys: readonly string[] }>,
-): PushKeyCheck {
-  const digests = new Map(widgets.map((w) => [w.id, w.productDataApiKeys.map(digest)]));
-  return (widgetId, apiKey) => {
-    if (!apiKey) return false;
+): PushKeyOwner {
+  const keys = widgets.flatMap((w) =>
+    w.productDataApiKeys.map((k) => ({ widgetId: w.id, digest: digest(k) })),
+  );
+  return (apiKey) => {
+    if (!apiKey) return undefined;
     const presented = digest(apiKey);
-    const expected = (typeof widgetId === 'string' ? digests.get(widgetId) : undefined) ?? [];
-    let match = false;
-    for (const d of expected) match = timingSafeEqual(presented, d) || match;
-    if (expected.length === 0) timingSafeEqual(presented, DECOY);
-    return match;
+    let owner: string | undefined;
+    for (const k of keys) if (timingSafeEqual(presented, k.digest)) owner = k.widgetId;
+    if (keys.length === 0) timingSafeEqual(presented, DECOY);
+    return owner;
   };
 }

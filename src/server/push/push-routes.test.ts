@@ -445,20 +445,14 @@ describe('API-Key', () => {
     expect((await svc.post('/product', update, SHOP_KEY_2)).status).toBe(204);
   });
 
-  it('answers the same 401 to a missing key, a wrong key, another widget key and an unknown widget', async () => {
+  it('answers the same 401 to a missing key, a wrong key and a key of no widget', async () => {
     const answers = await Promise.all([
       svc.post('/product', update, null),
       svc.post('/product', update, ''),
       svc.post('/product', update, 'wrong'),
       svc.post('/product', update, SHOP_KEY.toUpperCase()),
-      svc.post('/product', update, OTHER_KEY),
-      svc.post('/product', { ...update, websiteTracker: 'nowhere' }, SHOP_KEY),
-      svc.post('/product', { ...update, websiteTracker: 'nokeys' }, SHOP_KEY),
-      svc.post('/product', { ...update, websiteTracker: undefined }, SHOP_KEY),
-      svc.post('/products/add', { websiteTracker: '__proto__', products: [] }, SHOP_KEY),
+      svc.post('/product', { ...update, websiteTracker: 'nokeys' }, 'anything'),
       svc.get('/product/shop/sku-1', null),
-      svc.get('/product/shop/sku-1', OTHER_KEY),
-      svc.get('/product/nowhere/sku-1', SHOP_KEY),
       svc.get('/product/nokeys/sku-1', 'anything'),
     ]);
     const bodies = await Promise.all(answers.map((r) => r.text()));
@@ -466,6 +460,28 @@ describe('API-Key', () => {
     expect(new Set(bodies).size).toBe(1);
     expect(JSON.parse(bodies[0])).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
     expect((await read('sku-1')).body.productData.price).toBe('1.00');
+  });
+
+  it("answers the same 403 to a valid key naming another widget's tracker, existing or not", async () => {
+    const answers = await Promise.all([
+      svc.post('/product', update, OTHER_KEY),
+      svc.post('/product', { ...update, websiteTracker: 'nowhere' }, SHOP_KEY),
+      svc.post('/product', { ...update, websiteTracker: 'nokeys' }, SHOP_KEY),
+      svc.post('/products/add', { websiteTracker: '__proto__', products: [] }, SHOP_KEY),
+      svc.get('/product/shop/sku-1', OTHER_KEY),
+      svc.get('/product/nowhere/sku-1', SHOP_KEY),
+    ]);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 403));
+    expect(new Set(bodies).size).toBe(1);
+    expect(JSON.parse(bodies[0])).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
+    expect((await read('sku-1')).body.productData.price).toBe('1.00');
+  });
+
+  it('answers 400 to a valid key with no websiteTracker in the body', async () => {
+    const res = await svc.post('/product', { ...update, websiteTracker: undefined }, SHOP_KEY);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ errors: [{ path: 'websiteTracker', message: 'must be a string' }] });
   });
 
   it("never touches another widget's catalog", async () => {
@@ -484,7 +500,7 @@ describe('hostile input', () => {
   it('refuses malformed JSON and a body that is not an object with 400', async () => {
     for (const body of ['{"websiteTracker": "shop",', '[]', 'null', '"shop"']) {
       const res = await svc.post('/product', body);
-      expect(res.status, body).toBe(body.startsWith('{') ? 400 : 401);
+      expect(res.status, body).toBe(400);
     }
     const res = await svc.post('/product', '{"websiteTracker": "shop",');
     expect(await res.json()).toEqual({ errors: [{ path: '', message: 'the body must be JSON' }] });

@@ -6,7 +6,7 @@ import type { CatalogStore } from '../catalog/store/catalog-store';
 import { errorResponse } from '../error-response';
 import { type Logger, silentLogger } from '../logger';
 import type { Db } from '../storage/db';
-import { pushKeyCheck } from './push-auth';
+import { pushKeyOwner } from './push-auth';
 import { type PushOperation, parsePushBody } from './push-schema';
 import { findUrlConflicts } from './push-url-check';
 
@@ -22,6 +22,9 @@ export interface PushRoutesOptions {
   maxBodyBytes?: number;
 }
 
+/** The widget the request's `API-Key` belongs to, set before any handler runs. */
+type PushEnv = { Variables: { widgetId: string } };
+
 const NOT_FOUND = 'product not found';
 const URL_TAKEN = 'url already used by another product';
 
@@ -30,8 +33,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The product data push API (SPEC "Product data push API"; DESIGN "Catalog"), mounted at `PUSH_API_BASE`. Every call
- * carries `API-Key`, one of the widget's `productDataApiKeys`; a missing or wrong key and an unknown widget get the
- * same 401, so the API does not tell which widgets exist. Writes answer 204 on full success, 200
+ * carries `API-Key`, one of a widget's `productDataApiKeys`. The key alone names the widget, so the order is: a
+ * missing or wrong key gets 401 before anything else (the size check included, and before a byte of the body is
+ * read: an anonymous caller cannot make the service read or parse megabytes); then the body cap (413); then a
+ * `websiteTracker` other than the key's widget gets 403, whether that widget exists or not. Writes answer 204 on full success, 200
  * `ProductPartialResult` with warnings or per-product failures (404 missing product, 409 url taken), 400
  * `PushValidationError` listing every problem.
  *
@@ -44,9 +49,15 @@ export function pushRoutes({
   widgets,
   logger = silentLogger,
   maxBodyBytes = PUSH_MAX_BODY_BYTES,
-}: PushRoutesOptions): Hono {
-  const canPush = pushKeyCheck(widgets);
-  const app = new Hono();
+}: PushRoutesOptions): Hono<PushEnv> {
+  const ownerOf = pushKeyOwner(widgets);
+  const app = new Hono<PushEnv>();
+  app.use(async (c, next) => {
+    const widgetId = ownerOf(c.req.header('api-key'));
+    if (!widgetId) return unauthorized(c);
+    c.set('widgetId', widgetId);
+    await next();
+  });
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,
@@ -55,27 +66,30 @@ export function pushRoutes({
     }),
   );
 
-  const unauthorized = (c: Context) =>
-    errorResponse(
-      c,
-      401,
-      'unauthorized',
-      'A valid API-Key header for this websiteTracker is required (API-Key: <API_KEY>).',
-    );
+  function unauthorized(c: Context) {
+    return errorResponse(c, 401, 'unauthorized', 'A valid API-Key header is required (API-Key: <API_KEY>).');
+  }
+  const forbidden = (c: Context) =>
+    errorResponse(c, 403, 'forbidden', "This API-Key does not belong to this websiteTracker's widget.");
   const invalid = (c: Context, error: PushValidationError) => c.json(error, 400);
 
-  const write = (operation: PushOperation, isBatch: boolean) => async (c: Context) => {
-    const apiKey = c.req.header('api-key');
-    // Refused before the body is read: an anonymous caller cannot make the service parse megabytes.
-    if (!apiKey) return unauthorized(c);
+  const write = (operation: PushOperation, isBatch: boolean) => async (c: Context<PushEnv>) => {
+    const widgetId = c.get('widgetId');
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
     } catch {
       return invalid(c, { errors: [{ path: '', message: 'the body must be JSON' }] });
     }
-    const widgetId = isPlainObject(body) ? body.websiteTracker : undefined;
-    if (!canPush(widgetId, apiKey) || typeof widgetId !== 'string') return unauthorized(c);
+    if (!isPlainObject(body)) {
+      return invalid(c, { errors: [{ path: '', message: 'the body must be a JSON object' }] });
+    }
+    if (body.websiteTracker !== widgetId) {
+      if (typeof body.websiteTracker !== 'string') {
+        return invalid(c, { errors: [{ path: 'websiteTracker', message: 'must be a string' }] });
+      }
+      return forbidden(c);
+    }
     const parsed = parsePushBody(body, operation, isBatch);
     if (!parsed.ok) return invalid(c, parsed.error);
     const { products, warnings } = parsed.value;
@@ -140,7 +154,7 @@ export function pushRoutes({
   // `{.+}`: identifiers may be urls (DESIGN: productID, else sku, else url), sent encoded or not.
   app.get('/product/:websiteTracker/:productId{.+}', async (c) => {
     const widgetId = c.req.param('websiteTracker');
-    if (!canPush(widgetId, c.req.header('api-key'))) return unauthorized(c);
+    if (widgetId !== c.get('widgetId')) return forbidden(c);
     const product = await catalog.getProduct(widgetId, c.req.param('productId'));
     if (!product) return errorResponse(c, 404, 'not_found', 'No product with this identifier.');
     return c.json<{ identifier: string; productData: ProductData }>(product);
