@@ -1,5 +1,6 @@
 import { RESULT_SCHEMA_MAX_BYTES } from '../../../protocol/task';
 import { type CompiledSchema, compileSchema, SchemaError } from './json-schema-validator';
+import { compilePattern } from './linear-pattern';
 import { childSchemas, isPlainObject } from './schema-walk';
 
 // The request-time check of `resultSchema` (SPEC "Result schema format", DESIGN "Task API"). Refused: a value that
@@ -78,15 +79,6 @@ const isNonNegativeInteger = (v: unknown) => typeof v === 'number' && Number.isI
 const isUniqueStrings = (v: unknown) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string') && new Set(v).size === v.length;
 
-function isRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The value rules of draft 2020-12's meta-schema for the keywords we accept; unknown keywords are annotations. */
 function checkKeyword(keyword: string, value: unknown, where: string, isRoot: boolean): string | null {
   switch (keyword) {
@@ -116,18 +108,21 @@ function checkKeyword(keyword: string, value: unknown, where: string, isRoot: bo
     case 'contentEncoding':
     case 'contentMediaType':
       return typeof value === 'string' ? null : `${where} must be a string`;
-    case 'pattern':
-      return typeof value === 'string' && isRegex(value)
-        ? null
-        : `${where} must be a valid regular expression`;
+    case 'pattern': {
+      if (typeof value !== 'string') return `${where} must be a regular expression (a string)`;
+      const compiled = compilePattern(value);
+      return compiled.ok ? null : `${where}: ${JSON.stringify(value)} ${compiled.error}`;
+    }
     case 'properties':
     case '$defs':
     case 'dependentSchemas':
       return isPlainObject(value) ? null : `${where} must be an object of schemas`;
     case 'patternProperties':
       if (!isPlainObject(value)) return `${where} must be an object of schemas`;
-      for (const key of Object.keys(value))
-        if (!isRegex(key)) return `${where}: "${key}" is not a valid regular expression`;
+      for (const key of Object.keys(value)) {
+        const compiled = compilePattern(key);
+        if (!compiled.ok) return `${where}: ${JSON.stringify(key)} ${compiled.error}`;
+      }
       return null;
     case 'prefixItems':
     case 'allOf':

@@ -1,3 +1,4 @@
+import { compilePattern, type LinearPattern } from './linear-pattern';
 import { childSchemas, isPlainObject, type SchemaNode } from './schema-walk';
 
 // A JSON Schema draft 2020-12 validator for the vocabulary the task API accepts (DESIGN "Task API"): types, `enum`,
@@ -12,6 +13,13 @@ import { childSchemas, isPlainObject, type SchemaNode } from './schema-walk';
 // gets `$dynamicRef` scoping wrong. This one is an interpreter (no code generation) that passes every accepted group
 // of the suite (json-schema-conformance.test.ts). It never fetches anything: a `$ref` outside the document is a
 // `SchemaError` at compile time.
+
+/** A pattern for the linear-time engine; the request-time check has refused every pattern it cannot run. */
+function linear(source: string): LinearPattern {
+  const compiled = compilePattern(source);
+  if (!compiled.ok) throw new SchemaError(`pattern ${JSON.stringify(source)} ${compiled.error}`);
+  return compiled.pattern;
+}
 
 /** A schema that cannot be used: a `$ref` that resolves to nothing, or to a document that is not this one. */
 export class SchemaError extends Error {
@@ -216,7 +224,7 @@ export function compileSchema(root: SchemaNode): CompiledSchema {
     if (Array.isArray(s.allOf)) for (const child of s.allOf) merge(out, sub(child, data, path));
 
     if (isPlainObject(data)) evaluateObject(s, data, path, out, sub);
-    if (typeof data === 'string' && typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(data))
+    if (typeof data === 'string' && typeof s.pattern === 'string' && !linear(s.pattern).test(data))
       fail(path, 'must match the pattern');
     if (Array.isArray(data)) {
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
@@ -294,7 +302,7 @@ export function compileSchema(root: SchemaNode): CompiledSchema {
     }
     if (isPlainObject(s.patternProperties)) {
       for (const [pattern, child] of Object.entries(s.patternProperties)) {
-        const re = new RegExp(pattern, 'u');
+        const re = linear(pattern);
         for (const name of names) {
           if (!re.test(name)) continue;
           sub(child, data[name], at(name));
