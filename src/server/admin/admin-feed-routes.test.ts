@@ -142,7 +142,7 @@ describe('POST /v0/admin/widgets/{widgetId}/feeds/refresh', () => {
       applied: true,
       // The start-up refresh already stored the same seven products.
       counts: { added: 0, updated: 0, removed: 0, unchanged: 7 },
-      feeds: [{ url: feedUrl, ok: true, accepted: 7, rejected: MESSY_REJECTED }],
+      feeds: [{ url: feedUrl, ok: true, accepted: 7, rejected: MESSY_REJECTED, moreRejected: 0 }],
     });
     expect(await runtime.catalog.countProducts('shop')).toBe(7);
   });

@@ -33,7 +33,7 @@ const GOOD = [
 ];
 
 // The refresh at start sees an invalid feed and stores nothing, so each test knows what the catalog held before it.
-let mode: 'good' | 'smaller' | 'invalid' | 'cut' = 'invalid';
+let mode: 'good' | 'smaller' | 'invalid' | 'cut' | 'mostly-bad' = 'invalid';
 const requests: IncomingMessage[] = [];
 let feedServer: Server;
 let feedUrl: string;
@@ -52,6 +52,17 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
       res.write(JSON.stringify(GOOD).slice(0, 200));
       return void setTimeout(() => res.destroy(), 20);
+    }
+    if (mode === 'mostly-bad') {
+      // 2,500 items without offers (each rejected) around the good ones.
+      const bad = Array.from({ length: 2_500 }, (_, i) => ({
+        '@type': 'Product',
+        name: `Bad ${i}`,
+        url: `https://shop.example/b/${i}`,
+      }));
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify([...GOOD.slice(0, 4), ...bad]));
     }
     const items = mode === 'smaller' ? GOOD.slice(0, 2) : GOOD;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items));
@@ -100,6 +111,29 @@ describe('feed ingestion', () => {
     const stored = await runtime.catalog.getProduct('shop', 'TRAIL-RUNNER');
     // A relative image is resolved against the feed's own URL.
     expect(stored?.productData.imageUrl).toBe(new URL('/img/trail-runner.jpg', feedUrl).href);
+  });
+
+  it('keeps the first 1,000 rejected items in the report and counts the rest', async () => {
+    mode = 'mostly-bad';
+    const report = await runtime.refreshFeeds('shop');
+    expect(report).toMatchObject({ applied: true });
+    const feed = report!.feeds[0];
+    expect(feed.accepted).toBe(4);
+    expect(feed.rejected).toHaveLength(1_000);
+    expect(feed.rejected[0]).toEqual({
+      index: 4,
+      url: 'https://shop.example/b/0',
+      reason: expect.stringMatching(/offers/),
+    });
+    expect(feed.rejected[999].index).toBe(1_003);
+    expect(feed.moreRejected).toBe(1_500);
+    // The admin API answers the same report.
+    expect(runtime.lastFeedReport('shop')?.feeds[0].moreRejected).toBe(1_500);
+    mode = 'good';
+    expect((await runtime.refreshFeeds('shop'))?.feeds[0]).toMatchObject({
+      rejected: [expect.anything()],
+      moreRejected: 0,
+    });
   });
 
   it('leaves the catalog exactly as it was when the feed is not JSON or stops halfway', async () => {

@@ -23,7 +23,10 @@ export interface FeedReport {
   /** Why the feed could not be used at all (download, size, JSON). */
   error?: string;
   accepted: number;
+  /** The first 1,000 rejected items (`REJECTED_LISTED_MAX`), in feed order. */
   rejected: Array<{ index: number; url?: string; reason: string }>;
+  /** How many more items were rejected than `rejected` lists. */
+  moreRejected: number;
 }
 
 export interface RefreshReport {
@@ -74,6 +77,7 @@ export async function refreshWidgetFeeds(
     ok: true,
     accepted: 0,
     rejected: [],
+    moreRejected: 0,
   }));
   const dir = await mkdtemp(join(tmpdir(), 'service-feed-'));
   try {
@@ -127,6 +131,7 @@ function failReport(report: FeedReport, error: string): void {
   report.error = error;
   report.accepted = 0;
   report.rejected = [];
+  report.moreRejected = 0;
 }
 
 /**
@@ -183,6 +188,7 @@ async function* readFeed(
   } finally {
     // Also when the consumer stops early (the store failed).
     body.destroy();
+    if (report.ok) report.moreRejected = collector.moreRejected;
   }
 }
 
@@ -201,7 +207,7 @@ export function scheduleFeedRefresh(
     if (current) return current;
     const next = refreshWidgetFeeds(widget, catalog, options)
       .then((report) => {
-        const rejected = report.feeds.reduce((n, f) => n + f.rejected.length, 0);
+        const rejected = report.feeds.reduce((n, f) => n + f.rejected.length + f.moreRejected, 0);
         (report.applied ? logger.info : logger.warn)('catalog refresh', {
           widgetId: widget.id,
           applied: report.applied,

@@ -100,6 +100,7 @@ describe('streamed feed ingestion', () => {
       ok: true,
       accepted: 3,
       rejected: [],
+      moreRejected: 0,
     });
     expect((await catalog.getProduct('tiny', 'SKU-1'))?.productData.displayText).toBe(
       'Product "1" \\ caf\u00e9 \u2615',

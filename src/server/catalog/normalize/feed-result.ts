@@ -8,6 +8,12 @@ export interface RejectedItem {
   reason: string;
 }
 
+/**
+ * A feed report lists at most this many rejected items, the first in feed order, and counts the rest (DESIGN "Other
+ * bad input"): a feed of a million bad items must not become a report of a million entries in memory and storage.
+ */
+export const REJECTED_LISTED_MAX = 1000;
+
 /** What a feed normalizer returns: the usable products in feed order and one report per refused item. */
 export interface FeedNormalization {
   products: CatalogProduct[];
@@ -64,8 +70,10 @@ export interface FeedCollector {
   add(index: number, item: unknown): CatalogProduct | undefined;
   /** Rejects the item at `index` without reading it (e.g. too large to parse). */
   reject(index: number, reason: string): void;
-  /** The reports so far, in feed order; the same array throughout. */
+  /** The reports so far, in feed order, at most `REJECTED_LISTED_MAX`; the same array throughout. */
   readonly rejected: RejectedItem[];
+  /** How many more items were rejected than `rejected` lists. */
+  readonly moreRejected: number;
 }
 
 /**
@@ -88,8 +96,10 @@ export function createFeedCollector(
   feed = 0,
 ): FeedCollector {
   const rejected: RejectedItem[] = [];
+  let moreRejected = 0;
   const reject = (index: number, url: string | undefined, reason: string) => {
-    rejected.push(url === undefined ? { index, reason } : { index, url, reason });
+    if (rejected.length >= REJECTED_LISTED_MAX) moreRejected++;
+    else rejected.push(url === undefined ? { index, reason } : { index, url, reason });
   };
   const taken = (held: number, what: string) =>
     Math.floor(held / FEED_STRIDE) === feed
@@ -97,6 +107,9 @@ export function createFeedCollector(
       : 'listed by an earlier feed';
   return {
     rejected,
+    get moreRejected() {
+      return moreRejected;
+    },
     reject: (index, reason) => reject(index, undefined, reason),
     add(index, item) {
       const r = normalizeItem(item);
