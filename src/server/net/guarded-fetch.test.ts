@@ -272,25 +272,28 @@ describe('guardedFetch(): redirects', () => {
     return (req, res) => {
       const n = Number(/^\/r\/(\d+)$/.exec(req.pathname)?.[1] ?? Number.NaN);
       if (Number.isNaN(n)) return okText(req, res);
-      redirectTo(n === 0 ? '/done' : `${server.url}/r/${n - 1}`)(req, res);
+      redirectTo(n === 0 ? '/done' : shop(server, `/r/${n - 1}`))(req, res);
     };
   };
 
   it('follows up to maxRedirects hops, relative or absolute, and reports the final URL', async () => {
     tlsA.respond = chain(tlsA);
-    const res = await guardedFetch(`${tlsA.url}/r/2`, options({ allowHttpLoopback: true }));
-    expect(res).toMatchObject({ ok: true, value: { status: 200, body: 'ok', finalUrl: `${tlsA.url}/done` } });
+    const res = await guardedFetch(shop(tlsA, '/r/2'), options(asPublicHost));
+    expect(res).toMatchObject({
+      ok: true,
+      value: { status: 200, body: 'ok', finalUrl: shop(tlsA, '/done') },
+    });
     expect(tlsA.requests.map((r) => r.pathname)).toEqual(['/r/2', '/r/1', '/r/0', '/done']);
   });
 
   it('stops with too_many_redirects when the chain is longer than maxRedirects', async () => {
     tlsA.respond = chain(tlsA);
-    const res = await guardedFetch(`${tlsA.url}/r/3`, options({ allowHttpLoopback: true }));
+    const res = await guardedFetch(shop(tlsA, '/r/3'), options(asPublicHost));
     expect(res).toMatchObject({ ok: false, error: { code: 'too_many_redirects' } });
     expect(tlsA.requests.map((r) => r.pathname)).toEqual(['/r/3', '/r/2', '/r/1', '/r/0']);
 
     tlsA.requests.length = 0;
-    const none = await guardedFetch(`${tlsA.url}/r/0`, options({ allowHttpLoopback: true, maxRedirects: 0 }));
+    const none = await guardedFetch(shop(tlsA, '/r/0'), options({ ...asPublicHost, maxRedirects: 0 }));
     expect(none).toMatchObject({ ok: false, error: { code: 'too_many_redirects' } });
     expect(tlsA.requests).toHaveLength(1);
   });
@@ -314,7 +317,8 @@ describe('guardedFetch(): redirects', () => {
 
   it.each([
     ['https://169.254.169.254/', 'address_not_allowed'],
-    ['http://10.0.0.1/', 'address_not_allowed'],
+    ['http://10.0.0.1/', 'scheme_not_allowed'],
+    ['https://10.0.0.1/', 'address_not_allowed'],
     ['https://[fd00::1]/', 'address_not_allowed'],
     [`http://shop.test/`, 'scheme_not_allowed'],
   ])('with allowHttpLoopback, refuses a hop from loopback to %s', async (target, code) => {
@@ -322,6 +326,24 @@ describe('guardedFetch(): redirects', () => {
     const res = await guardedFetch(`${tlsA.url}/`, options({ ...asPublicHost, allowHttpLoopback: true }));
     expect(res).toMatchObject({ ok: false, error: { code } });
   });
+
+  it.each([
+    ['another loopback https server', () => `https://127.0.0.1:${tlsB.port}/`, 'address_not_allowed'],
+    ['localhost', () => `${tlsB.url}/`, 'address_not_allowed'],
+    ['[::1]', () => `https://[::1]:${tlsB.port}/`, 'address_not_allowed'],
+    ['a loopback http server', () => `http://127.0.0.1:${plain.port}/`, 'scheme_not_allowed'],
+    ['the same loopback server', () => '/again', 'address_not_allowed'],
+  ])(
+    'with allowHttpLoopback, refuses a hop from an allowed loopback URL to %s: it applies to the configured URL only',
+    async (_label, target, code) => {
+      tlsA.respond = redirectTo(target());
+      const res = await guardedFetch(`${tlsA.url}/`, options({ allowHttpLoopback: true }));
+      expect(res).toMatchObject({ ok: false, error: { code } });
+      expect(tlsA.requests.map((r) => r.pathname)).toEqual(['/']);
+      expect(tlsB.requests).toHaveLength(0);
+      expect(plain.requests).toHaveLength(0);
+    },
+  );
 
   it('resolves the name again on every hop, so a rebinding between hops is refused', async () => {
     const answers = [STAND_IN_PUBLIC_ADDRESS, '127.0.0.1'];
@@ -343,9 +365,9 @@ describe('guardedFetch(): redirects', () => {
     tlsA.respond = (req, res) =>
       req.pathname === '/post' ? redirectTo('/next', status)(req, res) : okText(req, res);
     const res = await guardedFetch(
-      `${tlsA.url}/post`,
+      shop(tlsA, '/post'),
       options({
-        allowHttpLoopback: true,
+        ...asPublicHost,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-service-widget-id': 'w1' },
         body: '{"a":1}',
@@ -360,10 +382,10 @@ describe('guardedFetch(): redirects', () => {
 
   it('drops credentials when a hop leaves the origin, and keeps them on the same origin', async () => {
     tlsA.respond = (req, res) =>
-      req.pathname === '/' ? redirectTo('/same')(req, res) : redirectTo(`${tlsB.url}/other`)(req, res);
+      req.pathname === '/' ? redirectTo('/same')(req, res) : redirectTo(shop(tlsB, '/other'))(req, res);
     const res = await guardedFetch(
-      `${tlsA.url}/`,
-      options({ allowHttpLoopback: true, headers: { authorization: 'token-1', 'x-keep': 'yes' } }),
+      shop(tlsA),
+      options({ ...asPublicHost, headers: { authorization: 'token-1', 'x-keep': 'yes' } }),
     );
     expect(res.ok).toBe(true);
     expect(tlsA.requests.map((r) => r.headers.authorization)).toEqual(['token-1', 'token-1']);
@@ -431,8 +453,8 @@ describe('guardedFetch(): deadline and byte cap', () => {
       setTimeout(() => redirectTo(`/hop${req.pathname.length}`)(req, res), 150);
     };
     const res = await guardedFetch(
-      `${tlsA.url}/`,
-      options({ allowHttpLoopback: true, timeoutMs: 400, maxRedirects: 10 }),
+      shop(tlsA),
+      options({ ...asPublicHost, timeoutMs: 400, maxRedirects: 10 }),
     );
     expect(res).toMatchObject({ ok: false, error: { code: 'timeout' } });
     expect(tlsA.requests.length).toBeLessThanOrEqual(3);

@@ -258,9 +258,12 @@ async function openFinal(
   let method = options.method.toUpperCase();
   let body = options.body;
   let headers = ownHeaders(options.headers);
+  // `allowHttpLoopback` (development and tests) lets the configured URL reach loopback, never where it redirects:
+  // a dev endpoint's redirect must not become a way into another local service (DESIGN "Other bad input").
+  const hopOptions = { ...options, allowHttpLoopback: false };
   let firstOrigin: string | undefined;
   for (let redirects = 0; ; redirects++) {
-    const target = await checkTarget(current, options, signal);
+    const target = await checkTarget(current, redirects === 0 ? options : hopOptions, signal);
     firstOrigin ??= target.url.origin;
     const hop = options.hopHeaders?.({
       method,
