@@ -11,6 +11,7 @@ import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
 import { sdkRoutes } from './static-sdk';
+import { deleteConversation } from './storage/conversation-retention';
 import { taskKeyCheck } from './tasks/task-keys';
 import { taskRoutes } from './tasks/task-routes';
 import { widgetConfigOf } from './widget-config-route';
@@ -101,6 +102,8 @@ export function createApp({
       inbox: { chat: runtime.chat, widgets: config.widgets, webhookCalls: runtime.webhookCalls },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       erasure: { chat: runtime.chat },
+      eraseConversation: (widgetId, conversationId) =>
+        deleteConversation(runtime.db, widgetId, conversationId),
     }),
   );
   app.route('/', inboxPageRoutes(distDir));

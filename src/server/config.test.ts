@@ -71,6 +71,20 @@ describe('parseConfig()', () => {
     expect(errorOf(c)).toMatch(/identity\.secret: is not a known field/);
   });
 
+  it('keeps conversations 90 days by default and takes any positive whole number of days for retentionDays', () => {
+    const r = parseConfig(base());
+    expect(r.ok && r.value.widgets[0].retentionDays).toBe(90);
+    const c = base();
+    Object.assign(c.widgets[0], { retentionDays: 1 });
+    const one = parseConfig(c);
+    expect(one.ok && one.value.widgets[0].retentionDays).toBe(1);
+    for (const bad of [0, -5, 1.5, '30', null, 1e9]) {
+      const w = base();
+      Object.assign(w.widgets[0], { retentionDays: bad });
+      expect(errorOf(w), String(bad)).toMatch(/^widgets\[0\]\.retentionDays: /);
+    }
+  });
+
   it('refuses a push API key listed under two widgets: the key alone names the widget', () => {
     const c = {
       ...base(),

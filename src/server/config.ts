@@ -96,6 +96,16 @@ const WidgetSchema = v.strictObject({
   // (src/server/edge/signing-secrets.ts reads it at start). The secret itself never sits in the config.
   signingSecretEnv: v.optional(envName),
   identity: v.optional(IdentitySchema),
+  // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
+  retentionDays: v.optional(
+    v.pipe(
+      v.number('must be a positive integer'),
+      v.safeInteger('must be a positive integer'),
+      v.minValue(1, 'must be a positive integer'),
+      v.maxValue(36_500, 'must be at most 36500 (100 years)'),
+    ),
+    90,
+  ),
 });
 
 const EngineSchema = v.variant('type', [

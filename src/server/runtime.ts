@@ -15,6 +15,7 @@ import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import type { Logger } from './logger';
 import { type ChatStore, createChatStore } from './storage/chat-store';
+import { type RetentionSweep, scheduleRetentionSweep } from './storage/conversation-retention';
 import { type Db, openDatabase } from './storage/db';
 import { migrate } from './storage/migrate';
 import { createTurnStore, type TurnStore } from './storage/turn-store';
@@ -58,6 +59,8 @@ export interface Runtime {
   actionOptions: Omit<CallActionOptions, 'signal'>;
   /** The task API's tasks, runner and rate limit. */
   tasks: TaskService;
+  /** Deletes idle conversations by each widget's `retentionDays`: at start, then hourly. */
+  retention: RetentionSweep;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     (report) => feedReports.set(report.widgetId, report),
   );
+  const retention = scheduleRetentionSweep(db, config.widgets, logger);
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
   const toolsFor = (
@@ -206,8 +210,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,
     tasks,
+    retention,
     async close() {
       clearInterval(sweeper);
+      await retention.stop();
       await tasks.close();
       await feeds.stop();
       await service.idle();

@@ -9,6 +9,7 @@ import { newRequestId } from '../edge/outbound-signature';
 import { errorResponse } from '../error-response';
 import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
 import { adminAuth } from './admin-auth';
+import { conversationErasureRoutes } from './conversation-erasure-route';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
 const TestActionSchema = v.strictObject({
@@ -34,6 +35,8 @@ export interface AdminDeps {
   };
   /** `DELETE /widgets/{id}/users/{sub}`; the route is off without. */
   erasure?: Pick<UserErasureDeps, 'chat'>;
+  /** Erasure of one conversation (`DELETE …/conversations/{id}`); the route is off without. */
+  eraseConversation?(widgetId: string, conversationId: string): Promise<boolean>;
 }
 
 /**
@@ -45,11 +48,20 @@ export interface AdminDeps {
  * RefreshReport (a refresh already running, scheduled or asked for, is joined rather than doubled);
  * `GET /v0/admin/widgets/{widgetId}/feeds/status` answers the last report, or `{ status: 'never-run' }`.
  */
-export function adminRoutes({ adminKey, findWidget, actionOptions, inbox, feeds, erasure }: AdminDeps): Hono {
+export function adminRoutes({
+  adminKey,
+  findWidget,
+  actionOptions,
+  inbox,
+  feeds,
+  erasure,
+  eraseConversation,
+}: AdminDeps): Hono {
   const app = new Hono();
   app.use('*', adminAuth(adminKey));
   app.route('/', inboxApiRoutes(inbox));
   if (erasure) app.route('/', userErasureRoutes({ chat: erasure.chat, findWidget }));
+  if (eraseConversation) app.route('/', conversationErasureRoutes({ findWidget, erase: eraseConversation }));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));
