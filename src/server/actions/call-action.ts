@@ -2,7 +2,7 @@ import { detectCard } from '../../cards/detect-card';
 import type { MessagePart } from '../../protocol/chat';
 import type { ActionDefinition } from '../config';
 import { signHop } from '../edge/outbound-signature';
-import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
+import { type GuardedFetchErrorCode, type GuardedFetchOptions, guardedFetch } from '../net/guarded-fetch';
 import {
   type ActionCallIds,
   type ActionParams,
@@ -43,6 +43,9 @@ export interface CallActionOptions {
   maxBytes?: number;
   /** An extra trusted CA (PEM), for tests against a self-signed HTTPS server. */
   ca?: string;
+  /** Tests only (`guardedFetch`): a local HTTPS server standing in for a public host, e.g. to test redirects. */
+  resolve?: GuardedFetchOptions['resolve'];
+  dialForTests?: GuardedFetchOptions['dialForTests'];
   signal?: AbortSignal;
   /**
    * The widget's signing secret (config `signingSecretEnv`, read at start), or undefined when it signs nothing.
@@ -84,6 +87,8 @@ export async function callAction(
     maxBytes: options.maxBytes ?? ACTION_MAX_BYTES,
     allowHttpLoopback: options.allowHttpLoopback,
     ca: options.ca,
+    resolve: options.resolve,
+    dialForTests: options.dialForTests,
     signal: options.signal,
     hopHeaders: signHop({ requestId: ids.requestId, secret: options.signingSecretFor?.(ids.widgetId) }),
   });

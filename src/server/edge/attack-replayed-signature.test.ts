@@ -1,12 +1,15 @@
 // @vitest-environment node
 import { createHmac } from 'node:crypto';
-import http, { type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../client/verify-service-signature';
 import { type CallActionOptions, callAction } from '../actions/call-action';
 import { type ActionDefinition, parseConfig } from '../config';
 import { silentLogger } from '../logger';
+import type { ResolveHost } from '../net/guarded-fetch';
+import { STAND_IN_PUBLIC_ADDRESS, testCertificate } from '../net/test-servers';
 import { type RunningService, startService } from '../start';
 import { createChatStore } from '../storage/chat-store';
 import type { Db } from '../storage/db';
@@ -49,8 +52,12 @@ const okText = (_call: Captured, res: ServerResponse) => {
   res.end('ok');
 };
 
-/** A careful integrator: verifies every call, answers 401 to one that fails, records everything. */
-async function startIntegrator(): Promise<Integrator> {
+/**
+ * A careful integrator: verifies every call, answers 401 to one that fails, records everything. Plain HTTP on
+ * loopback; with `asPublicHost`, HTTPS at `https://shop.test:<port>`, which the service's test hooks resolve to a
+ * public address and dial on loopback (for redirects: `allowHttpLoopback` never applies to a redirect's target).
+ */
+async function startIntegrator(asPublicHost = false): Promise<Integrator> {
   const integrator: Integrator = {
     url: '',
     calls: [],
@@ -58,7 +65,7 @@ async function startIntegrator(): Promise<Integrator> {
     route: okText,
     close: () => new Promise((done) => server.close(() => done())),
   };
-  const server = http.createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -85,9 +92,14 @@ async function startIntegrator(): Promise<Integrator> {
       }
       integrator.route(call, res);
     });
-  });
+  };
+  const tls = await testCertificate();
+  const server = asPublicHost
+    ? https.createServer({ key: tls.private, cert: tls.cert }, handle)
+    : http.createServer(handle);
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  integrator.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  integrator.url = asPublicHost ? `https://shop.test:${port}` : `http://127.0.0.1:${port}`;
   return integrator;
 }
 
@@ -178,7 +190,16 @@ beforeEach(() => {
 });
 
 /** The service calls an action through its admin test route: test → service → integrator, all real HTTP. */
-async function callThroughService(widgetId: string, name: string, params: Record<string, string>) {
+function callThroughService(widgetId: string, name: string, params: Record<string, string>) {
+  return callThrough(service, widgetId, name, params);
+}
+
+async function callThrough(
+  service: RunningService,
+  widgetId: string,
+  name: string,
+  params: Record<string, string>,
+) {
   const res = await fetch(
     `${service.url}/v0/admin/widgets/${widgetId}/actions/${encodeURIComponent(name)}/test`,
     {
@@ -291,6 +312,37 @@ describe('attack: a replayed signature', () => {
   });
 
   it('signs each redirect hop for what it sends; a hop to another origin gets no signature', async () => {
+    // Its own service and integrators on a stand-in public host: a loopback integrator's redirects are refused.
+    const [integrator, elsewhere] = await Promise.all([startIntegrator(true), startIntegrator(true)]);
+    const resolve: ResolveHost = async () => [{ address: STAND_IN_PUBLIC_ADDRESS, family: 4 }];
+    const config = parseConfig({
+      adminKey: ADMIN_KEY,
+      widgets: [
+        { id: 'shop', allowedOrigins: ['*'], signingSecretEnv: SECRET_ENV, actions: actions(integrator.url) },
+      ],
+    });
+    if (!config.ok) throw new Error(config.error);
+    const service = await startService({
+      config: config.value,
+      port: 0,
+      actionOptions: {
+        timeoutMs: 2000,
+        ca: (await testCertificate()).cert,
+        resolve,
+        dialForTests: (address) => (address === STAND_IN_PUBLIC_ADDRESS ? '127.0.0.1' : address),
+      },
+    });
+    try {
+      await redirectsThrough(service, integrator, elsewhere);
+    } finally {
+      await service.close();
+      await Promise.all([integrator.close(), elsewhere.close()]);
+    }
+  }, 60_000);
+
+  async function redirectsThrough(service: RunningService, integrator: Integrator, elsewhere: Integrator) {
+    const callThroughService = (widgetId: string, name: string, params: Record<string, string>) =>
+      callThrough(service, widgetId, name, params);
     integrator.route = (call, res) => {
       if (call.target === '/moved') res.writeHead(307, { location: '/moved-here?x=1' }).end();
       else if (call.target === '/away') res.writeHead(307, { location: `${elsewhere.url}/landing` }).end();
@@ -322,7 +374,7 @@ describe('attack: a replayed signature', () => {
     expect(landing.headers['x-service-signature']).toBeUndefined();
     expect(landing.headers['x-service-timestamp']).toBeUndefined();
     expect(landing.headers['x-service-request-id']).toBe(integrator.calls[2].headers['x-service-request-id']);
-  });
+  }
 
   it('sends the request id, and no signature, for a widget without signingSecretEnv', async () => {
     const answer = await callThroughService('unsigned', 'Order status', { order_id: '1' });
