@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { relative, resolve } from 'node:path';
-import { compressBrotli, reachable } from './size.mjs';
+import { compressBrotli } from './size.mjs';
+import { widgetFiles } from './widget-files.mjs';
 
 const dist = resolve(import.meta.dirname, '../dist');
 const { parseConfig, startService } = await import(resolve(dist, 'server/bench-service-entry.js'));
@@ -34,7 +35,8 @@ const wireBytes = (path) =>
     req.on('error', fail);
   });
 
-const files = [resolve(dist, 'loader.js'), ...reachable(resolve(dist, 'widget.js'))];
+// The loader and everything the widget can load (lazy parts included), whatever the size script's groups.
+const files = [resolve(dist, 'loader.js'), ...widgetFiles(dist).script.everything];
 let failed = false;
 let wireTotal = 0;
 let sizeTotal = 0;
