@@ -90,6 +90,9 @@ export function createApp({
       isStreaming: runtime.turns.isStreaming,
       streamPollMs: runtime.streamPollMs,
       identityOf: runtime.identityOf,
+      limits: runtime.limits,
+      findWidget: (id) => widgets.get(id),
+      trustProxy: config.trustProxy,
     }),
   );
   app.route('/v0/widget', widget);

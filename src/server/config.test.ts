@@ -24,6 +24,43 @@ describe('parseConfig()', () => {
     expect(r.value.widgets[0]).toMatchObject({ feeds: [], actions: [], launcherPosition: 'bottom-right' });
   });
 
+  it("fills the limits of DESIGN's table and trustProxy 0 when they are not given", () => {
+    const r = parseConfig(base());
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.trustProxy).toBe(0);
+    expect(r.value.widgets[0].limits).toEqual({
+      conversationsPerIpPerHour: 30,
+      messagesPerIpPerMinute: 30,
+      messagesPerConversationPerMinute: 10,
+      queuedTurnsPerConversation: 2,
+      openStreamsPerIp: 20,
+      messagesPerConversation: 200,
+    });
+  });
+
+  it('takes any positive integer for a limit and keeps the defaults of the others', () => {
+    const c = base();
+    Object.assign(c.widgets[0], { limits: { messagesPerDay: 5000, openStreamsPerIp: 1 } });
+    const r = parseConfig({ ...c, trustProxy: 2 });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.trustProxy).toBe(2);
+    expect(r.value.widgets[0].limits).toMatchObject({
+      messagesPerDay: 5000,
+      openStreamsPerIp: 1,
+      messagesPerIpPerMinute: 30,
+    });
+  });
+
+  it('refuses a limit that is not a positive integer, and a negative trustProxy', () => {
+    for (const bad of [0, -1, 2.5, '10']) {
+      const c = base();
+      Object.assign(c.widgets[0], { limits: { messagesPerIpPerMinute: bad } });
+      expect(errorOf(c)).toMatch(/^widgets\[0\]\.limits\.messagesPerIpPerMinute: /);
+    }
+    expect(errorOf({ ...base(), trustProxy: -1 })).toMatch(/^trustProxy: must be 0 or more/);
+    expect(errorOf({ ...base(), trustProxy: 1.5 })).toMatch(/^trustProxy: must be a whole number/);
+  });
+
   it('names a bad nested field by its path', () => {
     const c = base();
     Object.assign(c.widgets[0], { feeds: [{ url: 'https://ok.example/feed' }, { url: 'not a url' }] });

@@ -74,6 +74,24 @@ const FeedSchema = v.strictObject({
   refreshMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, 'must be at least 1')), 60),
 });
 
+const positiveInteger = v.pipe(
+  v.number(),
+  v.integer('must be a whole number'),
+  v.minValue(1, 'must be at least 1'),
+);
+
+/** DESIGN "The public edge (issue 8)", Limits: each a positive integer, with the table's defaults. */
+const LimitsSchema = v.strictObject({
+  conversationsPerIpPerHour: v.optional(positiveInteger, 30),
+  messagesPerIpPerMinute: v.optional(positiveInteger, 30),
+  messagesPerConversationPerMinute: v.optional(positiveInteger, 10),
+  queuedTurnsPerConversation: v.optional(positiveInteger, 2),
+  openStreamsPerIp: v.optional(positiveInteger, 20),
+  messagesPerConversation: v.optional(positiveInteger, 200),
+  /** The widget's whole budget per UTC day; none by default. */
+  messagesPerDay: v.optional(positiveInteger),
+});
+
 const WidgetSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
   allowedOrigins: v.array(origin),
@@ -106,6 +124,7 @@ const WidgetSchema = v.strictObject({
     ),
     90,
   ),
+  limits: v.optional(LimitsSchema, {}),
 });
 
 const EngineSchema = v.variant('type', [
@@ -130,6 +149,11 @@ export const ConfigSchema = v.pipe(
     ),
     engine: v.optional(EngineSchema, { type: 'local' }),
     allowHttpLoopback: v.optional(v.boolean(), false),
+    /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
+    trustProxy: v.optional(
+      v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),
+      0,
+    ),
     taskApiKeys: v.optional(
       v.array(
         v.strictObject({
@@ -173,6 +197,7 @@ export const ConfigSchema = v.pipe(
 export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
 export type WidgetSettings = ServiceConfig['widgets'][number];
 export type ActionDefinition = WidgetSettings['actions'][number];
+export type WidgetLimits = WidgetSettings['limits'];
 
 /** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
 export function parseConfig(raw: unknown): Result<ServiceConfig, string> {

@@ -7,6 +7,7 @@ import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
 import type { ServiceConfig, WidgetSettings } from './config';
 import { identitySecrets, type VerifiedUser, type VerifyIdentity } from './edge/identity-token';
+import { createLimits, type Limits } from './edge/limits';
 import { newRequestId } from './edge/outbound-signature';
 import { createProposalStore } from './edge/proposal-store';
 import { guardIdentity } from './edge/require-identity';
@@ -61,6 +62,8 @@ export interface Runtime {
   tasks: TaskService;
   /** Deletes idle conversations by each widget's `retentionDays`: at start, then hourly. */
   retention: RetentionSweep;
+  /** The widget API's limits, counted in the database (issue 18). */
+  limits: Limits;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       )
     : undefined;
   sweeper?.unref();
+  const limits = createLimits(db);
+  // Ended windows and lapsed stream leases: a cheap delete over an index, each minute, on every instance.
+  const limitSweeper = setInterval(
+    () => void limits.sweep().catch((e: unknown) => logger.error('limit sweep failed', { error: String(e) })),
+    60_000,
+  );
+  limitSweeper.unref();
 
   const widgets = new Map(config.widgets.map((w) => [w.id, w]));
   const actionOptions: Omit<CallActionOptions, 'signal'> = {
@@ -211,9 +221,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     actionOptions,
     tasks,
     retention,
+    limits,
     async close() {
       clearInterval(sweeper);
+      clearInterval(limitSweeper);
       await retention.stop();
+      await limits.close();
       await tasks.close();
       await feeds.stop();
       await service.idle();

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { StreamEvent } from '../../protocol/chat';
 import type { ChatStore } from '../storage/chat-store';
 import type { EventHub } from './event-hub';
@@ -21,6 +21,8 @@ export interface LogStreamOptions {
    * PostgreSQL poll often (1 s); on the embedded database every append is in this process and wakes the reader.
    */
   pollMs?: number;
+  /** Called once when the stream has ended, whichever side ended it (the open-streams limit releases its lease). */
+  onClose?: () => void;
 }
 
 const PAGE = 500;
@@ -45,6 +47,14 @@ export function streamFromLog(
   c.header('cache-control', 'no-store');
   c.header('x-accel-buffering', 'no');
   return streamSSE(c, async (stream) => {
+    try {
+      await pump(stream);
+    } finally {
+      options.onClose?.();
+    }
+  });
+
+  async function pump(stream: SSEStreamingApi): Promise<void> {
     const closed = new AbortController();
     stream.onAbort(() => closed.abort());
     const deadline = Date.now() + maxOpenMs;
@@ -76,5 +86,5 @@ export function streamFromLog(
         lastWrite = Date.now();
       }
     }
-  });
+  }
 }

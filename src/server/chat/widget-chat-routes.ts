@@ -6,6 +6,8 @@ import {
   type HistoryResponse,
   REPLY_ID_HEADER,
 } from '../../protocol/chat';
+import type { WidgetSettings } from '../config';
+import { clientAddress } from '../edge/client-address';
 import {
   type ConversationVariables,
   newConversationToken,
@@ -13,6 +15,8 @@ import {
 } from '../edge/conversation-token';
 import { checkConversationIdentity, verifiedUserOf } from '../edge/identity-check';
 import type { VerifyIdentity } from '../edge/identity-token';
+import type { Limits } from '../edge/limits';
+import { rateLimited } from '../edge/rate-limited';
 import { errorResponse } from '../error-response';
 import type { ChatStore } from '../storage/chat-store';
 import {
@@ -36,6 +40,11 @@ export interface WidgetChatDeps {
   streamPollMs: number;
   /** The widget's identity-token verifier; undefined when it has no `identity` (tokens are then ignored). */
   identityOf?(widgetId: string): VerifyIdentity | undefined;
+  limits: Limits;
+  /** The widget's settings; the routes are mounted behind the widget check, so every id here is known. */
+  findWidget(id: string): WidgetSettings | undefined;
+  /** Config `trustProxy`: how many proxies' X-Forwarded-For entries to trust. */
+  trustProxy: number;
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -94,8 +103,12 @@ export function widgetChatRoutes({
   isStreaming,
   streamPollMs,
   identityOf,
+  limits,
+  findWidget,
+  trustProxy,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
+  const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
 
   app.post('/:widgetId/conversations', async (c) => {
     const body = await readJson(c, CreateConversationSchema, true);
@@ -104,6 +117,8 @@ export function widgetChatRoutes({
     const { identityToken, ...context } = body.value ?? {};
     const identity = await verifiedUserOf(c, identityOf?.(widgetId), identityToken);
     if (!identity.ok) return identity.response;
+    const decision = await limits.conversation(widgetOf(c), clientAddress(c, trustProxy));
+    if (!decision.allowed) return rateLimited(c, decision);
     const { token, hash } = newConversationToken();
     const conversation = await chat.createConversation(widgetId, context, hash, identity.user);
     c.header('cache-control', 'no-store');
@@ -127,6 +142,13 @@ export function widgetChatRoutes({
       const refused = await checkConversationIdentity(c, chat, c.var.conversation, identity.user);
       if (refused) return refused;
     }
+    const decision = await limits.message(
+      widgetOf(c),
+      c.req.param('id'),
+      request.clientMessageId,
+      clientAddress(c, trustProxy),
+    );
+    if (!decision.allowed) return rateLimited(c, decision);
     const sent = await service.send(widgetId, c.req.param('id'), request);
     if (!sent) return notFound(c);
     c.header('x-service-message-id', sent.userMessage.id);
@@ -169,9 +191,12 @@ export function widgetChatRoutes({
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
     const { conversation } = c.var;
+    const lease = await limits.openStream(widgetOf(c), clientAddress(c, trustProxy));
+    if (!lease.allowed) return rateLimited(c, lease);
     return streamFromLog(c, chat, hub, {
       conversationId: conversation.id,
       afterSeq,
+      onClose: lease.release,
       isStreaming: () => isStreaming(conversation.id),
       pollMs: streamPollMs,
     });

@@ -9,6 +9,7 @@ import { webhookCallOrder } from './008-webhook-call-order';
 import { catalogPricePushes } from './010-catalog-price-pushes';
 import { catalogFeedCost } from './011-catalog-feed-cost';
 import { conversationTokens } from './012-conversation-tokens';
+import { rateLimits } from './013-rate-limits';
 import { verifiedUsers } from './014-verified-users';
 import { proposals } from './015-proposals';
 import { webhookCallRequestId } from './017-webhook-call-request-id';
@@ -33,6 +34,7 @@ export const migrations: readonly Migration[] = [
   catalogPricePushes,
   catalogFeedCost,
   conversationTokens,
+  rateLimits,
   verifiedUsers,
   proposals,
   webhookCallRequestId,
