@@ -61,6 +61,13 @@ const toStreamEvent = (e: ReplyEvent): StreamEvent => {
   }
 };
 
+/**
+ * The most messages of a conversation an engine is given (DESIGN "The public edge"): the new one and the 49 before
+ * it. A long conversation then costs a remote model the same per turn as a conversation of 50, and an old message
+ * written to steer the assistant falls out of what it reads.
+ */
+export const ENGINE_MESSAGES_MAX = 50;
+
 /** What the shopper reads when a turn fails; the cause goes to the logs, not to the page. */
 const FAILURE_TEXT: Record<string, string> = {
   turn_timeout: 'The assistant took too long to answer. Please try again.',
@@ -93,9 +100,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     });
   try {
     const history = await chat.listMessages(turn.widgetId, conversationId);
-    const earlier = (history?.messages ?? []).filter(
-      (m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming',
-    );
+    const earlier = (history?.messages ?? [])
+      .filter((m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming')
+      .slice(-(ENGINE_MESSAGES_MAX - 1));
     const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     const actions = turn.actions.filter((a) => a.enabled);
     // The stored call of a confirmed proposal goes through the identity guard too.

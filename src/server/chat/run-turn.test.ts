@@ -1,0 +1,78 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineTurn } from '../engine/engine';
+import { silentLogger } from '../logger';
+import { type ChatStore, createChatStore } from '../storage/chat-store';
+import type { Db } from '../storage/db';
+import { migrate } from '../storage/migrate';
+import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
+import { createEventHub } from './event-hub';
+import { ENGINE_MESSAGES_MAX, runTurn } from './run-turn';
+
+describe('runTurn()', () => {
+  let db: Db;
+  let chat: ChatStore;
+  beforeAll(async () => {
+    db = (await backends[0].open()).db;
+    await migrate(db);
+    chat = createChatStore(db);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  it('gives the engine at most the last 50 messages of a long conversation, the new one included', async () => {
+    const widgetId = 'w-long';
+    const { id } = await chat.createConversation(widgetId);
+    // 35 questions and their answers: 70 messages before the new one.
+    for (let i = 1; i <= 35; i++) {
+      const sent = await chat.addUserMessage(widgetId, id, {
+        clientMessageId: `c${i}`,
+        text: `question ${i}`,
+      });
+      const reply = await chat.startAssistantMessage(id, sent!.message.id);
+      await chat.finishAssistantMessage(reply.message.id, [{ type: 'text', text: `answer ${i}` }], 'done', {
+        type: 'message.done',
+        messageId: reply.message.id,
+      });
+    }
+    const sent = await chat.addUserMessage(widgetId, id, { clientMessageId: 'c36', text: 'question 36' });
+    const reply = await chat.startAssistantMessage(id, sent!.message.id);
+    const seen: EngineTurn[] = [];
+    await runTurn(
+      {
+        chat,
+        hub: createEventHub(),
+        engine: {
+          async reply(turn, emit) {
+            seen.push(turn);
+            await emit({ type: 'delta', text: 'ok' });
+            return { state: null };
+          },
+        },
+        logger: silentLogger,
+        loadState: async () => null,
+        saveState: async () => {},
+        toolsFor: () => ({
+          callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+          searchProducts: async () => [],
+        }),
+        turnTimeoutMs: 10_000,
+      },
+      {
+        widgetId,
+        conversation: (await chat.getConversation(widgetId, id))!,
+        userMessage: sent!.message,
+        reply: reply.message,
+        actions: [],
+      },
+    );
+    expect(seen).toHaveLength(1);
+    const { history, message } = seen[0];
+    expect(message).toBe('question 36');
+    expect(history.length + 1).toBe(ENGINE_MESSAGES_MAX);
+    // The newest ones, in order: 49 before the new question end with answer 35 and start with answer 11.
+    const texts = history.map((m) => (m.parts[0]?.type === 'text' ? m.parts[0].text : ''));
+    expect(texts[0]).toBe('answer 11');
+    expect(texts.at(-2)).toBe('question 35');
+    expect(texts.at(-1)).toBe('answer 35');
+  });
+});
