@@ -87,7 +87,17 @@ class Refused {
 
 const inSeconds = (s: number) => `Try again in ${s} s.`;
 
-export function createLimits(db: Db): Limits {
+export interface LimitsOptions {
+  /** See STREAM_TTL_SECONDS (tests shorten it). */
+  streamTtlSeconds?: number;
+  /** How often this instance renews its open streams' leases. */
+  renewMs?: number;
+}
+
+export function createLimits(
+  db: Db,
+  { streamTtlSeconds = STREAM_TTL_SECONDS, renewMs = RENEW_MS }: LimitsOptions = {},
+): Limits {
   const open = new Set<string>();
   let renewer: ReturnType<typeof setInterval> | undefined;
 
@@ -95,7 +105,7 @@ export function createLimits(db: Db): Limits {
     if (open.size === 0) return;
     await db.query(
       `UPDATE open_streams SET expires_at = now() + make_interval(secs => $2) WHERE id = ANY($1::uuid[])`,
-      [[...open], STREAM_TTL_SECONDS],
+      [[...open], streamTtlSeconds],
     );
   };
 
@@ -220,10 +230,10 @@ export function createLimits(db: Db): Limits {
            FROM open_streams WHERE key = $1`,
           [key],
         );
-        if (count >= n) return soonest ?? STREAM_TTL_SECONDS;
+        if (count >= n) return soonest ?? streamTtlSeconds;
         await tx.query(
           'INSERT INTO open_streams (id, key, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))',
-          [id, key, STREAM_TTL_SECONDS],
+          [id, key, streamTtlSeconds],
         );
         return null;
       });
@@ -238,7 +248,7 @@ export function createLimits(db: Db): Limits {
         };
       }
       open.add(id);
-      renewer ??= setInterval(() => void renew().catch(() => {}), RENEW_MS);
+      renewer ??= setInterval(() => void renew().catch(() => {}), renewMs);
       renewer.unref?.();
       let isReleased = false;
       return {
