@@ -3,10 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPEN_TIMEOUT } from '../storage/test-backends';
 import {
   call,
+  clearOfWindowEnd,
   limitsConfig,
   retryAfter,
   type ServiceBackend,
   type Services,
+  secondsLeftIn,
   serviceBackends,
 } from './limits-test-kit';
 
