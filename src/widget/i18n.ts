@@ -15,6 +15,8 @@ const en = {
   busy: 'Looking that up…',
   failed: 'The answer broke off.',
   refused: 'Not sent.',
+  limited: 'Too many messages right now. You can send it again in a moment.',
+  sendAgain: 'Send again',
   retry: 'Retry',
   unread: 'new answers',
   // A `confirm` part's buttons, and the shopper's answer as their message: needed before its chunk loads.
@@ -42,6 +44,8 @@ const de: Strings = {
   busy: 'Ich sehe nach…',
   failed: 'Die Antwort brach ab.',
   refused: 'Nicht gesendet.',
+  limited: 'Gerade zu viele Nachrichten. Sie können sie gleich erneut senden.',
+  sendAgain: 'Erneut senden',
   retry: 'Erneut versuchen',
   unread: 'neue Antworten',
   yes: 'Ja',

@@ -39,8 +39,13 @@ function renderMessage({ message, strings, renderPart, onRetry }: MessageViewPro
       {status === 'failed' && (
         <span class="meta error" role="alert">
           {message.error ?? strings.failed}{' '}
-          <button type="button" class="retry" onClick={() => onRetry(message.id)}>
-            {strings.retry}
+          <button
+            type="button"
+            class="retry"
+            disabled={message.isLimited}
+            onClick={() => onRetry(message.id)}
+          >
+            {message.error === strings.limited ? strings.sendAgain : strings.retry}
           </button>
         </span>
       )}

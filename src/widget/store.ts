@@ -24,6 +24,8 @@ export interface WidgetMessage extends ChatMessage {
   isBusy?: boolean;
   /** A user message that answers a `confirm` part with its buttons (its clientMessageId is `confirm-<id>`). */
   answer?: 'yes' | 'no';
+  /** A message refused over a limit, until the service's Retry-After is up ("Send again" is disabled meanwhile). */
+  isLimited?: boolean;
 }
 
 export interface StoreInit {

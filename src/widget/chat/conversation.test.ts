@@ -622,3 +622,100 @@ describe('createConversation against the reference service', () => {
     expect(store.unread.value).toBe(0);
   });
 });
+
+describe('createConversation over a limit (429 rate_limited)', () => {
+  /** One service per limit under test, each with its own in-memory database. */
+  const limited: Record<'perMinute' | 'create' | 'total', RunningService | undefined> = {
+    perMinute: undefined,
+    create: undefined,
+    total: undefined,
+  };
+  beforeAll(async () => {
+    const start = async (limits: Record<string, number>) => {
+      const config = parseConfig({
+        adminKey: ADMIN_KEY,
+        widgets: [{ id: 'shop', allowedOrigins: ['*'], limits }],
+      });
+      if (!config.ok) throw new Error(config.error);
+      return startService({ config: config.value, port: 0 });
+    };
+    limited.perMinute = await start({ messagesPerConversationPerMinute: 1 });
+    limited.create = await start({ conversationsPerIpPerHour: 1 });
+    limited.total = await start({ messagesPerConversation: 1 });
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of Object.values(limited)) await s?.close();
+  });
+
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const firstUser = (store: Store) => store.messages.value.filter((m) => m.role === 'user')[0];
+  const lastUser = (store: Store) => store.messages.value.filter((m) => m.role === 'user').at(-1);
+
+  it('says so on the message, keeps its text, opens "Send again" when Retry-After is up, and then sends it once', async () => {
+    // The per-minute window ends at the clock's next minute: start about 6 s before it, so the wait is short.
+    const left = 60 - ((Date.now() / 1000) % 60);
+    if (left < 4 || left > 8) await sleep(((left - 6 + 60) % 60) * 1000);
+    const { store, conversation } = widget({ baseUrl: limited.perMinute!.url });
+    store.send('Do you have running shoes?');
+    await until(() => isAnswered(store, 1), 'the first answer');
+    store.send('In blue?');
+    await until(() => lastUser(store)?.status === 'failed', 'the refusal');
+    const refusedAt = Date.now();
+    const refused = lastUser(store)!;
+    expect(refused).toMatchObject({
+      status: 'failed',
+      error: pickStrings('en').limited,
+      isLimited: true,
+      parts: [{ type: 'text', text: 'In blue?' }],
+    });
+    // No backoff of its own meanwhile: the connection is fine, and nothing goes out until the shopper says so.
+    expect(store.status.value).toBe('online');
+    conversation.retry(refused.id);
+    await sleep(300);
+    expect(lastUser(store)?.status).toBe('failed');
+    await until(() => lastUser(store)?.isLimited === false, '"Send again" to open', 15_000);
+    // It opened when the next minute began (the window's end), not before.
+    expect(new Date().getSeconds()).toBeLessThan(10);
+    expect(Date.now() - refusedAt).toBeGreaterThan(1000);
+    conversation.retry(refused.id);
+    await until(() => isAnswered(store, 2), 'the answer to the message sent again', 15_000);
+    const stored = await fetch(
+      `${limited.perMinute!.url}/v0/admin/widgets/shop/conversations/${conversationId()}`,
+      { headers: { authorization: `Bearer ${ADMIN_KEY}` } },
+    ).then((r) => r.json() as Promise<{ messages: { role: string; clientMessageId?: string }[] }>);
+    // Stored once, under the clientMessageId it had from the start.
+    expect(stored.messages.filter((m) => m.role === 'user').map((m) => m.clientMessageId)).toEqual([
+      firstUser(store)?.clientMessageId,
+      refused.clientMessageId,
+    ]);
+  }, 90_000);
+
+  it('treats a 429 on creating the conversation the same way', async () => {
+    const first = widget({ baseUrl: limited.create!.url });
+    first.store.send('Hello');
+    await until(() => isAnswered(first.store, 1), 'the first conversation');
+    first.conversation.dispose();
+    localStorage.clear();
+    // Another page of the same address: its conversation is the second in the hour.
+    const { store } = widget({ baseUrl: limited.create!.url });
+    store.send('Hello again');
+    await until(() => firstUser(store)?.status === 'failed', 'the refusal');
+    expect(firstUser(store)).toMatchObject({
+      error: pickStrings('en').limited,
+      isLimited: true,
+      parts: [{ type: 'text', text: 'Hello again' }],
+    });
+    expect(conversationId()).toBe('');
+  });
+
+  it('goes on in a new conversation when the conversation is full (a 429 without Retry-After)', async () => {
+    const { store } = widget({ baseUrl: limited.total!.url });
+    store.send('First question');
+    await until(() => isAnswered(store, 1), 'the first answer');
+    const full = conversationId();
+    store.send('Second question');
+    await until(() => isAnswered(store, 2), 'the answer in the new conversation');
+    expect(conversationId()).not.toBe(full);
+    expect(store.messages.value.map((m) => m.status)).toEqual(['sent', 'done', 'sent', 'done']);
+  });
+});

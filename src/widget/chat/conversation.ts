@@ -157,14 +157,20 @@ export function createConversation(deps: ConversationDeps): Conversation {
     // No token (one stored before tokens), or one the service does not know: the conversation is gone for us.
     if ((status === 404 || status === 401) && path) throw GONE;
     if (response.ok) return response;
-    // 408, 429 and 5xx are the service's trouble, not the message's: worth another try.
-    throw status >= 500 || status === 408 || status === 429 ? new Error(`${status}`) : REFUSED;
+    // Over a limit: the seconds to wait, thrown as a number. Without Retry-After waiting never helps (the conversation
+    // is full): a message goes on in a new conversation.
+    if (status === 429) {
+      const seconds = response.headers.get('retry-after');
+      throw seconds ? Number(seconds) || 1 : path ? GONE : REFUSED;
+    }
+    // 408 and 5xx are the service's trouble, not the message's: worth another try.
+    throw status >= 500 || status === 408 ? new Error(`${status}`) : REFUSED;
   };
 
-  /** Resolves after the backoff for `attempt`, or at once when the browser comes back online or on `retry()`. */
-  const pause = (attempt: number): Promise<void> =>
+  /** Resolves after `ms`, or at once when the browser comes back online or on `retry()`. */
+  const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      const timer = setTimeout(done, wait(attempt));
+      const timer = setTimeout(done, ms);
       function done(): void {
         clearTimeout(timer);
         wakeUp = undefined;
@@ -173,10 +179,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
       wakeUp = done;
     });
 
-  /** A request failed for want of a connection: say so, then wait for the next try. */
-  const waitToRetry = (attempt: number): Promise<void> => {
+  /** A request failed for want of a connection: say so, then wait for the next try (the backoff, or `ms`). */
+  const waitToRetry = (attempt: number, ms = wait(attempt)): Promise<void> => {
     setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-    return pause(attempt);
+    return pause(ms);
   };
 
   const forget = (): void => {
@@ -302,6 +308,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const { signal } = session;
     let response = first;
     for (let attempt = 0; !signal.aborted; attempt++) {
+      let ms: number | undefined;
       try {
         response ??= await request('GET', `/${conversationId}/events?lastEventId=${lastSeq}`);
         if (await read(response, replyId)) return;
@@ -313,10 +320,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
           patch(replyId, { status: 'failed', error: strings.failed, isBusy: false });
           return;
         }
+        // Too many open streams: resume when the service says.
+        if (typeof error === 'number') ms = error * 1000;
       }
       first = undefined;
       response = undefined;
-      await waitToRetry(attempt);
+      await waitToRetry(attempt, ms);
     }
   };
 
@@ -394,6 +403,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
         if (error === REFUSED || error === GONE) {
           patch(message.id, { status: 'failed', error: strings.refused });
           setStatus('online');
+          return;
+        }
+        if (typeof error === 'number') {
+          // Over a limit: said on the message, which keeps its text; "Send again" (the same clientMessageId) opens
+          // when the service's Retry-After is up. Backing off by itself would only meet the limit again.
+          patch(message.id, { status: 'failed', error: strings.limited, isLimited: true });
+          setStatus('online');
+          setTimeout(() => signal.aborted || patch(message.id, { isLimited: false }), error * 1000);
           return;
         }
         await waitToRetry(attempt);
@@ -626,7 +643,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const list = store.messages.peek();
       const at = list.findIndex((m) => m.id === messageId);
       const message = list[at];
-      if (message?.status !== 'failed') return;
+      if (message?.status !== 'failed' || message.isLimited) return;
       if (message.role === 'user') {
         patch(messageId, { status: 'pending', error: undefined });
       } else {
