@@ -38,6 +38,8 @@ export interface RunningDemo {
 export const DEMO_WIDGET_ID = 'demo';
 /** The same widget, except that "Get order status" calls the integrator's XML order endpoint. */
 export const DEMO_XML_WIDGET_ID = 'demo-xml';
+/** The same widget with tiny limits (2 messages a minute per conversation): try the 429 and "Send again". */
+export const DEMO_LIMITED_WIDGET_ID = 'demo-limited';
 /** The demo's admin key (the inbox, the action test endpoint). Demo only: a real config keeps its own secret. */
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
 /** The demo store's identity secret (README "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
@@ -83,6 +85,14 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         actions: integratorActions(integratorUrl, 'xml'),
         webhooks: integratorWebhooks(integratorUrl),
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
+      },
+      {
+        id: DEMO_LIMITED_WIDGET_ID,
+        allowedOrigins: storeOrigins,
+        title: 'Ridgeline Outfitters assistant (tiny limits)',
+        feeds: integratorFeeds(integratorUrl),
+        actions: integratorActions(integratorUrl, 'json'),
+        limits: { messagesPerConversationPerMinute: 2 },
       },
     ],
   };

@@ -5,6 +5,7 @@
 //   ?bad=1                     invalid settings: each bad field logs a [service] error, the widget loads anyway
 //   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
 //   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
+//   ?widget=demo-limited       the widget with tiny limits: the third message in a minute gets 429 ("Send again")
 //   ?customer=ada              signed in as customer "ada": the store's back end put an identity token here
 (() => {
   const query = new URLSearchParams(location.search);

@@ -24,8 +24,12 @@ export function widgetCors(findWidget: (id: string) => WidgetSettings | undefine
         );
       c.header('access-control-allow-origin', origin);
       c.header('vary', 'Origin');
-      // The widget reads the reply's id from the answer to a message (cross-origin: only exposed headers are readable).
-      c.header('access-control-expose-headers', `content-type, x-service-message-id, ${REPLY_ID_HEADER}`);
+      // The widget reads the reply's id from the answer to a message, and how long to wait from a 429 (cross-origin:
+      // only exposed headers are readable).
+      c.header(
+        'access-control-expose-headers',
+        `content-type, retry-after, x-service-message-id, ${REPLY_ID_HEADER}`,
+      );
       if (c.req.method === 'OPTIONS') {
         c.header('access-control-allow-methods', 'GET, POST, PUT, OPTIONS');
         c.header(

@@ -54,6 +54,8 @@ describe.each(serviceBackends)(
         expect(refused.json().error?.message).toMatch(/conversationsPerIpPerHour/);
         // Whole seconds, and the real wait: the window is the clock hour, so until its end.
         expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+        // A widget on the shop's page (cross-origin) can read it.
+        expect(refused.headers['access-control-expose-headers']).toMatch(/(^|, )retry-after(,|$)/);
         expect(retryAfter(refused)).toBeGreaterThanOrEqual(Math.floor(after));
         expect(retryAfter(refused)).toBeLessThanOrEqual(Math.ceil(before) + 1);
         // Refused requests are not counted: still refused, and no conversation was made.
