@@ -20,6 +20,8 @@ export interface DemoOptions {
   dataDir?: string;
   /** How long the demo integrator's order lookups take (e2e: cut the network mid-answer). Default 0. */
   orderDelayMs?: number;
+  /** Limits of the `demo` widget instead of the defaults (e2e: a 75-message conversation seeded in seconds). */
+  limits?: Record<string, number>;
   /** The secret the service signs its calls with and the integrator verifies them with. Default: the development one. */
   signingSecret?: string;
 }
@@ -133,7 +135,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       signingSecret,
     });
     integrator = started;
-    const config = parseConfig(demoServiceConfig(store.origins, started.url));
+    const raw = demoServiceConfig(store.origins, started.url) as { widgets: Record<string, unknown>[] };
+    if (options.limits) raw.widgets[0].limits = options.limits;
+    const config = parseConfig(raw);
     if (!config.ok) throw new Error(`demo: service config: ${config.error}`);
     const service = await startService({
       config: config.value,

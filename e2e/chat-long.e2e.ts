@@ -5,7 +5,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { nextFrames, setupE2E, type TestWindow, waitForReady } from './harness';
 
-const e2e = setupE2E();
+// The seeding sends 75 messages from one address in one conversation within seconds: far over the default limits.
+const e2e = setupE2E({
+  limits: {
+    messagesPerConversationPerMinute: 1000,
+    messagesPerIpPerMinute: 1000,
+    messagesPerConversation: 1000,
+  },
+});
 const QUESTIONS = 75;
 
 /** Asks the service `QUESTIONS` questions in a new conversation over its widget API, as the widget does. */

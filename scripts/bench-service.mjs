@@ -109,6 +109,19 @@ async function serviceChild() {
 }
 
 /** Starts the service in a child process; `call(cmd, args)` runs one of the child's handlers. */
+/**
+ * The bench measures the service's own cost from one client address, far faster than a shopper writes: limits that
+ * never bind (issue 18's defaults would refuse most of these turns with 429).
+ */
+const NO_LIMITS = {
+  conversationsPerIpPerHour: 1_000_000_000,
+  messagesPerIpPerMinute: 1_000_000_000,
+  messagesPerConversationPerMinute: 1_000_000_000,
+  queuedTurnsPerConversation: 1_000_000_000,
+  openStreamsPerIp: 1_000_000_000,
+  messagesPerConversation: 1_000_000_000,
+};
+
 async function startChild(config, actionOptions) {
   const { child, call, exited } = await startChildProcess(fileURLToPath(import.meta.url), [
     '--service-child',
@@ -367,7 +380,7 @@ async function pool(count, width, job) {
 async function benchTurns({ turns, warmup, clients, clientTurns }) {
   const service = await startChild({
     adminKey: ADMIN_KEY,
-    widgets: [{ id: 'plain', allowedOrigins: [ORIGIN] }],
+    widgets: [{ id: 'plain', allowedOrigins: [ORIGIN], limits: NO_LIMITS }],
   });
   try {
     const base = service.url;
@@ -441,6 +454,7 @@ async function benchActions({ calls, warmup, delayMs }) {
       {
         id: 'shop',
         allowedOrigins: [ORIGIN],
+        limits: NO_LIMITS,
         actions: [
           {
             name: ORDER_ACTION,
@@ -552,6 +566,7 @@ async function benchStreams({ streams, timeoutMs }) {
         {
           id: 'load',
           allowedOrigins: [ORIGIN],
+          limits: NO_LIMITS,
           actions: [
             {
               name: ORDER_ACTION,
