@@ -1,11 +1,28 @@
 // A shopper who writes faster than the widget's limit, in Chromium, against the real reference service: the demo's
 // `demo-limited` widget allows 2 messages a minute per conversation. The third is refused with 429: the widget says so
 // on that message, keeps its text, and offers "Send again" once Retry-After is up; the send then goes through.
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { setupE2E, type TestWindow, waitForReady } from './harness';
+import { findPackageRoot } from '../demo/store-server';
+import { animationsDone, setupE2E, type TestWindow, waitForReady } from './harness';
 
 const e2e = setupE2E();
+const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
+
+/** axe-core's colour-contrast rule over the page, the widget's shadow root included: the failing elements. */
+async function lowContrast(page: Page): Promise<unknown[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  await animationsDone(page);
+  return page.evaluate(async () => {
+    type Axe = {
+      run(context: Document, options: object): Promise<{ violations: { nodes: { target: unknown }[] }[] }>;
+    };
+    const { axe } = window as unknown as { axe: Axe };
+    const result = await axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => n.target));
+  });
+}
 const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,6 +73,8 @@ describe('a widget over its limit', () => {
     expect(await sendAgain.innerText()).toBe('Send again');
     expect(await sendAgain.isDisabled()).toBe(true);
     await page.screenshot({ path: '/tmp/limits-refused.png' });
+    // Readable on the shopper's own bubble (the theme colour): no text below WCAG AA contrast.
+    expect(await lowContrast(page)).toEqual([]);
 
     // Enabled when the service's Retry-After is up (the next minute), not before.
     await page.waitForFunction(
