@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProposalStore } from '../edge/proposal-store';
 import type { EngineTurn } from '../engine/engine';
 import { silentLogger } from '../logger';
 import { type ChatStore, createChatStore } from '../storage/chat-store';
@@ -40,6 +41,7 @@ describe('runTurn()', () => {
     await runTurn(
       {
         chat,
+        proposals: createProposalStore(db),
         hub: createEventHub(),
         engine: {
           async reply(turn, emit) {
