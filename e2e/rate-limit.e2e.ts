@@ -65,12 +65,12 @@ describe('a widget over its limit', () => {
       await page.screenshot({ path: '/tmp/limits-debug.png' });
       throw e;
     });
-    expect(await refused.innerText()).toContain('And hiking boots in size 42?');
-    expect(await refused.locator('[role="alert"]').innerText()).toContain(
+    expect(await refused.textContent()).toContain('And hiking boots in size 42?');
+    expect(await refused.locator('[role="alert"]').textContent()).toContain(
       'Too many messages just now. Send it again in a moment.',
     );
     const sendAgain = refused.locator('button.retry');
-    expect(await sendAgain.innerText()).toBe('Send again');
+    expect(await sendAgain.textContent()).toBe('Send again');
     expect(await sendAgain.isDisabled()).toBe(true);
     await page.screenshot({ path: '/tmp/limits-refused.png' });
     // Readable on the shopper's own bubble (the theme colour): no text below WCAG AA contrast.
@@ -93,7 +93,7 @@ describe('a widget over its limit', () => {
     const users = widget(page, '.user');
     expect(await users.count()).toBe(3);
     expect(await users.nth(2).getAttribute('data-status')).toBe('sent');
-    expect(await users.nth(2).innerText()).toContain('And hiking boots in size 42?');
+    expect(await users.nth(2).textContent()).toContain('And hiking boots in size 42?');
     await page.screenshot({ path: '/tmp/limits-sent.png' });
   }, 150_000);
 });
