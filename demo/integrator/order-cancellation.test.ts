@@ -4,7 +4,12 @@ import { parseOrderCancellationResponse } from '../../src/schemas/v20240910';
 import { readSse, textOf } from '../../src/server/chat/sse-reader';
 import { parseConfig } from '../../src/server/config';
 import { type RunningService, startService } from '../../src/server/start';
-import { DEMO_SIGNING_SECRET, DEMO_SIGNING_SECRET_ENV, demoServiceConfig } from '../demo-servers';
+import {
+  DEMO_IDENTITY_SECRET,
+  DEMO_SIGNING_SECRET,
+  DEMO_SIGNING_SECRET_ENV,
+  demoServiceConfig,
+} from '../demo-servers';
 import { type RunningIntegrator, startIntegrator } from './integrator-server';
 
 // The demo integrator's order-cancellation webhook on its own over HTTP, then the whole demo wiring: the demo
@@ -31,6 +36,7 @@ beforeAll(async () => {
   integrator = await startIntegrator({ port: 0 });
   // The demo widgets sign their calls; this integrator checks the webhook's routes unsigned, so it does not verify.
   process.env[DEMO_SIGNING_SECRET_ENV] ??= DEMO_SIGNING_SECRET;
+  process.env.DEMO_IDENTITY_SECRET ??= DEMO_IDENTITY_SECRET;
   const config = parseConfig(demoServiceConfig(['http://127.0.0.1:5173'], integrator.url));
   if (!config.ok) throw new Error(config.error);
   service = await startService({ config: config.value, port: 0 });
@@ -143,7 +149,7 @@ describe('the demo: cancelling in the chat', () => {
   });
 
   it('refuses order 1002, which is on its way, with the reason', async () => {
-    const [, refused] = await chat('I want to cancel order 1002', 'yes, too slow');
+    const [, refused] = await chat('I want to cancel order 1002 because it is too slow', 'yes');
     expect(refused).toMatch(/^I could not cancel order 1002\. The store says: It has already shipped/);
   });
 });
