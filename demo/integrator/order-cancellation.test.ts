@@ -68,7 +68,10 @@ describe('demo integrator: POST /webhooks/order-cancellation', () => {
       cancelled: true,
       reason: 'No payment was taken, so there is nothing to refund.',
     });
-    expect(await answer('1003')).toEqual({ cancelled: true, reason: 'Order 1003 was already cancelled.' });
+    expect(await answer('1003')).toEqual({
+      cancelled: true,
+      reason: 'It had been cancelled before; nothing else changed.',
+    });
   });
 
   it.each(['1001', '1002', '6666'])('refuses order %s, which has shipped, with a reason', async (orderId) => {

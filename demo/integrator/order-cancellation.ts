@@ -46,7 +46,8 @@ function decide(orderId: string, cancelled: Set<string>): OrderCancellationRespo
       reason: 'There is no order with that number. Please check the number in your order confirmation.',
     };
   }
-  if (cancelled.has(orderId)) return { cancelled: true, reason: `Order ${orderId} was already cancelled.` };
+  if (cancelled.has(orderId))
+    return { cancelled: true, reason: 'It had been cancelled before; nothing else changed.' };
   const shipped = card.timeline.step.find((s) => s.label === 'Shipped');
   if (shipped && (shipped.status === 'completed' || shipped.status === 'in_progress')) {
     return {

@@ -16,8 +16,21 @@ export function ConversationView({ data }: { data: InboxConversationResponse }) 
         {messageCountText(conversation.messageCount)}
       </p>
 
+      <section aria-labelledby="customer-title">
+        <h3 id="customer-title">Verified customer</h3>
+        {conversation.user ? (
+          <p class="customer">
+            <span class="mono">{conversation.user.id}</span>
+            {conversation.user.name && ` · ${conversation.user.name}`}
+            {conversation.user.email && ` · ${conversation.user.email}`}
+          </p>
+        ) : (
+          <p class="empty">Not signed in: nothing below is verified.</p>
+        )}
+      </section>
+
       <section aria-labelledby="user-data-title">
-        <h3 id="user-data-title">User data</h3>
+        <h3 id="user-data-title">User data (from the page, unverified)</h3>
         {userData.length === 0 ? (
           <p class="empty">None.</p>
         ) : (

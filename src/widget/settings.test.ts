@@ -173,6 +173,9 @@ describe('parseSettings()', () => {
       expect(settings.identityToken).toBeUndefined();
       expect(issues).toEqual(['identityToken must be a JWT (three base64url parts) or null; ignored']);
     }
+    // A store's template prints '' for a visitor who is not signed in: anonymous, and no error for it.
+    const empty = parse({ widgetId: 'w', identityToken: '' });
+    expect([empty.settings.identityToken, empty.issues]).toEqual([undefined, []]);
   });
 
   it('ignores unknown fields silently, for forward compatibility', () => {

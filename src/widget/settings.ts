@@ -84,9 +84,13 @@ export const checkCustomInstructions = (value: unknown): Result<string> =>
     ? ok(value)
     : err(`customInstructions must be a string of 1 to ${CUSTOM_INSTRUCTIONS_MAX} characters`);
 
-/** A compact JWT's shape (three base64url parts); the service checks the rest. `null` signs out (the setter only). */
+/**
+ * A compact JWT's shape (three base64url parts); the service checks the rest. `null` signs out (the setter only); so
+ * does `''`, what a store's template prints for a visitor who is not signed in.
+ */
 export const checkIdentityToken = (value: unknown): Result<string | null> =>
   value === null ||
+  value === '' ||
   (typeof value === 'string' && value.length <= 4096 && /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value))
     ? ok(value)
     : err('identityToken must be a JWT (three base64url parts) or null');

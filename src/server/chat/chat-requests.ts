@@ -103,10 +103,9 @@ export const CreateConversationSchema = v.optional(
 export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   const path = (issue.path ?? []).map((p) => String(p.key)).join('.');
-  const message = issue.message.replace(
-    /^Invalid key: Expected never but received "(.*)"$/,
-    'unknown field $1',
-  );
+  const message = issue.message
+    .replace(/^Invalid key: Expected never but received "(.*)"$/, 'unknown field $1')
+    .replace(/^Invalid key: Expected ".*" but received undefined$/, 'is required');
   return path ? `${path}: ${message}` : message;
 }
 

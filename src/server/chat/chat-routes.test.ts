@@ -322,6 +322,22 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
+  it('names a missing field as required, in words a developer reads', async () => {
+    const id = await newConversation();
+    const res = await post(`/conversations/${id}/messages`, '{"text":"hi"}');
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: 'clientMessageId: is required' },
+    });
+    const put = await fetchApi(api(`/conversations/${id}/context`), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: '{"userData":null}',
+    });
+    expect(((await put.json()) as { error: { message: string } }).error.message).toBe(
+      'customInstructions: is required',
+    );
+  });
+
   it('refuses a body that is not JSON, and one over the size cap', async () => {
     const id = await newConversation();
     expect((await post(`/conversations/${id}/messages`, 'hi', { 'content-type': 'text/plain' })).status).toBe(

@@ -171,6 +171,18 @@ describe('identity token in the widget', () => {
     expect(storedConversation()).not.toBe(id);
   });
 
+  it('after a sign-out, the anonymous conversation that follows is not handed to whoever signs in next (a shared device)', async () => {
+    const { store, api } = widget(await signIdentity({ sub: 'hal' }));
+    await askOrder(store);
+    api.setIdentityToken(null);
+    expect(await askOrder(store)).toBeUndefined();
+    const anonymous = storedConversation();
+    api.setIdentityToken(await signIdentity({ sub: 'ivy' }));
+    expect(store.messages.value).toEqual([]);
+    expect(await askOrder(store)).toBe('ivy');
+    expect(storedConversation()).not.toBe(anonymous);
+  });
+
   it('another customer’s token starts a new conversation; a fresh token of the same customer does not', async () => {
     const { store, api } = widget(await signIdentity({ sub: 'di' }));
     await askOrder(store);

@@ -569,6 +569,8 @@ describe('createConversation against the reference service', () => {
     await until(() => isAnswered(store, 1), 'the proposal');
     const part = lastReply(store)?.parts.find((p) => p.type === 'confirm');
     expect(part).toMatchObject({ type: 'confirm', text: 'Return an item (order_id: 1002)?' });
+    // Screen readers hear the question itself, not only the text around it.
+    expect(store.announcement.value).toContain('Return an item (order_id: 1002)?');
     const id = part?.type === 'confirm' ? part.id : '';
     expect(store.confirmations.value.get(id)).toBeUndefined();
     store.answer(id, 'yes', 'Yes');

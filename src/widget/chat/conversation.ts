@@ -72,8 +72,9 @@ const subOf = (jwt: string | undefined): string | null => {
   }
 };
 
+/** A message's words: its text, and a confirm part's question (read out to screen readers with the answer). */
 const textOf = (message: ChatMessage): string =>
-  message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  message.parts.map((part) => ('text' in part ? part.text : '')).join(' ');
 
 /**
  * The conversation with the service (DESIGN: protocol v0), one per widget: the outbox of user messages, the answer
@@ -340,7 +341,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
           ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
           writeItem(idKey, conversationId);
           writeItem(tokenKey, token);
-          bind(subOf(identity().identityToken));
+          // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
+          bind(subOf(identity().identityToken) ?? (boundSub === '' ? '' : null));
           isContextDirty = false;
         }
         if (isContextDirty) {
@@ -605,7 +607,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   // DESIGN "Identity verification": another customer (another `sub`), or a sign-out, on a conversation that was a
   // customer's starts a new conversation, so on a shared device one customer never sees another's history. Signing
-  // in on an anonymous conversation keeps it: the service makes it the customer's with the next message.
+  // in on an anonymous conversation keeps it (the service makes it the customer's with the next message), unless it
+  // began after a sign-out on this device: that one may be someone else's, so it is marked ('' as the bound `sub`)
+  // and a sign-in starts over.
   let lastSub = boundSub;
   let isFirstIdentityRun = true;
   disposer.add(
@@ -613,7 +617,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const sub = subOf(store.identityToken.value);
       const known = boundSub ?? lastSub;
       lastSub = sub;
-      if (known !== null && sub !== known) {
+      if (known !== null && sub !== (known || null)) {
         // At load (the stored conversation was another customer's): nothing is shown yet, and the page's settings
         // (userData) are this customer's, so only the stored conversation and its queue are dropped.
         if (isFirstIdentityRun) {
@@ -621,6 +625,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           writeItem(queueKey, null);
           storedQueue = [];
         } else untracked(startOver);
+        if (sub === null) bind('');
       }
       isFirstIdentityRun = false;
     }),

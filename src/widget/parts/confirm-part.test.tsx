@@ -43,12 +43,16 @@ describe('<ConfirmPart>', () => {
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Ja', 'Nein']);
   });
 
-  it('disables both buttons once answered and marks the answer; a later message closes it unanswered', async () => {
-    const { confirmations } = renderConfirm();
+  it('disables both buttons once answered, keeping them focusable, and marks the answer; a later message closes it unanswered', async () => {
+    const { confirmations, onAnswer } = renderConfirm();
     confirmations.value = new Map([['p1', 'no']]);
     await Promise.resolve();
     const [yes, no] = screen.getAllByRole('button') as HTMLButtonElement[];
-    expect([yes.disabled, no.disabled]).toEqual([true, true]);
+    // aria-disabled rather than disabled: the focus stays on the button the shopper pressed (keyboard users).
+    expect([yes.getAttribute('aria-disabled'), no.getAttribute('aria-disabled')]).toEqual(['true', 'true']);
+    expect([yes.disabled, no.disabled]).toEqual([false, false]);
+    fireEvent.click(yes);
+    expect(onAnswer).not.toHaveBeenCalled();
     expect([yes.getAttribute('aria-pressed'), no.getAttribute('aria-pressed')]).toEqual(['false', 'true']);
     confirmations.value = new Map([['p1', 'closed']]);
     await Promise.resolve();
@@ -56,7 +60,7 @@ describe('<ConfirmPart>', () => {
       'false',
       'false',
     ]);
-    expect((screen.getAllByRole('button') as HTMLButtonElement[]).every((b) => b.disabled)).toBe(true);
+    expect(screen.getAllByRole('button').every((b) => b.getAttribute('aria-disabled') === 'true')).toBe(true);
   });
 
   it('shows hostile text as text', () => {

@@ -8,7 +8,7 @@ export type ConfirmPartProps = PartProps<'confirm'> & Pick<PartViewProps, 'confi
 
 /**
  * The question of a call that needs the shopper's yes ("Cancel order 1003?") with Yes and No buttons. Both are
- * disabled once it is answered (the store's `confirmations`) or a later message was sent; the chosen one stays marked
+ * (aria-)disabled once it is answered (the store's `confirmations`) or a later message was sent; the chosen one stays marked
  * (`aria-pressed`). Without `onAnswer` (a view with nothing to answer to) the buttons are disabled.
  */
 export function ConfirmPart({ part, strings, confirmations, onAnswer }: ConfirmPartProps) {
@@ -17,9 +17,10 @@ export function ConfirmPart({ part, strings, confirmations, onAnswer }: ConfirmP
     <button
       type="button"
       class={`cf-${answer}`}
-      disabled={state !== undefined}
+      // aria-disabled, not disabled: the button keeps the keyboard focus the shopper pressed it with.
+      aria-disabled={state !== undefined}
       aria-pressed={state === answer}
-      onClick={() => onAnswer?.(part.id, answer)}
+      onClick={() => state === undefined && onAnswer?.(part.id, answer)}
     >
       {strings[answer]}
     </button>
