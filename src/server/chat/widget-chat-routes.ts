@@ -166,6 +166,15 @@ export function widgetChatRoutes({
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
+    // An answer is a message of the shopper's (stored as "Yes"/"No" under `confirm-<id>`): the same limits apply, and
+    // the same answer again re-attaches without counting.
+    const decision = await limits.message(
+      widgetOf(c),
+      c.req.param('id'),
+      `confirm-${c.req.param('confirmId')}`,
+      clientAddress(c, trustProxy),
+    );
+    if (!decision.allowed) return rateLimited(c, decision);
     const answered = await service.answer(
       c.req.param('widgetId'),
       c.req.param('id'),

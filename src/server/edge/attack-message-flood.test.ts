@@ -94,6 +94,25 @@ describe.each(serviceBackends)('attack: a message flood, on $name', (backend: Se
       expect((history.json().messages as unknown[]).length).toBe(20);
     });
 
+    it('counts answers to confirmations as messages: over the limit, an answer is refused too', async () => {
+      const base = services.urls[0];
+      const chat = await newConversation(base);
+      // From an address of its own: the other tests' messages count against theirs (messagesPerIpPerMinute).
+      for (let i = 1; i <= 10; i++) expect((await send(base, chat, `c${i}`, '127.0.0.9')).status).toBe(200);
+      const answer = await call(
+        base,
+        `conversations/${chat.conversationId}/confirmations/${crypto.randomUUID()}`,
+        {
+          method: 'POST',
+          from: '127.0.0.2',
+          token: chat.token,
+          body: { answer: 'yes' },
+        },
+      );
+      expect(answer.status).toBe(429);
+      expect(answer.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    });
+
     it('re-attaches a retry of a message already stored, over the limit, without counting it', async () => {
       const base = services.urls[0];
       const chat = await newConversation(base);
