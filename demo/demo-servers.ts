@@ -94,6 +94,9 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         title: 'Ridgeline Outfitters assistant (tiny limits)',
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
+        webhooks: integratorWebhooks(integratorUrl),
+        // The integrator refuses unsigned calls: every demo widget signs them.
+        signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
         limits: { messagesPerConversationPerMinute: 2 },
       },
     ],

@@ -31,6 +31,7 @@ try {
   console.log(`Demo store: http://localhost:${port}/`);
   console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/`);
   console.log(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
+  console.log(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   console.log(`Inbox:      ${demo.serviceUrl}/inbox  (admin key: ${DEMO_ADMIN_KEY})`);
   console.log(
