@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { ServiceConfig } from './config';
+import { configWarnings } from './edge/config-warnings';
 import { createLogger } from './logger';
 import { openRuntime, type RuntimeOptions } from './runtime';
 
@@ -57,6 +58,7 @@ export async function startService({
   tasks,
 }: StartOptions): Promise<RunningService> {
   const logger = createLogger(log);
+  for (const warning of configWarnings(config)) logger.warn(warning);
   const runtime = await openRuntime({
     config,
     logger,
