@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { compilePattern } from './linear-pattern';
+import { compilePattern, estimateProgramSize, PROGRAM_BUDGET } from './linear-pattern';
 
 const run = (pattern: string, value: string) => {
   const c = compilePattern(pattern);
@@ -61,5 +61,30 @@ describe('compilePattern()', () => {
     expect(run('^(a+)+$', `${'a'.repeat(40)}!`)).toBe(false);
     expect(run('^(a+)+$', 'a'.repeat(100_000))).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('refuses a pattern whose counted repetitions would compile to a huge program, before compiling it', () => {
+    // 4.4 KB of source, about 440,000 instructions: 31 MB and seconds per long string (review of issue 18).
+    const huge = '(?:.{1000})'.repeat(440);
+    expect(estimateProgramSize(huge)).toBeGreaterThan(400_000);
+    const refused = compilePattern(huge);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? '' : refused.error).toMatch(/repeats too much: .* at most 10000/);
+    expect(compilePattern('((.{100}){100}){100}').ok).toBe(false);
+  });
+
+  it('keeps everyday patterns well inside the budget: repetitions in a row add up, nested ones multiply', () => {
+    for (const everyday of [
+      '^\\d{3}-\\d{3}-\\d{4}$',
+      '^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,255}\\.[A-Za-z]{2,24}$',
+      '^\\p{Lu}{2}\\d{2}[A-Z0-9]{1,30}$',
+      '^(?:[0-9a-f]{2}:){5}[0-9a-f]{2}$',
+    ]) {
+      expect(estimateProgramSize(everyday), everyday).toBeLessThan(PROGRAM_BUDGET / 10);
+      expect(compilePattern(everyday).ok, everyday).toBe(true);
+    }
+    expect(estimateProgramSize('a{3}b{4}')).toBe(7);
+    expect(estimateProgramSize('(?:ab){3}')).toBe(6);
+    expect(estimateProgramSize('(a{2}){3}')).toBe(6);
   });
 });

@@ -12,9 +12,61 @@ export interface LinearPattern {
 
 export type PatternCompile = { ok: true; pattern: LinearPattern } | { ok: false; error: string };
 
-/** Compiled patterns by source: a schema is checked once per task but may be validated many times. */
+/**
+ * Compiled patterns by source: a schema is checked once per task but may be validated many times. Few entries: with
+ * PROGRAM_BUDGET, each holds a program of at most tens of thousands of instructions.
+ */
 const cache = new Map<string, LinearPattern>();
-const CACHE_MAX = 1000;
+const CACHE_MAX = 100;
+
+/**
+ * Linear time is program size × input length, and counted repetitions multiply the program: `(?:.{1000}){440}` fits
+ * in a 5 KB schema, compiled to about 440,000 instructions (31 MB, 350 ms), and took 5 s on a 20,000-character
+ * string (review of issue 18). So the program a pattern would compile to is estimated first, and refused above this.
+ */
+export const PROGRAM_BUDGET = 10_000;
+
+/**
+ * About how many instructions `source` compiles to: each atom (a character, an escape, a class) counts 1, a group the
+ * sum of what it holds, and `{n}`, `{n,}`, `{n,m}` multiply what they repeat by their largest count. An upper bound
+ * in spirit (alternatives add up), cheap: one pass over the source.
+ */
+export function estimateProgramSize(source: string): number {
+  const stack: number[] = [0];
+  let last = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') {
+      const braced = /^[pPux]\{[^}]*\}/.exec(source.slice(i + 1));
+      i += braced ? braced[0].length : 1;
+      last = 1;
+    } else if (ch === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+      last = 1;
+    } else if (ch === '(') {
+      // `(?:`, `(?<name>` and the like open a group as `(` does.
+      i += (/^\(\?(?:<[=!]|<[^>]*>|[:=!])/.exec(source.slice(i))?.[0].length ?? 1) - 1;
+      stack.push(0);
+      continue;
+    } else if (ch === ')') {
+      last = stack.length > 1 ? (stack.pop() as number) : 0;
+    } else if (ch === '{') {
+      const counted = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i));
+      if (counted) {
+        const most = Math.max(Number(counted[1]), Number(counted[2] || 0));
+        stack[stack.length - 1] += last * (most - 1);
+        last = last * most;
+        i += counted[0].length - 1;
+        continue;
+      }
+      last = 1;
+    } else if (ch === '*' || ch === '+' || ch === '?' || ch === '|') {
+      continue;
+    } else last = 1;
+    stack[stack.length - 1] += last;
+  }
+  return stack.reduce((a, b) => a + b, 0);
+}
 
 /**
  * Compiles a JSON Schema `pattern` (ECMA-262 syntax, `u` mode) for the linear-time engine. Refused: what is not an
@@ -31,6 +83,13 @@ const CACHE_MAX = 1000;
 export function compilePattern(source: string): PatternCompile {
   const cached = cache.get(source);
   if (cached) return { ok: true, pattern: cached };
+  const size = estimateProgramSize(source);
+  if (size > PROGRAM_BUDGET) {
+    return {
+      ok: false,
+      error: `repeats too much: its counted repetitions ({n}, {n,m}) make about ${size} steps per character checked, at most ${PROGRAM_BUDGET}`,
+    };
+  }
   try {
     // Compiled only, never run: V8 checks the ECMA-262 syntax JSON Schema names.
     new RegExp(source, 'u');
