@@ -109,6 +109,8 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   return path ? `${path}: ${message}` : message;
 }
 
+/** An answer is a message of the shopper's: on a verified customer's conversation it carries their identity token. */
 export const ConfirmationSchema = v.strictObject({
   answer: v.picklist(['yes', 'no'], 'answer must be "yes" or "no"'),
+  identityToken,
 });

@@ -166,6 +166,14 @@ export function widgetChatRoutes({
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
+    // The same identity rule as a message: a verified customer's conversation takes answers with their token only.
+    const verify = identityOf?.(c.req.param('widgetId'));
+    const identity = await verifiedUserOf(c, verify, body.value.identityToken);
+    if (!identity.ok) return identity.response;
+    if (verify) {
+      const refused = await checkConversationIdentity(c, chat, c.var.conversation, identity.user);
+      if (refused) return refused;
+    }
     // An answer is a message of the shopper's (stored as "Yes"/"No" under `confirm-<id>`): the same limits apply, and
     // the same answer again re-attaches without counting.
     const decision = await limits.message(

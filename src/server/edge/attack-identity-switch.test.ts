@@ -43,6 +43,14 @@ describe.each(serviceBackends)('attack: continuing another customer’s conversa
               url: `${integrator.url}/orders/{order_id}`,
               parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
             },
+            {
+              name: 'Return an item',
+              description: 'Starts a return of an item from an order.',
+              method: 'POST',
+              url: `${integrator.url}/returns/{order_id}`,
+              parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+              confirm: true,
+            },
           ],
         },
       ],
@@ -80,6 +88,37 @@ describe.each(serviceBackends)('attack: continuing another customer’s conversa
     expect(refused.error?.code).toBe('identity_mismatch');
     expect((await client.history(conversation)).body.messages).toEqual([]);
     expect(integrator.requests).toHaveLength(0);
+  });
+
+  it('an answer to its confirmation without that customer’s token: 403 identity_mismatch, nothing called', async () => {
+    const alice = await signIdentity({ sub: 'alice' });
+    const conversation = await client.create({ identityToken: alice });
+    await client.say(conversation, 'I want to return an item from order 1003', { identityToken: alice });
+    const { messages } = (await client.history(conversation)).body as {
+      messages: Array<{ parts: Array<{ type: string; id?: string }> }>;
+    };
+    const confirmId = messages.at(-1)?.parts.find((p) => p.type === 'confirm')?.id;
+    expect(confirmId).toBeTruthy();
+    const answer = (identityToken?: string) =>
+      fetch(
+        `${service.url}/v0/widget/shop/conversations/${conversation.conversationId}/confirmations/${confirmId}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${conversation.token}` },
+          body: JSON.stringify({ answer: 'yes', ...(identityToken ? { identityToken } : {}) }),
+        },
+      );
+    for (const token of [undefined, await signIdentity({ sub: 'mallory' })]) {
+      const refused = await answer(token);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('identity_mismatch');
+    }
+    expect(integrator.requests).toHaveLength(0);
+    const accepted = await answer(alice);
+    expect(accepted.status).toBe(200);
+    await accepted.text();
+    expect(integrator.requests.map((r) => r.pathname)).toEqual(['/returns/1003']);
+    expect(integrator.requests[0].headers['x-service-user-id']).toBe('alice');
   });
 
   it('the same customer with a fresh token continues it; the integrator gets the latest email', async () => {

@@ -360,7 +360,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
             ? `/${conversationId}/confirmations/${clientMessageId.slice(8)}?lastEventId=${lastSeq}`
             : `/${conversationId}/messages?lastEventId=${lastSeq}`,
           message.answer
-            ? { answer: message.answer }
+            ? { answer: message.answer, ...sentIdentity }
             : { clientMessageId, text: textOf(message), ...sentIdentity },
         );
         // Signed in mid-chat: the service made the anonymous conversation this customer's.
