@@ -17,6 +17,31 @@ import proxyAddr from 'proxy-addr';
  * clientAddress(c, 1); // behind one proxy: the address that proxy appended
  */
 export function clientAddress(c: Context, trustProxy: number): string {
+  return limitKey(forwardedAddress(c, trustProxy));
+}
+
+/**
+ * What a limit counts by: an IPv4 address (an IPv4-mapped IPv6 one as IPv4), or an IPv6 address's /64. An ordinary
+ * IPv6 customer holds a whole /64 and picks source addresses from it at will, so counting single IPv6 addresses let
+ * one client rotate past every per-address limit (review of issue 18).
+ */
+export function limitKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
+
+function forwardedAddress(c: Context, trustProxy: number): string {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   const peer = incoming?.socket?.remoteAddress ?? 'local';
   if (trustProxy === 0) return peer;
