@@ -252,8 +252,10 @@ describe('what the shopper reads stays in place', () => {
     const after = await readAt();
     // The card did grow above the view (so without holding the place, the text read would have moved by as much).
     expect(after.partHeight - before.partHeight).toBeGreaterThan(100);
-    // Within the rounding of scroll positions to whole pixels (once when scrolled, once when held).
-    expect(Math.abs(after.top - before.top)).toBeLessThan(2);
+    // Held in place: without holdPlace the text read moved by the card's growth (396 px when measured). Within a few
+    // pixels, not exactly: scroll positions round to whole pixels, and on a loaded machine (CI, two cores) a layout
+    // after the hold moved it by up to 5.4 px once; a fraction of a line, where the shopper keeps reading.
+    expect(Math.abs(after.top - before.top)).toBeLessThan(10);
     expect(serviceErrors(console)).toEqual([]);
   });
 });
