@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import {
   type ContextRequest,
   type CreateConversationResponse,
+  confirmationMessageId,
   type HistoryResponse,
   REPLY_ID_HEADER,
 } from '../../protocol/chat';
@@ -128,14 +129,17 @@ export function widgetChatRoutes({
   // Every other route is about one conversation and needs its token (issue #18).
   app.use('/:widgetId/conversations/:id/*', requireConversationToken(chat));
 
-  app.post('/:widgetId/conversations/:id/messages', async (c) => {
-    const body = await readJson(c, SendMessageSchema);
-    if (!body.ok) return body.response;
-    const afterSeq = lastEventId(c);
-    if (afterSeq === null) return badEventId(c);
-    const widgetId = c.req.param('widgetId');
-    const verify = identityOf?.(widgetId);
-    const { identityToken, ...request } = body.value;
+  /**
+   * What a message of the shopper's, typed or a Yes/No answer, passes before it is stored: a verified customer's
+   * conversation takes it with that customer's identity token only, and it counts against the limits (a repeated
+   * `clientMessageId` re-attaches without counting). Null when admitted, else the refusal.
+   */
+  const admitMessage = async (
+    c: Context<{ Variables: ConversationVariables }>,
+    identityToken: string | null | undefined,
+    clientMessageId: string,
+  ): Promise<Response | null> => {
+    const verify = identityOf?.(c.req.param('widgetId') ?? '');
     const identity = await verifiedUserOf(c, verify, identityToken);
     if (!identity.ok) return identity.response;
     if (verify) {
@@ -144,11 +148,22 @@ export function widgetChatRoutes({
     }
     const decision = await limits.message(
       widgetOf(c),
-      c.req.param('id'),
-      request.clientMessageId,
+      c.req.param('id') ?? '',
+      clientMessageId,
       clientAddress(c, trustProxy),
     );
-    if (!decision.allowed) return rateLimited(c, decision);
+    return decision.allowed ? null : rateLimited(c, decision);
+  };
+
+  app.post('/:widgetId/conversations/:id/messages', async (c) => {
+    const body = await readJson(c, SendMessageSchema);
+    if (!body.ok) return body.response;
+    const afterSeq = lastEventId(c);
+    if (afterSeq === null) return badEventId(c);
+    const widgetId = c.req.param('widgetId');
+    const { identityToken, ...request } = body.value;
+    const refused = await admitMessage(c, identityToken, request.clientMessageId);
+    if (refused) return refused;
     const sent = await service.send(widgetId, c.req.param('id'), request);
     if (!sent) return notFound(c);
     c.header('x-service-message-id', sent.userMessage.id);
@@ -166,23 +181,13 @@ export function widgetChatRoutes({
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
-    // The same identity rule as a message: a verified customer's conversation takes answers with their token only.
-    const verify = identityOf?.(c.req.param('widgetId'));
-    const identity = await verifiedUserOf(c, verify, body.value.identityToken);
-    if (!identity.ok) return identity.response;
-    if (verify) {
-      const refused = await checkConversationIdentity(c, chat, c.var.conversation, identity.user);
-      if (refused) return refused;
-    }
-    // An answer is a message of the shopper's (stored as "Yes"/"No" under `confirm-<id>`): the same limits apply, and
-    // the same answer again re-attaches without counting.
-    const decision = await limits.message(
-      widgetOf(c),
-      c.req.param('id'),
-      `confirm-${c.req.param('confirmId')}`,
-      clientAddress(c, trustProxy),
+    // An answer is a message of the shopper's, stored as "Yes"/"No" under its own clientMessageId.
+    const refused = await admitMessage(
+      c,
+      body.value.identityToken,
+      confirmationMessageId(c.req.param('confirmId')),
     );
-    if (!decision.allowed) return rateLimited(c, decision);
+    if (refused) return refused;
     const answered = await service.answer(
       c.req.param('widgetId'),
       c.req.param('id'),
