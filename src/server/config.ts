@@ -92,6 +92,17 @@ const LimitsSchema = v.strictObject({
   messagesPerDay: v.optional(positiveInteger),
 });
 
+/** DESIGN "Store knowledge": at most 500 sections of 20,000 characters each. */
+export const KNOWLEDGE_SECTIONS_MAX = 500;
+export const KNOWLEDGE_SECTION_CHARS_MAX = 20_000;
+const KnowledgeSectionSchema = v.strictObject({
+  title: v.pipe(nonEmpty, v.maxLength(200, 'must be at most 200 characters')),
+  text: v.pipe(
+    nonEmpty,
+    v.maxLength(KNOWLEDGE_SECTION_CHARS_MAX, `must be at most ${KNOWLEDGE_SECTION_CHARS_MAX} characters`),
+  ),
+});
+
 const WidgetSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
   allowedOrigins: v.array(origin),
@@ -113,6 +124,16 @@ const WidgetSchema = v.strictObject({
   // Issue 18: the name of the environment variable holding the secret that signs custom-action and webhook calls
   // (src/server/edge/signing-secrets.ts reads it at start). The secret itself never sits in the config.
   signingSecretEnv: v.optional(envName),
+  // Issue 19: the store's own knowledge (shipping, returns, payment, contact), answered by both engines.
+  knowledge: v.optional(
+    v.pipe(
+      v.array(KnowledgeSectionSchema),
+      v.maxLength(KNOWLEDGE_SECTIONS_MAX, `must have at most ${KNOWLEDGE_SECTIONS_MAX} sections`),
+    ),
+    [],
+  ),
+  // Markdown documents fetched like feeds and split into sections at their headings.
+  knowledgeUrls: v.optional(v.array(httpUrl), []),
   identity: v.optional(IdentitySchema),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(

@@ -171,6 +171,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           const found = await searchProducts(db, widgetId, query);
           return found.flatMap((p) => toProductCard(p) ?? []);
         },
+        // Issue 19: src/server/knowledge/ ranks the widget's sections; until then a store has none.
+        async searchKnowledge() {
+          return [];
+        },
         cancelOrder: orderCancellationTool(
           widgets.get(widgetId),
           { widgetId, conversationId },

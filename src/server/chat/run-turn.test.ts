@@ -55,6 +55,7 @@ describe('runTurn()', () => {
         saveState: async () => {},
         toolsFor: () => ({
           callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+          searchKnowledge: async () => [],
           searchProducts: async () => [],
         }),
         turnTimeoutMs: 10_000,

@@ -67,10 +67,27 @@ export const isUnreadableAnswer = (code: string): boolean =>
  */
 export const IDENTITY_REQUIRED = 'identity_required';
 
+/**
+ * A section of the store's own knowledge (widget config `knowledge`, or a heading of a `knowledgeUrls` document) that
+ * matched a question, best first (DESIGN "Store knowledge").
+ */
+export interface KnowledgeHit {
+  /** The section's title (its heading), which the answer names. */
+  title: string;
+  /** The section's markdown. */
+  text: string;
+  /** The `knowledgeUrls` document it came from; null for a section written in the config. */
+  source: string | null;
+  /** Higher is better; comparable only within one search. */
+  score: number;
+}
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
   searchProducts(query: ProductQuery): Promise<ProductCard[]>;
+  /** The store's knowledge sections that best match `query`, best first (at most `limit`, default 3). */
+  searchKnowledge(query: string, limit?: number): Promise<KnowledgeHit[]>;
   /** Present only when the widget has an `order-cancellation` webhook. */
   cancelOrder?(request: { orderId: string; reason?: string }): Promise<CancelOrderResult>;
 }
@@ -82,6 +99,11 @@ export interface EngineTurn {
   /** The conversation before this turn, oldest first. */
   history: ChatMessage[];
   message: string;
+  /**
+   * The widget's locale (`en`, `de`, ...) as the page set it, when the widget sent one; the engine answers in it unless
+   * the message is plainly in another language it speaks.
+   */
+  locale?: string | null;
   userData: UserData | null;
   /** The store's own instructions (widget config `instructions`); they come before `customInstructions` and win. */
   instructions?: string | null;

@@ -31,6 +31,7 @@ function harness(withWebhook = true) {
       actions.push(action.name);
       return { ok: true, aiText: 'Shipped.', part: { type: 'text', text: 'Shipped.' } };
     },
+    searchKnowledge: async () => [],
     searchProducts: async () => [],
     ...(withWebhook
       ? {

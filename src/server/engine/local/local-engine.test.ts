@@ -41,6 +41,7 @@ function harness(
             calls.push({ action: action.name, params });
             return result;
           },
+          searchKnowledge: async () => [],
           searchProducts: async (q) => {
             searches.push(q);
             return /shoe/.test(q.text) ? [shoe] : [];

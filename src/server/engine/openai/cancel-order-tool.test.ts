@@ -44,6 +44,7 @@ function run(result: CancelOrderResult | null, actions: ActionDefinition[] = [])
     signal: new AbortController().signal,
     tools: {
       callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+      searchKnowledge: async () => [],
       searchProducts: async () => [],
       ...(result
         ? {

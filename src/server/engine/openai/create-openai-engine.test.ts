@@ -119,6 +119,7 @@ function run(options: HarnessOptions = {}) {
           }
         );
       },
+      searchKnowledge: async () => [],
       searchProducts: async (query) => {
         searches.push(query);
         return options.products ?? [];
@@ -483,6 +484,7 @@ describe('openai engine: tools', () => {
       turn: {
         tools: {
           callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+          searchKnowledge: async () => [],
           searchProducts: async () => {
             const out = found;
             found = [];
@@ -681,6 +683,7 @@ describe('openai engine: failures', () => {
       turn: {
         tools: {
           callAction: () => new Promise<ActionResult>(() => {}),
+          searchKnowledge: async () => [],
           searchProducts: async () => [],
         },
       },
@@ -718,6 +721,7 @@ describe('openai engine: failures', () => {
             setTimeout(() => controller.abort(), 20);
             return new Promise<ActionResult>(() => {});
           },
+          searchKnowledge: async () => [],
           searchProducts: async () => [],
         },
       },
