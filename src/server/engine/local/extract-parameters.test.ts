@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { ActionDefinition } from '../../config';
-import { extractParameters, missingParameters, questionFor } from './extract-parameters';
+import { extractParameters, missingParameters } from './extract-parameters';
 import { matchAction } from './match-action';
 
 const action = (over: Partial<ActionDefinition>): ActionDefinition => ({
@@ -92,7 +92,7 @@ describe('extractParameters()', () => {
   });
 });
 
-describe('missingParameters() and questionFor()', () => {
+describe('missingParameters()', () => {
   it('lists required parameters and placeholder parameters that have no value', () => {
     const optionalButInUrl = action({
       url: 'https://s.example/{code}',
@@ -103,12 +103,5 @@ describe('missingParameters() and questionFor()', () => {
     });
     expect(missingParameters(optionalButInUrl, {}).map((q) => q.name)).toEqual(['code']);
     expect(missingParameters(orderStatus, { order_id: '1' })).toEqual([]);
-  });
-
-  it('asks from the description when there is one, else from the name', () => {
-    expect(questionFor(orderStatus.parameters[0])).toBe('Could you tell me the order number?');
-    expect(questionFor({ name: 'zipCode', type: 'string', required: true })).toBe(
-      'Could you tell me the zip code?',
-    );
   });
 });

@@ -124,16 +124,3 @@ export function missingParameters(
     (p) => (p.required || placeholders.has(p.name)) && values[p.name] === undefined,
   );
 }
-
-/** The question for a missing parameter, from its description when it has one, else from its name. */
-export function questionFor(p: Parameter): string {
-  const what =
-    p.description?.trim().replace(/[.:]+$/, '') ||
-    cueWords(p)
-      .join(' ')
-      .replace(/\bid\b/, 'ID');
-  if (p.type === 'boolean') return `Should I go ahead with ${lowerFirst(what)}? (yes or no)`;
-  return `Could you tell me ${/^(the|your|a|an)\b/i.test(what) ? lowerFirst(what) : `the ${lowerFirst(what)}`}?`;
-}
-
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);

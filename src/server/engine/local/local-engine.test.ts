@@ -70,7 +70,9 @@ describe('local engine', () => {
       },
     });
     const first = await h.turn('Where is my order?');
-    expect(first.text).toBe('Could you tell me the order number?');
+    expect(first.text).toBe(
+      'Which order do you mean? Please tell me the order number (you find it in your order confirmation).',
+    );
     expect(h.calls).toHaveLength(0);
     const second = await h.turn('It is A-77');
     expect(h.calls).toEqual([{ action: 'Get order status', params: { order_id: 'A-77' } }]);
@@ -123,7 +125,7 @@ describe('local engine', () => {
   it('says what it can do when nothing matches', async () => {
     const { text, events } = await harness().turn('qwertz uiop');
     expect(events.some((e) => e.type === 'part')).toBe(false);
-    expect(text).toMatch(/I can help with get order status and finding products/);
+    expect(text).toMatch(/I can help with get order status, finding products and questions about the store/);
   });
 });
 

@@ -6,84 +6,172 @@ import {
   type EngineTurn,
   IDENTITY_REQUIRED,
   isAwaitingConfirmation,
+  type KnowledgeHit,
   needsConfirmation,
   type ParameterValue,
   type ProductQuery,
   type ReplyEvent,
 } from '../engine';
-import { type CancelOrderState, cancelOrderFlow, presentCancellation } from './cancel-order-flow';
-import { extractParameters, missingParameters, questionFor } from './extract-parameters';
+import { detectLanguage, type ReplyLanguage, replyLanguage } from '../reply-language';
+import {
+  type CancelOrderState,
+  canCancelOrders,
+  continueCancellation,
+  presentCancellation,
+  startCancellation,
+} from './cancel-order-flow';
+import { cueWords, extractParameters, missingParameters } from './extract-parameters';
 import { matchAction } from './match-action';
+import { cancelOrderAction, orderNumberParameter, orderStatusAction } from './order-actions';
+import { answeredOrderNumber } from './order-numbers';
+import { PHRASES, type Phrases } from './phrases';
 import { readProductQuery } from './product-query';
+import { readRequest } from './read-request';
+import { has } from './shopper-words';
 import { streamText } from './stream-text';
 
 /** What the local engine remembers between turns: the action it is collecting parameters for. */
 interface LocalState {
-  pending?: { action: string; values: Record<string, ParameterValue>; asked: string };
+  pending?: {
+    action: string;
+    values: Record<string, ParameterValue>;
+    asked: string;
+    /** The order numbers it asked the shopper to choose from. */
+    choices?: string[];
+  };
   /** The order-cancellation conversation under way (issue #7). */
   cancelOrder?: CancelOrderState;
 }
 
-const GREETING =
-  /^(?:hi|hello|hey|hallo|moin|servus|good (?:morning|afternoon|evening)|guten (?:tag|morgen|abend))\b/i;
-const CANCEL = /^(?:cancel|stop|never ?mind|forget it|abbrechen|egal)\b/i;
+type Emit = (event: ReplyEvent) => Promise<void>;
+
+const DROP = /^(?:cancel|stop|never ?mind|forget it|abbrechen|egal|vergiss es)\b/i;
 const NAME_KEYS = ['firstName', 'first_name', 'givenName', 'name', 'fullName', 'full_name'];
+/** A knowledge section is quoted up to about this many characters, cut at a paragraph. */
+const SECTION_MAX = 1_200;
+const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt telefon erreichbar';
 
 /**
- * The default engine: offline and deterministic, so a store works, and tests are exact, without any model.
- * It matches actions by name and description, collects their typed parameters over as many turns as it takes,
- * searches the catalog, and says plainly what it can do when nothing matches.
+ * The default engine: offline and deterministic, so a store works, and tests are exact, without any model. It reads
+ * what the shopper asks for (read-request.ts: orders, cancellations, a person, greetings) in English and German, with
+ * typos and filler; calls the store's actions with typed parameters it collects over as many turns as it takes;
+ * answers store questions from the store's knowledge and product questions from the catalog; and says plainly what it
+ * can do when nothing matches. It answers in the message's language, else the widget's locale.
  */
 export function createLocalEngine(): AssistantEngine {
   return {
     async reply(turn, emit) {
+      const language = replyLanguage(turn.message, turn.locale);
+      const p = PHRASES[language];
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
       const message = turn.message.trim();
+      const statusAction = orderStatusAction(turn.actions);
+      const cancelAction = cancelOrderAction(turn.actions);
 
       // The shopper said yes to a proposal and the service made the call: present its result like any call's.
       if (turn.confirmed) {
         const { confirmed } = turn;
         if (confirmed.kind === 'cancel-order')
-          await presentCancellation(confirmed.request.orderId, confirmed.result, emit);
-        else await present(confirmed.action, confirmed.result, emit);
+          await presentCancellation(confirmed.request.orderId, confirmed.result, emit, language);
+        else await present(confirmed.action, confirmed.result, emit, p);
         return { state: {} };
       }
 
-      // First, so that "cancel my order" starts a cancellation rather than dropping a pending question.
-      const cancelling = await cancelOrderFlow(turn, state.cancelOrder, emit);
-      if (cancelling) return cancelling;
+      const { request, words } = readRequest(message);
+
+      // A request for a person always wins: whatever was under way, the shopper wants someone else now.
+      if (request.kind === 'person') {
+        await offerPerson(turn, language, emit);
+        return { state: {} };
+      }
+
+      if (state.cancelOrder && request.kind !== 'cancel-order') {
+        const choices = state.cancelOrder.choices;
+        const chosen = choices && pickChoice(message, choices);
+        const continued = chosen
+          ? await startCancellation(turn, [chosen], cancelAction, language, emit)
+          : await continueCancellation(turn, state.cancelOrder, cancelAction, language, emit);
+        if (continued) return continued;
+      }
+      if (request.kind === 'cancel-order')
+        return startCancellation(turn, request.orderNumbers, cancelAction, language, emit);
 
       if (state.pending) {
-        const action = turn.actions.find((a) => a.name === state.pending?.action);
-        if (CANCEL.test(message)) {
-          await say('Okay, I have dropped that. What else can I do for you?');
+        const action = turn.actions.find((a) => a.name === state.pending?.action && a.enabled);
+        if (DROP.test(message)) {
+          await say(p.dropped);
           return { state: {} };
         }
-        if (action) {
-          const values = {
-            ...state.pending.values,
-            ...extractParameters(message, action.parameters, state.pending.asked),
-          };
-          return run(turn, action, values, emit);
+        if (action && request.kind !== 'order-status') {
+          const values = { ...state.pending.values, ...answerFor(message, action, state.pending) };
+          return run(turn, action, values, emit, p);
         }
       }
 
-      if (GREETING.test(message)) {
-        const name = shopperName(turn);
-        await say(`${name ? `Hi ${name}!` : 'Hi!'} ${capabilities(turn.actions, !!turn.tools.cancelOrder)}`);
+      // The store's other actions, matched by their names; the order actions are reached through their requests
+      // only, so "can I place an order from Canada?" does not start an order lookup.
+      const others = turn.actions.filter((a) => a !== statusAction && a !== cancelAction);
+      const match = matchAction(message, others);
+      // "Return an item from order 1003" names an order but asks for the store's return action.
+      const statusAsked = request.kind === 'order-status' && (request.asksWhere || !match);
+      if (statusAsked && statusAction) {
+        const parameter = orderNumberParameter(statusAction);
+        if (!parameter) return run(turn, statusAction, {}, emit, p);
+        const [first, ...others] = request.orderNumbers;
+        if (others.length > 0) {
+          await say(p.whichOfThese(request.orderNumbers));
+          return {
+            state: {
+              pending: {
+                action: statusAction.name,
+                values: {},
+                asked: parameter.name,
+                choices: request.orderNumbers,
+              },
+            },
+          };
+        }
+        if (first !== undefined) {
+          const rest = extractParameters(
+            message,
+            statusAction.parameters.filter((q) => q !== parameter),
+          );
+          return run(turn, statusAction, { ...rest, [parameter.name]: first }, emit, p);
+        }
+        // "How long until my order arrives?": the store's shipping times, and the offer to look one order up.
+        if (request.whenOnly) {
+          const hit = (await turn.tools.searchKnowledge(message, 3))[0];
+          if (hit) {
+            await say(`${sectionAnswer(hit, p)}\n\n${p.orderLookupOffer}`);
+            return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };
+          }
+        }
+        await say(p.whichOrder);
+        return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };
+      }
+
+      if (request.kind === 'greeting') {
+        if (request.thanksOnly) await say(p.welcome);
+        else {
+          const name = shopperName(turn);
+          await say(`${p.hi(name)} ${capabilities(turn, p, canCancelOrders(turn, cancelAction))}`);
+        }
         return { state: {} };
       }
 
-      const match = matchAction(message, turn.actions);
-      if (match) return run(turn, match.action, extractParameters(message, match.action.parameters), emit);
+      if (match) return run(turn, match.action, extractParameters(message, match.action.parameters), emit, p);
 
+      const knowledge = await turn.tools.searchKnowledge(message, 3);
+      const best = pickSection(knowledge, language);
+      if (best && has(words, 'store')) {
+        await say(sectionAnswer(best, p));
+        return { state: {} };
+      }
       const query: ProductQuery = { ...readProductQuery(message), limit: 6 };
       const cards = query.text || query.maxPrice !== undefined ? await turn.tools.searchProducts(query) : [];
       if (cards.length > 0) {
-        await say(
-          cards.length === 1 ? 'I found this product:' : `Here are ${cards.length} products that match:`,
-        );
+        await say(cards.length === 1 ? p.foundOne : p.foundMany(cards.length));
         await emit(
           cards.length === 1
             ? { type: 'part', part: { type: 'product-card', card: cards[0] } }
@@ -91,13 +179,72 @@ export function createLocalEngine(): AssistantEngine {
         );
         return { state: {} };
       }
-
-      await say(
-        `Sorry, I did not find anything for that. ${capabilities(turn.actions, !!turn.tools.cancelOrder)}`,
-      );
+      if (best) {
+        await say(sectionAnswer(best, p));
+        return { state: {} };
+      }
+      await say(`${p.sorryNothing} ${capabilities(turn, p, canCancelOrders(turn, cancelAction))}`);
       return { state: {} };
     },
   };
+}
+
+/**
+ * The shopper asked for a person. Until the service can hand a conversation over (issue 21), the answer is how to
+ * reach the store's team, from its knowledge: the contact section in the shopper's language when there is one.
+ */
+async function offerPerson(turn: EngineTurn, language: ReplyLanguage, emit: Emit): Promise<void> {
+  const p = PHRASES[language];
+  const contact = pickSection(await turn.tools.searchKnowledge(CONTACT_QUERY, 4), language);
+  await streamText(
+    contact
+      ? `${p.personNoHandoff}\n\n**${contact.title}**\n\n${clipSection(contact.text)}`
+      : p.personNoContact,
+    emit,
+  );
+}
+
+/** The best section, preferring one written in the answer's language among those that matched. */
+function pickSection(hits: KnowledgeHit[], language: ReplyLanguage): KnowledgeHit | undefined {
+  return hits.find((h) => detectLanguage(`${h.title} ${h.text}`) === language) ?? hits[0];
+}
+
+/** "From our "Shipping" information:" and the section, cut at a paragraph when long. */
+const sectionAnswer = (hit: KnowledgeHit, p: Phrases): string =>
+  `${p.fromSection(hit.title)}\n\n${clipSection(hit.text)}`;
+
+function clipSection(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= SECTION_MAX) return trimmed;
+  const cut = trimmed.lastIndexOf('\n\n', SECTION_MAX);
+  return `${trimmed.slice(0, cut > SECTION_MAX / 3 ? cut : SECTION_MAX).trimEnd()}…`;
+}
+
+/** The reply to a question the engine asked: an order number for an order parameter, else the typed values. */
+function answerFor(
+  message: string,
+  action: ActionDefinition,
+  pending: NonNullable<LocalState['pending']>,
+): Record<string, ParameterValue> {
+  const values = extractParameters(message, action.parameters, pending.asked);
+  const orderParameter = orderNumberParameter(action);
+  if (orderParameter?.name === pending.asked) {
+    const chosen = pending.choices ? pickChoice(message, pending.choices) : undefined;
+    const number = chosen ?? answeredOrderNumber(message);
+    if (number) values[orderParameter.name] = number;
+    else delete values[orderParameter.name];
+  }
+  return values;
+}
+
+/** Which of the offered numbers the reply names ("the second", "5678", "die erste"). */
+function pickChoice(message: string, choices: string[]): string | undefined {
+  const named = choices.find((c) => message.toLowerCase().includes(c.toLowerCase()));
+  if (named) return named;
+  if (/\b(?:first|erste[nmrs]?)\b/i.test(message)) return choices[0];
+  if (/\b(?:second|zweite[nmrs]?)\b/i.test(message)) return choices[1];
+  if (/\b(?:last|letzte[nmrs]?)\b/i.test(message)) return choices.at(-1);
+  return undefined;
 }
 
 /** Calls the action when every parameter it needs is known, else asks for the first missing one. */
@@ -105,38 +252,54 @@ async function run(
   turn: EngineTurn,
   action: ActionDefinition,
   values: Record<string, ParameterValue>,
-  emit: (event: ReplyEvent) => Promise<void>,
+  emit: Emit,
+  p: Phrases,
 ): Promise<{ state: LocalState }> {
   const missing = missingParameters(action, values);
   if (missing.length > 0) {
-    await streamText(questionFor(missing[0]), emit);
-    return { state: { pending: { action: action.name, values, asked: missing[0].name } } };
+    const parameter = missing[0];
+    const question =
+      parameter === orderNumberParameter(action) && !parameter.description
+        ? p.whichOrder
+        : questionFor(parameter, p);
+    await streamText(question, emit);
+    return { state: { pending: { action: action.name, values, asked: parameter.name } } };
   }
   // An action that confirms is not called now: the service shows the shopper its `confirm` part, the question.
   if (needsConfirmation(action)) {
     const result = await turn.tools.callAction(action, values);
     if (isAwaitingConfirmation(result)) return { state: {} };
-    await present(action, result, emit);
+    await present(action, result, emit, p);
     return { state: {} };
   }
   await emit({ type: 'action.started', name: action.name });
   const result = await turn.tools.callAction(action, values);
   await emit({ type: 'action.finished', name: action.name, ok: result.ok });
-  await present(action, result, emit);
+  await present(action, result, emit, p);
   return { state: {} };
+}
+
+/** The question for a missing parameter, from its description when it has one, else from its name. */
+function questionFor(parameter: ActionDefinition['parameters'][number], p: Phrases): string {
+  const what =
+    parameter.description?.trim().replace(/[.:]+$/, '') ||
+    cueWords(parameter)
+      .join(' ')
+      .replace(/\bid\b/, 'ID');
+  const lower = what.charAt(0).toLowerCase() + what.slice(1);
+  return parameter.type === 'boolean' ? p.askYesNo(lower) : p.askValue(lower);
 }
 
 /** What the shopper reads of an action's result: its text, or a line and its card; a failure says so. */
 async function present(
   action: ActionDefinition,
   result: Exclude<ActionResult, AwaitingConfirmation>,
-  emit: (event: ReplyEvent) => Promise<void>,
+  emit: Emit,
+  p: Phrases,
 ): Promise<void> {
   if (!result.ok) {
     await streamText(
-      result.error.code === IDENTITY_REQUIRED
-        ? `Please sign in to the store first: "${action.name}" is only for signed-in customers.`
-        : `Sorry, "${action.name}" did not work just now. Please try again in a moment.`,
+      result.error.code === IDENTITY_REQUIRED ? p.signInFirst(action.name) : p.actionFailed(action.name),
       emit,
     );
     return;
@@ -146,10 +309,10 @@ async function present(
   } else {
     const intro =
       result.part.type === 'order-card'
-        ? `Here is order ${result.part.card.order_id_value}:`
+        ? p.hereIsOrder(result.part.card.order_id_value)
         : result.part.type === 'products'
-          ? 'Here is what I found:'
-          : 'Here is the product:';
+          ? p.hereIsWhatIFound
+          : p.hereIsProduct;
     await streamText(intro, emit);
     await emit({ type: 'part', part: result.part });
   }
@@ -163,9 +326,7 @@ function shopperName(turn: EngineTurn): string | undefined {
   return undefined;
 }
 
-function capabilities(actions: ActionDefinition[], canCancelOrders = false): string {
-  const names = actions.map((a) => a.name.toLowerCase());
-  const list = [...names, ...(canCancelOrders ? ['cancelling orders'] : []), 'finding products'];
-  const joined = list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
-  return `I can help with ${joined}. For example: "Where is my order 1234?" or "running shoes under 100".`;
+function capabilities(turn: EngineTurn, p: Phrases, canCancel: boolean): string {
+  const names = turn.actions.filter((a) => a.enabled).map((a) => a.name.toLowerCase());
+  return p.canHelpWith([...names, ...(canCancel ? [p.cancellingOrders] : [])]);
 }

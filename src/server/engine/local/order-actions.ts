@@ -1,0 +1,69 @@
+import type { ActionDefinition } from '../../config';
+import type { Concept } from './lexicon';
+import { shopperWords } from './shopper-words';
+
+// Which of the store's own actions (SPEC "custom actions") looks orders up, and which cancels one: read from the
+// concepts of their names and descriptions, as the merchant wrote them ("Order status: where an order is, by its
+// number", "Bestellstatus", "Track a parcel"), so the engine needs no special names. The name weighs twice the
+// description.
+
+type Parameter = ActionDefinition['parameters'][number];
+
+const ID_LIKE =
+  /(?:^|_|\b)(?:id|ids|number|no|nr|num|code|ref|reference|tracking|nummer|bestellnummer)(?:$|_|\b)/i;
+
+function conceptScore(action: ActionDefinition, wanted: Concept[], avoid: Concept[]): number {
+  const name = shopperWords(action.name);
+  const described = shopperWords(action.description);
+  const inName = new Set(name.flatMap((w) => w.concepts));
+  const inDescription = new Set(described.flatMap((w) => w.concepts));
+  if (avoid.some((c) => inName.has(c))) return 0;
+  let score = 0;
+  for (const c of wanted) score += inName.has(c) ? 2 : inDescription.has(c) ? 1 : 0;
+  return score;
+}
+
+/** The parameter that takes an order number: an id-like one, else the only required string. */
+export function orderNumberParameter(action: ActionDefinition): Parameter | undefined {
+  const named = action.parameters.find(
+    (p) => p.type === 'string' && ID_LIKE.test(p.name.replace(/([a-z])([A-Z])/g, '$1_$2')),
+  );
+  if (named) return named;
+  const strings = action.parameters.filter((p) => p.type === 'string' && p.required);
+  return strings.length === 1 ? strings[0] : undefined;
+}
+
+function best(
+  actions: ActionDefinition[],
+  wanted: Concept[],
+  avoid: Concept[],
+  minScore: number,
+): ActionDefinition | undefined {
+  let found: ActionDefinition | undefined;
+  let top = 0;
+  for (const action of actions) {
+    if (!action.enabled || !orderNumberParameter(action)) continue;
+    const score = conceptScore(action, wanted, avoid);
+    if (score >= minScore && score > top) {
+      found = action;
+      top = score;
+    }
+  }
+  return found;
+}
+
+/** The action that tells where an order is: about an order and its status, not a cancellation. */
+export const orderStatusAction = (actions: ActionDefinition[]): ActionDefinition | undefined =>
+  best(actions, ['order', 'status', 'arrival'], ['cancel'], 3);
+
+/**
+ * A custom action that cancels an order (used when the widget has no order-cancellation webhook). Only one marked
+ * `confirm: true`: a cancellation is always proposed, never made at once (DESIGN "The local engine's contract").
+ */
+export const cancelOrderAction = (actions: ActionDefinition[]): ActionDefinition | undefined =>
+  best(
+    actions.filter((a) => a.confirm === true),
+    ['order', 'cancel'],
+    [],
+    3,
+  );

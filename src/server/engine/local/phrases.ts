@@ -1,0 +1,112 @@
+import type { ReplyLanguage } from '../reply-language';
+
+// Everything the local engine says, in the widget's two languages (DESIGN "The assistant": English and German). Kept
+// in one table so that a new sentence cannot be added in one language only: the type requires both.
+
+const list = (items: string[], and: string): string =>
+  items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+
+export const PHRASES = {
+  en: {
+    hi: (name?: string) => (name ? `Hi ${name}!` : 'Hi!'),
+    welcome: "You're welcome! Is there anything else I can do for you?",
+    canHelpWith: (things: string[]) =>
+      `I can help with ${list([...things, 'finding products', 'questions about the store'], 'and')}. ` +
+      'For example: "Where is my order 1234?" or "running shoes under 100".',
+    cancellingOrders: 'cancelling orders',
+    sorryNothing: 'Sorry, I did not find anything for that.',
+    foundOne: 'I found this product:',
+    foundMany: (n: number) => `Here are ${n} products that match:`,
+    hereIsOrder: (id: string) => `Here is order ${id}:`,
+    hereIsWhatIFound: 'Here is what I found:',
+    hereIsProduct: 'Here is the product:',
+    actionFailed: (name: string) => `Sorry, "${name}" did not work just now. Please try again in a moment.`,
+    signInFirst: (name: string) =>
+      `Please sign in to the store first: "${name}" is only for signed-in customers.`,
+    dropped: 'Okay, I have dropped that. What else can I do for you?',
+    whichOrder:
+      'Which order do you mean? Please tell me the order number (you find it in your order confirmation).',
+    whichOfThese: (ids: string[]) => `You mentioned ${list(ids, 'and')}. Which order do you mean?`,
+    askValue: (what: string) =>
+      `Could you tell me ${/^(the|your|a|an)\b/i.test(what) ? what : `the ${what}`}?`,
+    askYesNo: (what: string) => `Should I go ahead with ${what}? (yes or no)`,
+    orderLookupOffer: 'If you tell me your order number, I can look up where your order is.',
+    fromSection: (title: string) => `From our "${title}" information:`,
+    personNoHandoff:
+      "I can't hand you over to a person in this chat yet, but the store's team is happy to help. Here is how to reach them:",
+    personNoContact:
+      "I can't hand you over to a person in this chat yet. Please use the contact details on the store's website.",
+    cancelWhichOrder: 'Which order would you like to cancel? Please tell me the order number.',
+    cancelNeedNumber:
+      'I need the order number to cancel an order; it is in your order confirmation. Which order is it?',
+    cancelNotDone: 'Okay, I have not cancelled anything. What else can I do for you?',
+    cancelNotOffered:
+      "I can't cancel orders in this chat. Please contact the store; I can show you how to reach them if you ask for a person.",
+    cancelled: (id: string) => `Order ${id} is cancelled.`,
+    notCancelledBecause: (id: string, why: string) =>
+      `I could not cancel order ${id}. The store says: ${why}`,
+    notCancelled: (id: string) => `The store did not cancel order ${id}.`,
+    cancelSignIn: (id: string) =>
+      `Please sign in to the store first: only signed-in customers can cancel an order here. Order ${id} has not been cancelled.`,
+    cancelUnreadable: (id: string) =>
+      `Sorry, the store's order system sent an answer I could not read, so I cannot confirm that order ${id} ` +
+      'was cancelled. Please check the order in your account or contact the store.',
+    cancelUnreachable: (id: string) =>
+      `Sorry, I could not reach the store's order system, so order ${id} has not been cancelled. ` +
+      'Please try again in a few minutes or contact the store.',
+  },
+  de: {
+    hi: (name?: string) => (name ? `Hallo ${name}!` : 'Hallo!'),
+    welcome: 'Gern geschehen! Kann ich sonst noch etwas für Sie tun?',
+    canHelpWith: (things: string[]) =>
+      `Ich helfe Ihnen gern bei ${list([...things, 'der Produktsuche', 'Fragen zum Shop'], 'und')}. ` +
+      'Zum Beispiel: „Wo ist meine Bestellung 1234?“ oder „Laufschuhe unter 100 Euro“.',
+    cancellingOrders: 'Stornierungen',
+    sorryNothing: 'Dazu habe ich leider nichts gefunden.',
+    foundOne: 'Ich habe dieses Produkt gefunden:',
+    foundMany: (n: number) => `Hier sind ${n} passende Produkte:`,
+    hereIsOrder: (id: string) => `Hier ist Bestellung ${id}:`,
+    hereIsWhatIFound: 'Das habe ich gefunden:',
+    hereIsProduct: 'Hier ist das Produkt:',
+    actionFailed: (name: string) =>
+      `„${name}“ hat gerade leider nicht funktioniert. Bitte versuchen Sie es gleich noch einmal.`,
+    signInFirst: (name: string) =>
+      `Bitte melden Sie sich zuerst im Shop an: „${name}“ gibt es nur für angemeldete Kunden.`,
+    dropped: 'In Ordnung, das lasse ich. Was kann ich sonst für Sie tun?',
+    whichOrder:
+      'Welche Bestellung meinen Sie? Bitte nennen Sie mir die Bestellnummer (sie steht in Ihrer Bestellbestätigung).',
+    whichOfThese: (ids: string[]) => `Sie haben ${list(ids, 'und')} genannt. Welche Bestellung meinen Sie?`,
+    askValue: (what: string) => `Können Sie mir bitte Folgendes nennen: ${what}?`,
+    askYesNo: (what: string) => `Soll ich das tun: ${what}? (ja oder nein)`,
+    orderLookupOffer: 'Wenn Sie mir Ihre Bestellnummer nennen, sehe ich nach, wo Ihre Bestellung gerade ist.',
+    fromSection: (title: string) => `Aus unseren Informationen zu „${title}“:`,
+    personNoHandoff:
+      'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben, aber das Team des Shops hilft Ihnen gern. So erreichen Sie es:',
+    personNoContact:
+      'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben. Bitte nutzen Sie die Kontaktdaten auf der Website des Shops.',
+    cancelWhichOrder: 'Welche Bestellung möchten Sie stornieren? Bitte nennen Sie mir die Bestellnummer.',
+    cancelNeedNumber:
+      'Zum Stornieren brauche ich die Bestellnummer; sie steht in Ihrer Bestellbestätigung. Um welche Bestellung geht es?',
+    cancelNotDone: 'In Ordnung, ich habe nichts storniert. Was kann ich sonst für Sie tun?',
+    cancelNotOffered:
+      'Bestellungen kann ich in diesem Chat nicht stornieren. Bitte wenden Sie sich an den Shop; fragen Sie nach einem Mitarbeiter, dann zeige ich Ihnen, wie Sie ihn erreichen.',
+    cancelled: (id: string) => `Bestellung ${id} ist storniert.`,
+    notCancelledBecause: (id: string, why: string) =>
+      `Ich konnte Bestellung ${id} nicht stornieren. Der Shop schreibt: ${why}`,
+    notCancelled: (id: string) => `Der Shop hat Bestellung ${id} nicht storniert.`,
+    cancelSignIn: (id: string) =>
+      `Bitte melden Sie sich zuerst im Shop an: Nur angemeldete Kunden können hier eine Bestellung stornieren. Bestellung ${id} wurde nicht storniert.`,
+    cancelUnreadable: (id: string) =>
+      `Das Bestellsystem des Shops hat leider eine Antwort geschickt, die ich nicht lesen konnte. Ich kann daher nicht bestätigen, dass Bestellung ${id} ` +
+      'storniert wurde. Bitte prüfen Sie die Bestellung in Ihrem Kundenkonto oder wenden Sie sich an den Shop.',
+    cancelUnreachable: (id: string) =>
+      `Ich konnte das Bestellsystem des Shops leider nicht erreichen, Bestellung ${id} wurde daher nicht storniert. ` +
+      'Bitte versuchen Sie es in ein paar Minuten noch einmal oder wenden Sie sich an den Shop.',
+  },
+} satisfies Record<ReplyLanguage, unknown>;
+
+export type Phrases = (typeof PHRASES)['en'];
+
+// The type check that both languages have every phrase, with the same signature.
+const _same: Record<ReplyLanguage, Phrases> = PHRASES;
+void _same;

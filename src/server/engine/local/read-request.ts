@@ -1,0 +1,76 @@
+import { orderNumbers } from './order-numbers';
+import { has, type ShopperWord, shopperWords } from './shopper-words';
+
+// What the shopper asks for, read from the concepts of their words (lexicon.ts) rather than from phrasings, so that
+// greetings, thanks, filler, typos and word order around a request never hide it: "Hi! Where is my order 58213?",
+// "hey can u check purchase #58213 status thx", "Hallo, wo bleibt meine Bestellung Nr. 58213? Danke".
+
+export type ShopperRequest =
+  /** A person: "I want to talk to a human", "Kann ich mit einem Mitarbeiter sprechen?". */
+  | { kind: 'person' }
+  /** Calling an order off: "cancel order 1004", "I don't want order #27010", "Bestellung 1004 stornieren". */
+  | { kind: 'cancel-order'; orderNumbers: string[] }
+  /**
+   * Where an order is: "where is my order 58213", "track purchase #58213". `whenOnly`: the shopper asks when orders
+   * arrive in general ("how long until my order arrives?") without naming one. `asksWhere`: a word asks where or when;
+   * without one ("order 58213", "return an item from order 1003") another action of the store may fit better.
+   */
+  | { kind: 'order-status'; orderNumbers: string[]; whenOnly: boolean; asksWhere: boolean }
+  /** Nothing but a greeting or thanks ("Hi!", "thanks a lot", "Guten Tag"). */
+  | { kind: 'greeting'; thanksOnly: boolean }
+  /** Anything else: a store question, a product search, an action of the store's own. */
+  | { kind: 'other' };
+
+const NOT_WANT =
+  /(?:\b(?:don'?t|do not|dont|no longer|not)\s+(?:want|need)\b|\bchanged my mind\b|\b(?:nicht mehr|doch nicht)\b)/iu;
+const CANNOT_PAY =
+  /(?:\b(?:can'?t|cannot|can not|unable to)\s+(?:pay|afford)\b|\bkann\b.*\bnicht\b.*\b(?:be)?zahlen\b|\bnicht leisten\b)/iu;
+
+/** Words that carry no request of their own: articles, pronouns, "can you", "help me". */
+const EMPTY = new Set(
+  (
+    'a an the is are am i me my you your u it this that to of for on in and or so just there here all everyone ' +
+    'can could would will do does help there good very much lot again once ' +
+    'ich du mir mich ihr sie es ist und oder an alle euch ihnen sehr viel vielen lieben liebe'
+  ).split(' '),
+);
+
+/** Reads one message. */
+export function readRequest(message: string): { request: ShopperRequest; words: ShopperWord[] } {
+  const words = shopperWords(message);
+  const numbers = orderNumbers(message);
+  const otherObject = has(words, 'invoice') || has(words, 'subscription') || has(words, 'account');
+  const aboutOrder = has(words, 'order');
+  const negated = NOT_WANT.test(message);
+
+  if (has(words, 'person') && (has(words, 'talk') || (has(words, 'want') && !negated)))
+    return { request: { kind: 'person' }, words };
+
+  const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
+  const callsOff =
+    has(words, 'cancel') || (negated && (aboutOrder || /\bitem/i.test(message))) || CANNOT_PAY.test(message);
+  if (callsOff && orderish && (aboutOrder || !otherObject))
+    return { request: { kind: 'cancel-order', orderNumbers: numbers }, words };
+
+  if (!otherObject || aboutOrder) {
+    const asksWhere = has(words, 'status');
+    const asksWhen = has(words, 'arrival');
+    const status = (orderNumbers: string[], whenOnly = false) => ({
+      request: { kind: 'order-status' as const, orderNumbers, whenOnly, asksWhere: asksWhere || asksWhen },
+      words,
+    });
+    if (aboutOrder && (asksWhere || numbers.length > 0)) return status(numbers);
+    if (numbers.length > 0 && (asksWhere || asksWhen) && !otherObject) return status(numbers);
+    if (aboutOrder && asksWhen) return status([], true);
+  }
+
+  const meaningful = words.filter(
+    (w) => !w.concepts.includes('greeting') && !w.concepts.includes('thanks') && !EMPTY.has(w.word),
+  );
+  if (meaningful.length === 0 && numbers.length === 0 && words.length > 0)
+    return {
+      request: { kind: 'greeting', thanksOnly: has(words, 'thanks') && !has(words, 'greeting') },
+      words,
+    };
+  return { request: { kind: 'other' }, words };
+}
