@@ -36,6 +36,8 @@ export interface CreateConversationRequest {
   userData?: UserData | null;
   customInstructions?: string | null;
   identityToken?: string | null;
+  /** The widget's locale (`de`, `en-GB`): the assistant answers in it when a message does not tell its language. */
+  locale?: string | null;
 }
 
 /** The error code of a refused identity token; the widget then carries on without identity. */
@@ -67,6 +69,8 @@ export interface SendMessageRequest {
   customInstructions?: string | null;
   /** As in `CreateConversationRequest`; sent with every message while the page has one. */
   identityToken?: string | null;
+  /** As in `CreateConversationRequest`; updates the conversation's locale when the page changed it. */
+  locale?: string | null;
 }
 
 /**

@@ -146,6 +146,7 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     strings,
     baseUrl: settings.baseUrl,
     widgetId,
+    locale: settings.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language),
     onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
   });
   disposer.add(() => conversation.dispose());

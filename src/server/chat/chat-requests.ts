@@ -69,6 +69,20 @@ const identityToken = v.optional(
   ),
 );
 
+/**
+ * The widget's locale (issue 19): a BCP 47 tag such as `de` or `en-GB`, at most 35 characters (RFC 5646's longest
+ * well-formed tag); the engine answers in it when a message says too little to tell its language.
+ */
+const locale = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string('locale must be a string like "de" or "en-GB"'),
+      v.maxLength(35, 'locale is at most 35 characters'),
+      v.regex(/^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/, 'locale must be a language tag like "de" or "en-GB"'),
+    ),
+  ),
+);
+
 export const SendMessageSchema = v.strictObject({
   clientMessageId: v.pipe(
     v.string(),
@@ -83,6 +97,7 @@ export const SendMessageSchema = v.strictObject({
   userData: v.optional(v.nullable(UserDataSchema)),
   customInstructions: v.optional(v.nullable(customInstructions)),
   identityToken,
+  locale,
 });
 
 export const ContextSchema = v.strictObject({
@@ -95,6 +110,7 @@ export const CreateConversationSchema = v.optional(
     userData: v.optional(v.nullable(UserDataSchema)),
     customInstructions: v.optional(v.nullable(customInstructions)),
     identityToken,
+    locale,
   }),
   {},
 );

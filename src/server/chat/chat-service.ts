@@ -63,10 +63,15 @@ export function createChatService(
   return {
     async send(widgetId, conversationId, request) {
       const { chat } = deps;
-      if (request.userData !== undefined || request.customInstructions !== undefined) {
+      if (
+        request.userData !== undefined ||
+        request.customInstructions !== undefined ||
+        request.locale !== undefined
+      ) {
         const context: ContextUpdate = {};
         if (request.userData !== undefined) context.userData = request.userData;
         if (request.customInstructions !== undefined) context.customInstructions = request.customInstructions;
+        if (request.locale !== undefined) context.locale = request.locale;
         if (!(await chat.setContext(widgetId, conversationId, context))) return null;
       }
       const added = await chat.addUserMessage(widgetId, conversationId, {

@@ -6,6 +6,7 @@ import { confirmingTools } from '../edge/confirming-tools';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { ProposalStore } from '../edge/proposal-store';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
+import { replyLanguage } from '../engine/reply-language';
 import type { Logger } from '../logger';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
 import { foldReplyParts } from '../storage/reply-parts';
@@ -105,6 +106,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       .slice(-(ENGINE_MESSAGES_MAX - 1));
     const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     const actions = turn.actions.filter((a) => a.enabled);
+    // What the service itself says in this turn (a confirmation's question, "nothing was done") is in the shopper's
+    // language, as the engine's answer is.
+    const language = replyLanguage(text, turn.conversation.locale);
     // The stored call of a confirmed proposal goes through the identity guard too.
     const tools = deps.toolsFor(
       turn.widgetId,
@@ -120,6 +124,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       button: turn.button,
       tools,
       actions,
+      language,
       emit,
     });
     if (answered === 'answered') {
@@ -132,6 +137,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         conversationId,
         history: earlier,
         message: text,
+        locale: turn.conversation.locale,
         userData: turn.conversation.userData,
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
@@ -148,6 +154,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
               proposals: deps.proposals,
               conversationId,
               replyId: turn.reply.id,
+              language,
               emitPart: (part) => emit({ type: 'part', part }),
             }),
         ),

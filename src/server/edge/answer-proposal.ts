@@ -6,6 +6,7 @@ import {
   isAwaitingConfirmation,
   type ReplyEvent,
 } from '../engine/engine';
+import type { ReplyLanguage } from '../engine/reply-language';
 import { callName } from './confirming-tools';
 import type { Proposal, ProposalStore } from './proposal-store';
 import { typedAnswer } from './typed-answer';
@@ -28,8 +29,28 @@ export interface AnswerInput {
   tools: EngineTools;
   /** The widget's enabled actions now: a confirmed action that was removed meanwhile is not called. */
   actions: ActionDefinition[];
+  /** The shopper's language, for what this turn says itself; English when absent. */
+  language?: ReplyLanguage;
   emit(event: ReplyEvent): Promise<void>;
 }
+
+/** What the service says when an answer makes no call, in the shopper's language. */
+const SAID = {
+  en: {
+    closed: 'That question is no longer open, so nothing was done. What else can I do for you?',
+    orderKept: (id: string) => `Okay, order ${id} stays as it is. What else can I do for you?`,
+    notDone: 'Okay, I have not done that. What else can I do for you?',
+    gone: 'That action is no longer available, so nothing was done.',
+  },
+  de: {
+    closed:
+      'Diese Frage ist nicht mehr offen, daher wurde nichts ausgeführt. Was kann ich sonst für Sie tun?',
+    orderKept: (id: string) =>
+      `In Ordnung, Bestellung ${id} bleibt, wie sie ist. Was kann ich sonst für Sie tun?`,
+    notDone: 'In Ordnung, das habe ich nicht ausgeführt. Was kann ich sonst für Sie tun?',
+    gone: 'Diese Aktion gibt es nicht mehr, daher wurde nichts ausgeführt.',
+  },
+} satisfies Record<ReplyLanguage, unknown>;
 
 /**
  * `null`: this message is no answer (a pending proposal has expired), the engine answers it as usual. `'answered'`:
@@ -52,17 +73,16 @@ export async function answerProposal(input: AnswerInput): Promise<ConfirmedCall 
       return null;
     }
   }
+  const said = SAID[input.language ?? 'en'];
   const say = (text: string) => input.emit({ type: 'delta', text });
   const claimed = proposal && (await proposals.claim(proposal.id, answer, input.userMessageId));
   if (!claimed) {
-    await say('That question is no longer open, so nothing was done. What else can I do for you?');
+    await say(said.closed);
     return 'answered';
   }
   if (answer === 'no') {
     await say(
-      claimed.kind === 'cancel-order'
-        ? `Okay, order ${claimed.params.orderId} stays as it is. What else can I do for you?`
-        : 'Okay, I have not done that. What else can I do for you?',
+      claimed.kind === 'cancel-order' ? said.orderKept(String(claimed.params.orderId)) : said.notDone,
     );
     return 'answered';
   }
@@ -73,7 +93,7 @@ async function makeCall(proposal: Proposal, input: AnswerInput): Promise<Confirm
   const action =
     proposal.kind === 'action' ? input.actions.find((a) => a.name === proposal.action) : undefined;
   if (proposal.kind === 'action' && !action) {
-    await input.emit({ type: 'delta', text: 'That action is no longer available, so nothing was done.' });
+    await input.emit({ type: 'delta', text: SAID[input.language ?? 'en'].gone });
     return 'answered';
   }
   const name = callName(proposal);

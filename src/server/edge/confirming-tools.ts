@@ -7,6 +7,7 @@ import {
   needsConfirmation,
   type ParameterValue,
 } from '../engine/engine';
+import type { ReplyLanguage } from '../engine/reply-language';
 import type { ProposalStore, ProposedCall } from './proposal-store';
 
 // The service's tool layer between an engine and the integrator (DESIGN "Side effects need the shopper's yes, enforced
@@ -20,14 +21,23 @@ export interface ProposalContext {
   conversationId: string;
   /** The reply being written: the turn that proposes. */
   replyId: string;
+  /** The language of the question (the shopper's, issue 19); English when absent. */
+  language?: ReplyLanguage;
   /** Streams the `confirm` part into that reply. */
   emitPart(part: MessagePart): Promise<void>;
 }
 
 const QUESTION_VALUE_MAX = 200;
 
-/** "Cancel order 1003?", with the reason when there is one. */
-export function cancelOrderQuestion(request: { orderId: string; reason?: string }): string {
+/** "Cancel order 1003?" ("Bestellung 1003 stornieren?"), with the reason when there is one. */
+export function cancelOrderQuestion(
+  request: { orderId: string; reason?: string },
+  language: ReplyLanguage = 'en',
+): string {
+  if (language === 'de') {
+    const grund = request.reason ? ` (Grund: „${clip(request.reason)}“)` : '';
+    return `Bestellung ${clip(request.orderId)} stornieren${grund}?`;
+  }
   const reason = request.reason ? ` (reason: "${clip(request.reason)}")` : '';
   return `Cancel order ${clip(request.orderId)}${reason}?`;
 }
@@ -100,7 +110,7 @@ export function confirmingTools(tools: EngineTools, context: ProposalContext): E
               ? { orderId: request.orderId, reason: request.reason }
               : { orderId: request.orderId },
           },
-          cancelOrderQuestion(request),
+          cancelOrderQuestion(request, context.language),
         ),
     }),
   };

@@ -13,7 +13,8 @@ const GERMAN = new Set(
     'wann warum wer welche welcher kann können koennen könnt möchte moechte würde wuerde bitte nicht kein ' +
     'keine und oder aber der die das den dem des ein eine einen einem einer mit zu zum zur von vom für fuer auf aus ' +
     'bei nach noch schon mal hallo danke gibt es hat habe haben geht gerne gern bestellung lieferung paket rechnung ' +
-    'versand rückgabe rueckgabe zahlung jemand mitarbeiter sprechen stornieren kundenservice wieso weshalb hab'
+    'versand rückgabe rueckgabe zahlung jemand mitarbeiter sprechen stornieren kundenservice wieso weshalb hab ' +
+    'ja nein genau klar leider sehr gut'
   ).split(' '),
 );
 const ENGLISH = new Set(

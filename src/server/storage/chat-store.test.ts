@@ -89,6 +89,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const created = await chat.createConversation(widgetId, {
         userData: { name: 'Ada', vip: true, visits: 3, note: null },
         customInstructions: 'Answer in French.',
+        locale: 'de-AT',
       });
       expect(created).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -98,12 +99,16 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         userData: { name: 'Ada', vip: true, visits: 3, note: null },
         customInstructions: 'Answer in French.',
         user: null,
+        locale: 'de-AT',
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();
       expect(await chat.getConversation(widgetId, randomUUID())).toBeNull();
       expect(await chat.getConversation(widgetId, 'not-a-uuid')).toBeNull();
       expect(await chat.getConversation(widgetId, "' OR 1=1 --")).toBeNull();
+      // A message's locale replaces it; leaving it out keeps it.
+      expect((await chat.setContext(widgetId, created.id, { locale: 'en' }))?.locale).toBe('en');
+      expect((await chat.setContext(widgetId, created.id, { userData: null }))?.locale).toBe('en');
     });
 
     it('authorizeConversation() opens a conversation only with the hash of its own token, within its widget', async () => {

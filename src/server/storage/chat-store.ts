@@ -24,6 +24,8 @@ export interface Conversation {
   customInstructions: string | null;
   /** The customer verified by an identity token (issue 18); null for an anonymous conversation. */
   user: VerifiedUser | null;
+  /** The widget's locale as last sent (`de`, `en-GB`); null when the page set none. */
+  locale: string | null;
 }
 
 /** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
@@ -35,6 +37,7 @@ export type BindUserOutcome =
 export interface ContextUpdate {
   userData?: UserData | null;
   customInstructions?: string | null;
+  locale?: string | null;
 }
 
 /** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
@@ -159,6 +162,7 @@ interface ConversationRow {
   user_id: string | null;
   user_email: string | null;
   user_name: string | null;
+  locale: string | null;
 }
 
 interface MessageRow {
@@ -182,7 +186,7 @@ interface EventRow {
 }
 
 const CONVERSATION_COLUMNS =
-  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name';
+  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale';
 const MESSAGE_COLUMNS = 'id, role, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
@@ -220,8 +224,8 @@ export function createChatStore(db: Db): ChatStore {
     async createConversation(widgetId, context = {}, tokenHash, user = null) {
       const [row] = await db.query<ConversationRow>(
         `INSERT INTO conversations
-           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name)
-         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7) RETURNING ${CONVERSATION_COLUMNS}`,
+           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name, locale)
+         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
         [
           widgetId,
           jsonOrNull(context.userData),
@@ -230,6 +234,7 @@ export function createChatStore(db: Db): ChatStore {
           textOrNull(user?.id),
           textOrNull(user?.email),
           textOrNull(user?.name),
+          textOrNull(context.locale),
         ],
       );
       return toConversation(row);
@@ -286,6 +291,7 @@ export function createChatStore(db: Db): ChatStore {
         `UPDATE conversations SET
            user_data = CASE WHEN $3 THEN $4::jsonb ELSE user_data END,
            custom_instructions = CASE WHEN $5 THEN $6 ELSE custom_instructions END,
+           locale = CASE WHEN $7 THEN $8 ELSE locale END,
            updated_at = now()
          WHERE id = $1 AND widget_id = $2
          RETURNING ${CONVERSATION_COLUMNS}`,
@@ -296,6 +302,8 @@ export function createChatStore(db: Db): ChatStore {
           jsonOrNull(context.userData),
           context.customInstructions !== undefined,
           textOrNull(context.customInstructions),
+          context.locale !== undefined,
+          textOrNull(context.locale),
         ],
       );
       return row ? toConversation(row) : null;
@@ -498,6 +506,7 @@ function toConversation(row: ConversationRow): Conversation {
     userData: row.user_data,
     customInstructions: row.custom_instructions,
     user: row.user_id === null ? null : userOf(row),
+    locale: row.locale,
   };
 }
 

@@ -25,6 +25,8 @@ export interface ConversationDeps {
   strings: Strings;
   baseUrl: string;
   widgetId: string;
+  /** The page's locale (settings, else the browser's): the assistant answers in it when a message does not tell. */
+  locale?: string;
   /** A user message reached the service (once per message): `service:message-sent` and `onMessageSent`. */
   onSent(text: string): void;
   /** Tests shorten the waits between retries. */
@@ -96,6 +98,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const subKey = storageKey(widgetId, 'sub');
   const wait = deps.backoff ?? backoffDelay;
   const disposer = createDisposer();
+  const locale = deps.locale || null;
 
   let conversationId = readItem(idKey);
   /** The conversation's bearer token (issue #18): every request about it but the creation carries it. */
@@ -337,7 +340,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         if (!conversationId) {
-          const created = await request('POST', '', { ...context(), ...identity() });
+          const created = await request('POST', '', { ...context(), ...identity(), locale });
           ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
           writeItem(idKey, conversationId);
           writeItem(tokenKey, token);
@@ -361,7 +364,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
             : `/${conversationId}/messages?lastEventId=${lastSeq}`,
           message.answer
             ? { answer: message.answer, ...sentIdentity }
-            : { clientMessageId, text: textOf(message), ...sentIdentity },
+            : { clientMessageId, text: textOf(message), ...sentIdentity, locale },
         );
         // Signed in mid-chat: the service made the anonymous conversation this customer's.
         if (sentIdentity.identityToken && !message.answer) bind(subOf(sentIdentity.identityToken));

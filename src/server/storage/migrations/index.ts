@@ -13,6 +13,7 @@ import { rateLimits } from './013-rate-limits';
 import { verifiedUsers } from './014-verified-users';
 import { proposals } from './015-proposals';
 import { webhookCallRequestId } from './017-webhook-call-request-id';
+import { conversationLocale } from './018-conversation-locale';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   verifiedUsers,
   proposals,
   webhookCallRequestId,
+  conversationLocale,
 ];
