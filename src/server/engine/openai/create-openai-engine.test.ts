@@ -300,7 +300,7 @@ describe('openai engine: streaming text', () => {
 });
 
 describe('openai engine: tools', () => {
-  it('builds one function tool per enabled action, plus search_products, with JSON Schema parameters', async () => {
+  it('builds one function tool per enabled action, plus search_products and search_store_info, with JSON Schema parameters', async () => {
     server.enqueue(textAnswer('ok'));
     const h = run({ turn: { actions: [orderStatus, disabledAction, addToCart] } });
     await h.result;
@@ -318,6 +318,19 @@ describe('openai engine: tools', () => {
               min_price: { type: 'number', description: expect.any(String) },
               in_stock_only: { type: 'boolean', description: expect.any(String) },
             },
+            required: ['query'],
+            additionalProperties: false,
+          },
+        },
+      },
+      {
+        type: 'function',
+        function: {
+          name: 'search_store_info',
+          description: expect.stringContaining("Searches the store's own information"),
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string', description: expect.any(String) } },
             required: ['query'],
             additionalProperties: false,
           },
@@ -405,7 +418,13 @@ describe('openai engine: tools', () => {
           },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_1', content: '{"order_id_value":"A-77","status":"shipped"}' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_1',
+        content:
+          '<third_party_data source="the action &quot;Get order status&quot;">\n' +
+          '{"order_id_value":"A-77","status":"shipped"}\n</third_party_data>',
+      },
     ]);
   });
 
@@ -438,7 +457,9 @@ describe('openai engine: tools', () => {
     });
     await h.result;
     expect(h.events.some((e) => e.type === 'part')).toBe(false);
-    expect(server.body(1).messages.at(-1)?.content).toBe('Status: shipped');
+    expect(server.body(1).messages.at(-1)?.content).toBe(
+      '<third_party_data source="the action &quot;Get order status&quot;">\nStatus: shipped\n</third_party_data>',
+    );
   });
 
   it('runs search_products against the catalog and shows the products', async () => {
@@ -466,9 +487,10 @@ describe('openai engine: tools', () => {
     const toolMessage = server.body(1).messages.at(-1);
     expect(toolMessage?.role).toBe('tool');
     expect(toolMessage?.content).toBe(
-      '2 product(s), shown to the shopper as cards: [' +
+      '2 product(s), shown to the shopper as cards:\n' +
+        '<third_party_data source="the store\'s catalog">\n[' +
         '{"name":"Trail Runner","price":"89.00 EUR","url":"https://shop.example/p/runner","description":"Light trail shoe"},' +
-        '{"name":"City Shoe","price":"59.00 EUR","url":"https://shop.example/p/city"}]',
+        '{"name":"City Shoe","price":"59.00 EUR","url":"https://shop.example/p/city"}]\n</third_party_data>',
     );
     expect(server.body(1).messages.at(-2)?.content).toBe('Let me look.');
   });
@@ -568,7 +590,8 @@ describe('openai engine: tools', () => {
       role: 'tool',
       tool_call_id: 'x1',
       content:
-        'Error: there is no tool named "delete_all_orders". Available tools: search_products, get_order_status.',
+        'Error: there is no tool named "delete_all_orders". Available tools: search_products, search_store_info, ' +
+        'get_order_status.',
     });
   });
 
@@ -612,7 +635,8 @@ describe('openai engine: failures', () => {
         status,
         body: JSON.stringify({ error: { message: `Incorrect API key provided: ${API_KEY}` } }),
       });
-      const error = await engineError(run().result);
+      // Retries are their own tests (below); here the last answer's mapping.
+      const error = await engineError(run({ engine: { maxRetries: 0 } }).result);
       expect(error.code).toBe('model_unavailable');
       expect(error.status).toBe(status);
       expect(error.message).toContain(String(status));
@@ -624,7 +648,9 @@ describe('openai engine: failures', () => {
 
   it('turns an unreachable endpoint into model_unavailable', async () => {
     const port = await closedPort();
-    const error = await engineError(run({ engine: { baseUrl: `http://127.0.0.1:${port}/v1` } }).result);
+    const error = await engineError(
+      run({ engine: { baseUrl: `http://127.0.0.1:${port}/v1`, maxRetries: 0 } }).result,
+    );
     expect(error.code).toBe('model_unavailable');
     expect(error.message).toBe('could not reach the model (ECONNREFUSED)');
   });
