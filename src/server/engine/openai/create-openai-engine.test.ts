@@ -1,18 +1,20 @@
 // @vitest-environment node
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OrderCard, ProductCard } from '../../../protocol/cards';
+import type { ProductCard } from '../../../protocol/cards';
 import type { ChatMessage } from '../../../protocol/chat';
 import type { ActionDefinition } from '../../config';
 import { closedPort } from '../../net/test-servers';
-import type { ActionResult, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../engine';
+import type { ActionResult } from '../engine';
+import { EMPTY_REPLY_TEXT, TOOL_ROUNDS_EXHAUSTED_TEXT } from './create-openai-engine';
 import {
-  createOpenAiEngine,
-  EMPTY_REPLY_TEXT,
-  type OpenAiEngineOptions,
-  TOOL_ROUNDS_EXHAUSTED_TEXT,
-} from './create-openai-engine';
-import { EngineError } from './engine-error';
+  API_KEY,
+  engineError,
+  type HarnessOptions,
+  orderCard,
+  orderStatus,
+  runTurn,
+} from './engine-test-harness';
 import {
   type FakeOpenAiServer,
   type ScriptedResponse,
@@ -25,19 +27,6 @@ import {
 } from './fake-openai-server';
 import { BASE_INSTRUCTIONS } from './system-prompt';
 
-const API_KEY = 'sk-test-9f8e7d6c5b4a39281706';
-
-const orderStatus: ActionDefinition = {
-  name: 'Get order status',
-  description: 'Looks up where an order is, by its order number.',
-  method: 'GET',
-  url: 'https://shop.example/orders/{order_id}',
-  parameters: [
-    { name: 'order_id', type: 'string', description: 'The order number', required: true },
-    { name: 'qty', type: 'number', required: false },
-  ],
-  enabled: true,
-};
 const addToCart: ActionDefinition = {
   name: 'Add to cart!',
   description: '',
@@ -52,17 +41,6 @@ const addToCart: ActionDefinition = {
 };
 const disabledAction: ActionDefinition = { ...orderStatus, name: 'Cancel order', enabled: false };
 
-const orderCard: OrderCard = {
-  order_id_value: 'A-77',
-  timeline: {
-    step: [
-      { label: 'Paid', status: 'completed' },
-      { label: 'Packed', status: 'completed' },
-      { label: 'Shipped', status: 'in_progress' },
-      { label: 'Delivered', status: 'pending' },
-    ],
-  },
-};
 const runner: ProductCard = {
   url: 'https://shop.example/p/runner',
   name: 'Trail Runner',
@@ -79,70 +57,7 @@ afterEach(async () => {
   await server.close();
 });
 
-interface HarnessOptions {
-  engine?: Partial<OpenAiEngineOptions>;
-  turn?: Partial<EngineTurn>;
-  actionResult?: ActionResult;
-  products?: ProductCard[];
-  /** Called on every emitted event (e.g. to abort after the first delta). */
-  onEvent?: (event: ReplyEvent) => void;
-}
-
-function run(options: HarnessOptions = {}) {
-  const events: ReplyEvent[] = [];
-  const calls: Array<{ action: string; params: Record<string, ParameterValue> }> = [];
-  const searches: ProductQuery[] = [];
-  const engine = createOpenAiEngine({
-    baseUrl: server.baseUrl,
-    apiKey: API_KEY,
-    model: 'test-model',
-    ...options.engine,
-  });
-  const turn: EngineTurn = {
-    widgetId: 'demo',
-    conversationId: 'c1',
-    history: [],
-    message: 'Where is my order A-77?',
-    userData: null,
-    customInstructions: null,
-    actions: [orderStatus],
-    state: null,
-    signal: new AbortController().signal,
-    tools: {
-      callAction: async (action, params) => {
-        calls.push({ action: action.name, params });
-        return (
-          options.actionResult ?? {
-            ok: true,
-            aiText: '{"order_id_value":"A-77","status":"shipped"}',
-            part: { type: 'order-card', card: orderCard },
-          }
-        );
-      },
-      searchKnowledge: async () => [],
-      searchProducts: async (query) => {
-        searches.push(query);
-        return options.products ?? [];
-      },
-    },
-    ...options.turn,
-  };
-  const result = engine.reply(turn, async (event) => {
-    events.push(event);
-    options.onEvent?.(event);
-  });
-  const text = () => events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
-  return { result, events, calls, searches, text };
-}
-
-async function engineError(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+const run = (options?: HarnessOptions) => runTurn(server, options);
 
 describe('openai engine: streaming text', () => {
   it('emits each content delta in order, as it arrives, and keeps no state', async () => {
