@@ -100,9 +100,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
       if (turn.signal.aborted) onCancel();
       else turn.signal.addEventListener('abort', onCancel, { once: true });
       const signal = deadline.signal;
-      const client = modelClient(options, Date.now() + timeoutMs);
+      const deadlineAt = Date.now() + timeoutMs;
 
       try {
+        const client = modelClient(options, deadlineAt);
         const tools = toolsFromActions(turn.actions, { cancelOrder: turn.tools.cancelOrder !== undefined });
         const messages: ChatCompletionMessage[] = [
           {
