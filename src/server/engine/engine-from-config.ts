@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../config';
 import type { AssistantEngine } from './engine';
 import { createLocalEngine } from './local/local-engine';
 import { createOpenAiEngine } from './openai/create-openai-engine';
+import { isLoopbackBaseUrl } from './openai/model-fetch';
 
 export type ModelTier = 'fast' | 'smart' | 'super-smart';
 
@@ -17,6 +18,15 @@ export function engineFromConfig(
   if (engine.type === 'local') return { ok: true, value: createLocalEngine() };
   const apiKey = engineApiKey(engine, env);
   if (!apiKey.ok) return apiKey;
+  // The guard would refuse every request (model-fetch.ts); saying so at start beats failing every chat.
+  if (new URL(engine.baseUrl).protocol === 'http:' && !isLoopbackBaseUrl(engine.baseUrl)) {
+    return {
+      ok: false,
+      error:
+        'engine.baseUrl: http: is allowed only for a model server on this machine (localhost, 127.0.0.1, [::1]); ' +
+        'use https:',
+    };
+  }
   return {
     ok: true,
     value: createOpenAiEngine({ baseUrl: engine.baseUrl, apiKey: apiKey.value, model: engine.models[tier] }),

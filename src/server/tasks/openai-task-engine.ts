@@ -1,5 +1,6 @@
 import type { TaskModel } from '../../protocol/task';
-import { causeCode, completionsUrl, isRecord } from '../engine/openai/chat-completions';
+import { causeCode } from '../engine/openai/model-errors';
+import { isRecord } from '../engine/openai/stream-completion';
 import { type TaskEngine, TaskEngineError, UnparseableAnswer } from './task-engine';
 
 // The `openai` engine for tasks: one chat-completions request per step, not streamed. With a resultSchema it asks
@@ -119,4 +120,9 @@ async function readCapped(response: Response, signal: AbortSignal): Promise<stri
     reader.cancel().catch(() => {});
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `https://api.example/v1/` → `https://api.example/v1/chat/completions`. */
+function completionsUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }

@@ -67,14 +67,14 @@ const call = (args: string) =>
 const toolMessage = () => server.body(1).messages.at(-1);
 
 describe('openai engine: cancel_order', () => {
-  it('is offered, beside search_products, only when the widget has the webhook; an action keeps its own tool', async () => {
+  it('is offered, beside the two searches, only when the widget has the webhook; an action keeps its own tool', async () => {
     server.enqueue(textAnswer('Hi'), textAnswer('Hi'));
     await run({ ok: true, cancelled: true, reason: '' }, [cancelAction]).done;
     await run(null, [cancelAction]).done;
     const names = (i: number) => server.body(i).tools?.map((t) => t.function.name);
-    expect(names(0)).toEqual(['search_products', 'cancel_order', 'cancel_order_2']);
-    expect(names(1)).toEqual(['search_products', 'cancel_order']);
-    const tool = server.body(0).tools?.[1];
+    expect(names(0)).toEqual(['search_products', 'search_store_info', 'cancel_order', 'cancel_order_2']);
+    expect(names(1)).toEqual(['search_products', 'search_store_info', 'cancel_order']);
+    const tool = server.body(0).tools?.[2];
     expect(tool?.function.description).toMatch(/cancelled only after their yes/);
     expect(tool?.function.parameters).toMatchObject({ required: ['order_id'], additionalProperties: false });
   });
@@ -94,14 +94,19 @@ describe('openai engine: cancel_order', () => {
     expect(toolMessage()).toEqual({
       role: 'tool',
       tool_call_id: 'call_1',
-      content: '{"order_id":"1004","cancelled":true,"reason":"Refund on its way."}',
+      content:
+        '<third_party_data source="the store\'s order system">\n' +
+        '{"order_id":"1004","cancelled":true,"reason":"Refund on its way."}\n</third_party_data>',
     });
   });
 
   it('passes on a refusal as cancelled: false', async () => {
     server.enqueue(call('{"order_id":"1002"}'), textAnswer('It has shipped.'));
     await run({ ok: true, cancelled: false, reason: 'Already shipped.' }).done;
-    expect(toolMessage()?.content).toBe('{"order_id":"1002","cancelled":false,"reason":"Already shipped."}');
+    expect(toolMessage()?.content).toBe(
+      '<third_party_data source="the store\'s order system">\n' +
+        '{"order_id":"1002","cancelled":false,"reason":"Already shipped."}\n</third_party_data>',
+    );
   });
 
   it('tells the model it cannot confirm anything when the integrator answered garbage, and not cancelled when down', async () => {

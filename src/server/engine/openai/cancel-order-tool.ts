@@ -5,7 +5,8 @@ import {
   IDENTITY_REQUIRED,
   isUnreadableAnswer,
 } from '../engine';
-import type { ChatTool } from './chat-completions';
+import type { ChatTool } from './stream-completion';
+import { thirdPartyData } from './third-party-data';
 
 // The integrator's order-cancellation webhook (issue #7) as a function tool for the model, offered only when the
 // widget has one. The model may only say "cancelled" when the result says so: it is in the description, and the result
@@ -51,13 +52,20 @@ export function readCancelOrderArguments(
   return ok(reason ? { orderId, reason } : { orderId });
 }
 
-/** What the model is told: the integrator's answer as JSON, or what went wrong and what to tell the shopper. */
+/**
+ * What the model is told: the integrator's answer as JSON (its `reason` is the integrator's text, so it comes as
+ * third-party data), or what went wrong and what to tell the shopper.
+ */
 export function cancelOrderToolResult(
   orderId: string,
   result: Exclude<CancelOrderResult, AwaitingConfirmation>,
 ): string {
-  if (result.ok)
-    return JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason });
+  if (result.ok) {
+    return thirdPartyData(
+      "the store's order system",
+      JSON.stringify({ order_id: orderId, cancelled: result.cancelled, reason: result.reason }),
+    );
+  }
   if (result.error.code === IDENTITY_REQUIRED) {
     return `Error: refused (${IDENTITY_REQUIRED}): ${result.error.message} Order ${orderId} was not cancelled.`;
   }

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import type { ProductCard } from '../../../protocol/cards';
 import type { MessagePart } from '../../../protocol/chat';
 import {
@@ -9,43 +10,58 @@ import {
   type EngineTurn,
   IDENTITY_REQUIRED,
   isAwaitingConfirmation,
+  type KnowledgeHit,
   needsConfirmation,
   type ReplyEvent,
 } from '../engine';
 import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
+import { EngineError } from './engine-error';
+import { historyMessages } from './history-messages';
+import { createModelFetch, type GuardForTests } from './model-fetch';
+import { readStoreInfoArguments, STORE_INFO_LIMIT, storeInfoToolResult } from './search-store-info-tool';
 import {
   type ChatCompletionMessage,
   type ChatToolCall,
-  type CompletionEndpoint,
-  streamChatCompletion,
-} from './chat-completions';
-import { EngineError } from './engine-error';
-import { historyMessages } from './history-messages';
+  COMPLETION_MAX_BYTES,
+  streamCompletion,
+} from './stream-completion';
 import { buildSystemPrompt } from './system-prompt';
+import { thirdPartyData } from './third-party-data';
 import { coerceActionParams, parseToolArguments, readSearchArguments } from './tool-arguments';
 import { type ToolSet, toolsFromActions } from './tools-from-actions';
+import { throwIfAborted, untilAborted } from './until-aborted';
 
 // The `openai` engine (DESIGN "Assistant engines"): any OpenAI-compatible chat-completions endpoint, streamed. A turn
 // is a loop: ask the model; stream its text to the shopper; when it calls tools, run them (custom actions through
-// the service, catalog search), show any card, give it the results and ask again, at most `maxToolRounds` times.
-// Stateless between turns: the stored history carries the context.
+// the service, catalog and store-information search), show any card, give it the results (as third-party data) and
+// ask again, at most `maxToolRounds` times. Stateless between turns: the stored history carries the context.
+// The transport is the official `openai` SDK (stream-completion.ts), inside the service's caps (model-fetch.ts).
 
 export interface OpenAiEngineOptions {
   /** `https://api.example/v1`; a trailing slash is fine. */
   baseUrl: string;
   apiKey: string;
   model: string;
-  /** Default: the global `fetch`. */
-  fetch?: typeof fetch;
-  /** One deadline for the whole turn, every model request and tool call included. Default 60 s. */
+  /** One deadline for the whole turn, every model request, retry and tool call included. Default 60 s. */
   timeoutMs?: number;
+  /**
+   * One model request's wait for the answer to begin (its response headers); past it the SDK retries. The answer's
+   * stream itself is bounded by `timeoutMs`. Default 30 s.
+   */
+  requestTimeoutMs?: number;
+  /** Retries of a model request that failed to connect, timed out, or got 408, 409, 429 or 5xx. Default 2. */
+  maxRetries?: number;
   /** Rounds of tool calls per turn at most. Default 4. */
   maxToolRounds?: number;
   /** Characters of text one turn may stream at most. Default 16,000. */
   maxTextChars?: number;
+  /** Tests only: lets the SSRF guard reach a local stand-in for a public model host. */
+  guardForTests?: GuardForTests;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_TOOL_ROUNDS = 4;
 /** A runaway model cannot fill the database: the reply's text is cut here and the turn ends. */
 export const DEFAULT_MAX_TEXT_CHARS = 16_000;
@@ -67,12 +83,6 @@ export const EMPTY_REPLY_TEXT =
  * const { state } = await engine.reply(turn, async (event) => store.append(event));
  */
 export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngine {
-  const endpoint: CompletionEndpoint = {
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    // Looked up per call, not at creation, so a test or a polyfill installed later is used.
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-  };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxToolRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   const maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
@@ -90,8 +100,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
       if (turn.signal.aborted) onCancel();
       else turn.signal.addEventListener('abort', onCancel, { once: true });
       const signal = deadline.signal;
+      const deadlineAt = Date.now() + timeoutMs;
 
       try {
+        const client = modelClient(options, deadlineAt);
         const tools = toolsFromActions(turn.actions, { cancelOrder: turn.tools.cancelOrder !== undefined });
         const messages: ChatCompletionMessage[] = [
           {
@@ -114,9 +126,9 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
         for (let round = 0; ; round++) {
           throwIfAborted(signal);
           out.startRound();
-          const completion = await streamChatCompletion(
-            endpoint,
-            { model: options.model, messages, tools: tools.definitions, stream: true },
+          const completion = await streamCompletion(
+            client,
+            { model: options.model, messages, tools: tools.definitions },
             { signal, textBudget: maxTextChars - out.textLength(), onText: out.text },
           );
           if (completion.truncated || completion.toolCalls.length === 0) break;
@@ -156,6 +168,29 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
   };
 }
 
+/**
+ * The SDK client of one turn: its fetch knows the turn's deadline (a Retry-After past it is not waited out). Its
+ * messages and logs stay out of the service's: errors become EngineErrors that never quote the upstream body.
+ */
+function modelClient(options: OpenAiEngineOptions, deadlineAt: number): OpenAI {
+  return new OpenAI({
+    baseURL: options.baseUrl,
+    apiKey: options.apiKey,
+    // Not read from OPENAI_ORG_ID / OPENAI_PROJECT_ID: those belong to OpenAI, never to another compatible endpoint.
+    organization: null,
+    project: null,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    logLevel: 'off',
+    fetch: createModelFetch({
+      baseUrl: options.baseUrl,
+      maxBytes: COMPLETION_MAX_BYTES,
+      deadlineAt,
+      guardForTests: options.guardForTests,
+    }),
+  });
+}
+
 /** Runs one tool call and returns what the model is told. Card parts go to the shopper as they come. */
 async function runToolCall(
   call: ChatToolCall,
@@ -188,7 +223,23 @@ async function runToolCall(
     await out.part(
       cards.length === 1 ? { type: 'product-card', card: cards[0] } : { type: 'products', cards },
     );
-    return `${cards.length} product(s), shown to the shopper as cards: ${JSON.stringify(cards.map(compactProduct))}`;
+    return (
+      `${cards.length} product(s), shown to the shopper as cards:\n` +
+      thirdPartyData("the store's catalog", JSON.stringify(cards.map(compactProduct)))
+    );
+  }
+
+  if (target.kind === 'search-store-info') {
+    const query = readStoreInfoArguments(args.value);
+    if (!query.ok) return `Error: invalid arguments for ${name}: ${query.error}.`;
+    let hits: KnowledgeHit[];
+    try {
+      hits = await untilAborted(turn.tools.searchKnowledge(query.value, STORE_INFO_LIMIT), signal);
+    } catch {
+      throwIfAborted(signal);
+      return "Error: the search of the store's information failed. Tell the shopper to try again in a moment.";
+    }
+    return storeInfoToolResult(query.value, hits);
   }
 
   if (target.kind === 'cancel-order') {
@@ -233,7 +284,7 @@ async function actionToolResult(
     return `Error: the action "${name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
   if (result.part.type !== 'text') await out.part(result.part);
-  return result.aiText;
+  return thirdPartyData(`the action "${name}"`, result.aiText);
 }
 
 /**
@@ -288,7 +339,7 @@ function confirmedCallMessages(
       )?.[0] ?? confirmed.action.name;
     args = confirmed.params;
     content = confirmed.result.ok
-      ? confirmed.result.aiText
+      ? thirdPartyData(`the action "${confirmed.action.name}"`, confirmed.result.aiText)
       : `Error: the action "${confirmed.action.name}" failed (${confirmed.result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
   return [
@@ -300,7 +351,7 @@ function confirmedCallMessages(
     {
       role: 'tool',
       tool_call_id: id,
-      content: `The shopper confirmed, and the call was made once. Its result: ${content} Do not call it again.`,
+      content: `The shopper confirmed, and the call was made once; do not call it again. Its result:\n${content}`,
     },
   ];
 }
@@ -360,27 +411,4 @@ function createReplyOutput(emit: (event: ReplyEvent) => Promise<void>): ReplyOut
     textLength: () => length,
     isEmpty: () => !visible,
   };
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw signal.reason;
-}
-
-/** The tools have no signal of their own; the turn's deadline still holds while one runs. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  throwIfAborted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -3,10 +3,12 @@
  * with this `code`, so `message` is written to be safe to show: it never carries the API key, the endpoint's URL or
  * the upstream error body (which may quote the key back, as OpenAI's 401 does).
  *
- * - `model_unavailable`: the endpoint could not be reached or answered with an HTTP error (401, 429, 5xx, ...).
- * - `model_timeout`: the turn's deadline passed (a stalled stream included).
- * - `model_bad_response`: the answer was not the chat-completions stream it should be (non-JSON data, cut before
- *   `[DONE]`, oversized).
+ * - `model_unavailable`: the endpoint could not be reached (the SSRF guard's refusal included) or answered with an
+ *   HTTP error (401, 429, 5xx, ...), after the SDK's retries.
+ * - `model_timeout`: the turn's deadline passed (a stalled stream included), or no attempt got an answer started
+ *   within the per-request timeout.
+ * - `model_bad_response`: the answer was not the chat-completions stream it should be (non-JSON data, ended before
+ *   its `finish_reason`, over the byte cap).
  *
  * When the caller cancels the turn through `turn.signal`, the engine throws the signal's `reason` instead, as `fetch`
  * does: the caller knows why it cancelled (run-turn.ts aborts with `Error('turn_timeout')`).

@@ -1,4 +1,5 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 // A real local server that speaks the chat-completions streaming protocol, for the openai engine's tests
@@ -19,7 +20,16 @@ export interface StreamResponse {
 
 export type ScriptedResponse =
   | StreamResponse
-  | { kind: 'error'; status: number; body?: string; contentType?: string };
+  | {
+      kind: 'error';
+      status: number;
+      body?: string;
+      contentType?: string;
+      /** Extra response headers (`retry-after`, `retry-after-ms`, `location`, ...). */
+      headers?: Record<string, string>;
+    }
+  /** Reads the request and never answers, not even the headers. */
+  | { kind: 'stall' };
 
 export interface RecordedCompletionRequest {
   method: string;
@@ -30,6 +40,8 @@ export interface RecordedCompletionRequest {
   body: CompletionRequestBody | null;
   /** The client went away before the answer was complete. */
   clientAborted: boolean;
+  /** When the whole request had arrived (`Date.now()`), to measure the wait between retries. */
+  receivedAt: number;
 }
 
 /** The request fields the tests look at. */
@@ -49,8 +61,9 @@ export interface CompletionRequestBody {
 }
 
 export interface FakeOpenAiServer {
-  /** `http://127.0.0.1:<port>/v1`, the `baseUrl` to give the engine. */
+  /** `http://127.0.0.1:<port>/v1` (`https:` with `tls`), the `baseUrl` to give the engine. */
   baseUrl: string;
+  port: number;
   requests: RecordedCompletionRequest[];
   /** The parsed body of request `index`; throws when there is none or it was not JSON. */
   body(index: number): CompletionRequestBody;
@@ -61,12 +74,17 @@ export interface FakeOpenAiServer {
   close(): Promise<void>;
 }
 
-export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+/**
+ * @param options.tls Serve HTTPS with this key and certificate (to test the SSRF-guarded transport); default HTTP.
+ */
+export async function startFakeOpenAiServer(
+  options: { tls?: { key: string; cert: string } } = {},
+): Promise<FakeOpenAiServer> {
   const queue: ScriptedResponse[] = [];
   const requests: RecordedCompletionRequest[] = [];
   const closings: Promise<void>[] = [];
 
-  const listener = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -82,6 +100,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         rawBody,
         body,
         clientAborted: false,
+        receivedAt: Date.now(),
       };
       requests.push(recorded);
       closings.push(
@@ -94,11 +113,18 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       );
       void answer(queue.shift() ?? { kind: 'error', status: 500, body: '{"error":"nothing scripted"}' }, res);
     });
-  });
+  };
+  const listener = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, onRequest)
+    : http.createServer(onRequest);
 
   const answer = async (scripted: ScriptedResponse, res: http.ServerResponse) => {
+    if (scripted.kind === 'stall') return;
     if (scripted.kind === 'error') {
-      res.writeHead(scripted.status, { 'content-type': scripted.contentType ?? 'application/json' });
+      res.writeHead(scripted.status, {
+        'content-type': scripted.contentType ?? 'application/json',
+        ...scripted.headers,
+      });
       res.end(scripted.body ?? '');
       return;
     }
@@ -120,7 +146,8 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const { port } = listener.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
+    port,
     requests,
     body: (index) => {
       const body = requests[index]?.body;

@@ -1,5 +1,5 @@
 import type { ChatMessage, MessagePart } from '../../../protocol/chat';
-import type { ChatCompletionMessage } from './chat-completions';
+import type { ChatCompletionMessage } from './stream-completion';
 
 // The stored conversation as chat-completions messages. The model never saw the cards as cards, so each becomes a
 // one-line note of what the shopper saw; the newest messages are kept when the whole history is too long.

@@ -1,4 +1,6 @@
 import type { UserData } from '../../../protocol/settings';
+import { SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';
+import { THIRD_PARTY_RULE } from './third-party-data';
 
 // The system message (DESIGN "Assistant engines", "Merchant instructions"): our rules first, then the store's own
 // instructions (widget config `instructions`), then the page's additions (`customInstructions`, labelled as such and
@@ -12,7 +14,11 @@ export const BASE_INSTRUCTIONS = [
   "- Be concise and friendly. Answer in the shopper's language.",
   '- Never invent order data (status, dates, tracking, amounts), prices or stock. Use the tools to look up orders ' +
     'and products; when a tool cannot answer, say so.',
+  `- Questions about the store itself (shipping, returns, payment, opening hours, contact) are answered from ` +
+    `${SEARCH_STORE_INFO_TOOL}: call it, answer from the section it returns and name that section ("Our Shipping ` +
+    `information says …"). When it finds nothing, say you do not have that information; never invent a policy.`,
   '- Cards that tools return are shown to the shopper: summarize them in a sentence instead of repeating every field.',
+  THIRD_PARTY_RULE,
   '- Markdown is allowed (lists, bold, links). Never write raw HTML.',
   '- Cards shown earlier appear in the conversation as short notes in square brackets, like [product: name, price, url].',
 ].join('\n');
@@ -65,5 +71,8 @@ function dataJson(data: UserData): string {
 
 /** `</page_instructions>` inside the instructions becomes `‹/page_instructions>`, which closes nothing. */
 function defuseTags(text: string): string {
-  return text.replace(/<(\s*\/?\s*)(store_instructions|page_instructions|shopper_data)/gi, '‹$1$2');
+  return text.replace(
+    /<(\s*\/?\s*)(store_instructions|page_instructions|shopper_data|third_party_data)/gi,
+    '‹$1$2',
+  );
 }

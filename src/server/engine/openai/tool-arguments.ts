@@ -1,7 +1,7 @@
 import { err, ok, type Result } from '../../../protocol/result';
 import type { ActionDefinition } from '../../config';
 import type { ParameterValue, ProductQuery } from '../engine';
-import { isRecord } from './chat-completions';
+import { isRecord } from './stream-completion';
 
 // A model's tool arguments are untrusted text: parsed safely, checked against the action's parameter types, and
 // turned into typed values. Every error is a sentence for the model, which then gets a chance to call again.

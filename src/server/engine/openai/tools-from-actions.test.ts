@@ -20,6 +20,7 @@ describe('toolsFromActions()', () => {
       action('Bestellstatus prüfen'),
       action('Bestellstatus  prüfen!'),
       action('Search products'),
+      action('Search store info'),
       action('🛒🛒'),
       action('x'.repeat(100)),
       action('x'.repeat(100)),
@@ -28,23 +29,26 @@ describe('toolsFromActions()', () => {
     const names = tools.definitions.map((t) => t.function.name);
     expect(names).toEqual([
       'search_products',
+      'search_store_info',
       'bestellstatus_prufen',
       'bestellstatus_prufen_2',
       'search_products_2',
+      'search_store_info_2',
       'action',
       'x'.repeat(64),
       `${'x'.repeat(62)}_2`,
     ]);
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(new Set(names).size).toBe(names.length);
-    names.slice(1).forEach((name, i) => {
+    expect(tools.byName.get('search_store_info')).toEqual({ kind: 'search-store-info' });
+    names.slice(2).forEach((name, i) => {
       expect(tools.byName.get(name)).toEqual({ kind: 'action', action: actions[i] });
     });
   });
 
   it('leaves disabled actions out', () => {
     const tools = toolsFromActions([action('On'), action('Off', { enabled: false })]);
-    expect([...tools.byName.keys()]).toEqual(['search_products', 'on']);
+    expect([...tools.byName.keys()]).toEqual(['search_products', 'search_store_info', 'on']);
   });
 
   it('counts long suffixes right', () => {

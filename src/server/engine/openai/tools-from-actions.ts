@@ -1,9 +1,10 @@
 import type { ActionDefinition } from '../../config';
 import { CANCEL_ORDER, CANCEL_ORDER_TOOL } from './cancel-order-tool';
-import type { ChatTool, JsonSchemaProperty } from './chat-completions';
+import { SEARCH_STORE_INFO, SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';
+import type { ChatTool, JsonSchemaProperty } from './stream-completion';
 import { SEARCH_LIMIT } from './tool-arguments';
 
-// Enabled custom actions (and the built-in catalog search) as chat-completions function tools. Tool names must match
+// Enabled custom actions (and the built-in catalog and store-information searches) as chat-completions function tools. Tool names must match
 // `^[a-zA-Z0-9_-]{1,64}$` while action names are free text ("Bestellstatus prüfen"), so each gets a sanitized,
 // unique name and the map leads back from the name the model calls to the action.
 
@@ -12,6 +13,7 @@ export const SEARCH_PRODUCTS_TOOL = 'search_products';
 export type ToolTarget =
   | { kind: 'action'; action: ActionDefinition }
   | { kind: 'search-products' }
+  | { kind: 'search-store-info' }
   | { kind: 'cancel-order' };
 
 export interface ToolSet {
@@ -44,15 +46,20 @@ const SEARCH_PRODUCTS: ChatTool = {
  * @example
  * const tools = toolsFromActions([{ name: 'Get order status', parameters: [{ name: 'order_id', type: 'string',
  *   required: true }], ... }]);
- * tools.definitions.map((t) => t.function.name); // → ['search_products', 'get_order_status']
+ * tools.definitions.map((t) => t.function.name); // → ['search_products', 'search_store_info', 'get_order_status']
  * tools.byName.get('get_order_status');          // → { kind: 'action', action }
  */
 export function toolsFromActions(
   actions: ActionDefinition[],
   builtIn: { cancelOrder?: boolean } = {},
 ): ToolSet {
-  const definitions: ChatTool[] = [SEARCH_PRODUCTS];
-  const byName = new Map<string, ToolTarget>([[SEARCH_PRODUCTS_TOOL, { kind: 'search-products' }]]);
+  // The store's information is offered always: with no knowledge configured it answers "no matching section", and the
+  // model then says it does not know instead of inventing a policy.
+  const definitions: ChatTool[] = [SEARCH_PRODUCTS, SEARCH_STORE_INFO];
+  const byName = new Map<string, ToolTarget>([
+    [SEARCH_PRODUCTS_TOOL, { kind: 'search-products' }],
+    [SEARCH_STORE_INFO_TOOL, { kind: 'search-store-info' }],
+  ]);
   // Issue #7: with an order-cancellation webhook, `cancel_order` (an action of that name becomes `cancel_order_2`).
   if (builtIn.cancelOrder) {
     definitions.push(CANCEL_ORDER);
