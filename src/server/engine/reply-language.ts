@@ -3,7 +3,7 @@
 // page writes German and reads German. A message that says too little to tell ("58213", "ok", "A-1001?") is answered
 // in the widget's locale. Counting the common words of each language is enough for this choice between two languages
 // on short chat lines, where general detectors (trigram statistics) are unreliable below a sentence. Words that are
-// common in both ("was", "will", "in") count for neither.
+// common in both ("was", "will", "in", "an", "hi") count for neither.
 
 export type ReplyLanguage = 'en' | 'de';
 
@@ -20,8 +20,8 @@ const GERMAN = new Set(
 const ENGLISH = new Set(
   (
     'i my me mine you your we our is are am were where how what when why who which can could would do does ' +
-    'did please not no and or but the a an to of for on with from at it this that there have has want need help ' +
-    'hello hi thanks thank order purchase delivery shipping payment someone agent talk speak cancel track'
+    'did please not no and or but the a to of for on with from at it this that there have has want need help ' +
+    'hello thanks thank order purchase delivery shipping payment someone agent talk speak cancel track'
   ).split(' '),
 );
 

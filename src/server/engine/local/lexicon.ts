@@ -23,6 +23,8 @@ export type Concept =
   | 'talk'
   /** A wish: want, need, wanna, möchte, brauche. */
   | 'want'
+  /** A real, live one (of a person): real, live, actual, echt. */
+  | 'real'
   /** Things that are not an order, which "cancel" or a number may refer to instead. */
   | 'invoice'
   | 'subscription'
@@ -52,11 +54,12 @@ const ENTRIES: Record<Concept, string> = {
     'human humans person people agent agents operator operators someone somebody anyone anybody representative ' +
     'rep staff employee employees advisor adviser consultant colleague assistant= assistants= supervisor manager ' +
     'mensch menschen mitarbeiter* person personen jemand* jemanden jemandem berater* kundenberater* ' +
-    'kundenservice kundendienst support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
+    'kundenservice kundendienst service= support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
   talk:
     'talk talking speak speaking chat chatting contact contacting reach call phone connect transfer forward ' +
     'sprechen spreche reden rede chatten kontakt* erreichen verbinden anrufen telefonieren weiterleiten schreiben',
-  want: 'want wanna need needs like would wish möchte moechte will brauche bräuchte braeuchte hätte haette gern gerne',
+  real: 'real live actual echt echte echten echter echtem lebendig leibhaftig',
+  want: 'get want wanna need needs like would wish möchte moechte will brauche bräuchte braeuchte hätte haette gern gerne',
   invoice: 'invoice invoices bill bills receipt receipts rechnung* quittung* beleg*',
   subscription:
     'subscription subscriptions newsletter newsletters membership abo abonnement* mitgliedschaft*',

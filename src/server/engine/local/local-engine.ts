@@ -49,6 +49,8 @@ const DROP = /^(?:cancel|stop|never ?mind|forget it|abbrechen|egal|vergiss es)\b
 const NAME_KEYS = ['firstName', 'first_name', 'givenName', 'name', 'fullName', 'full_name'];
 /** A knowledge section is quoted up to about this many characters, cut at a paragraph. */
 const SECTION_MAX = 1_200;
+/** Added to a general "when does my order arrive?" so the shipping section is found whatever words it uses. */
+const DELIVERY_QUERY = 'shipping delivery time days versand lieferung lieferzeit tage';
 const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt telefon erreichbar';
 
 /**
@@ -141,7 +143,10 @@ export function createLocalEngine(): AssistantEngine {
         }
         // "How long until my order arrives?": the store's shipping times, and the offer to look one order up.
         if (request.whenOnly) {
-          const hit = (await turn.tools.searchKnowledge(message, 3))[0];
+          const hit = pickSection(
+            await turn.tools.searchKnowledge(`${message} ${DELIVERY_QUERY}`, 3),
+            language,
+          );
           if (hit) {
             await say(`${sectionAnswer(hit, p)}\n\n${p.orderLookupOffer}`);
             return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };

@@ -14,16 +14,17 @@ export interface NumberMention {
 }
 
 const ORDER_CUE =
-  /(?:order|purchase|parcel|package|shipment|delivery|tracking|bestellung|bestellnummer|auftrag|auftragsnummer|sendung|sendungsnummer|paket|lieferung|kauf)\w*$/iu;
+  /^(?:order|purchase|parcel|package|shipment|delivery|tracking|bestellung|bestellnummer|auftrag|auftragsnummer|sendung|sendungsnummer|paket|lieferung|kauf)\w*$/iu;
 const OTHER_CUE =
-  /(?:invoice|bill|receipt|rechnung|rechnungsnummer|quittung|beleg|customer|kunden|kundennummer|account|konto|phone|tel|telefon|plz|zip|postcode|item|artikel|sku|size|größe|groesse)\w*$/iu;
+  /^(?:invoice|bill|receipt|rechnung|rechnungsnummer|quittung|beleg|customer|kunden|kundennummer|account|konto|phone|tel|telefon|plz|zip|postcode|item|artikel|sku|size|größe|groesse)\w*$/iu;
 /** Words between a cue and its number: "order number is #1234", "Bestellung mit der Nr. 1234". */
 const BRIDGE =
   /^(?:number|no|nr|num|nummer|id|is|was|ist|war|mit|der|die|das|the|my|mein|meine|meiner|with|#|:|=|-)$/iu;
 /** Units and counted things after a number: it is an amount, not an identifier. */
 const UNIT_AFTER =
   /^\s*(?:[€$£%]|eur\b|euro|usd|dollar|gbp|pound|chf|franken|kg\b|g\b|cm\b|mm\b|m\b|ml\b|l\b|x\b|pcs|pieces?|items?|stück|stk|days?|tage?n?\b|weeks?|wochen|months?|monate?n?\b|hours?|stunden?|minutes?|minuten|years?|jahren?\b|purchases|orders|bestellungen|times|mal\b|ago|uhr\b|am\b|pm\b|:\d)/iu;
-const UNIT_BEFORE = /(?:[€$£]|eur|usd|chf|under|over|below|above|unter|über|ueber|bis|ab|from|ca\.?)\s*$/iu;
+const UNIT_BEFORE =
+  /(?:[€$£]|(?<!\p{L})(?:eur|usd|chf|under|over|below|above|unter|über|ueber|bis|ab|from|ca\.?))\s*$/iu;
 /**
  * A candidate: optional `#`, an optional letter prefix with a hyphen (`A-1001`, `SO-2024-77`) or letters glued to
  * digits (`AB12345`), then digits, optionally more `-digits` groups. Not inside a longer word or a decimal.
@@ -39,7 +40,7 @@ function spaced(message: string): string {
   return message
     .replace(/\b(nr|no|num)\.?(?=\p{N})/giu, (m) => `${m} `)
     .replace(/(?<=\p{L}{4,})(?=\p{N})/gu, (_m, offset: number, s: string) =>
-      ORDER_CUE.test(s.slice(0, offset)) ? ' ' : '',
+      ORDER_CUE.test(s.slice(0, offset).match(/\p{L}+$/u)?.[0] ?? '') ? ' ' : '',
     );
 }
 

@@ -43,7 +43,15 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   const aboutOrder = has(words, 'order');
   const negated = NOT_WANT.test(message);
 
-  if (has(words, 'person') && (has(words, 'talk') || (has(words, 'want') && !negated)))
+  const meaningful = words.filter(
+    (w) => !w.concepts.includes('greeting') && !w.concepts.includes('thanks') && !EMPTY.has(w.word),
+  );
+  // "talk to a human", "I want an agent", "is there a real person?", or just "human please" / "Mitarbeiter!".
+  if (
+    has(words, 'person') &&
+    !negated &&
+    (has(words, 'talk') || has(words, 'want') || has(words, 'real') || meaningful.length <= 1)
+  )
     return { request: { kind: 'person' }, words };
 
   const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
@@ -64,9 +72,6 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
     if (aboutOrder && asksWhen) return status([], true);
   }
 
-  const meaningful = words.filter(
-    (w) => !w.concepts.includes('greeting') && !w.concepts.includes('thanks') && !EMPTY.has(w.word),
-  );
   if (meaningful.length === 0 && numbers.length === 0 && words.length > 0)
     return {
       request: { kind: 'greeting', thanksOnly: has(words, 'thanks') && !has(words, 'greeting') },

@@ -1,0 +1,172 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import type { ActionDefinition } from '../../config';
+import type { EngineTools, KnowledgeHit, ReplyEvent } from '../engine';
+import { createLocalEngine } from './local-engine';
+
+// What the local engine says (issue 19): in the shopper's language, store questions from the store's knowledge with
+// the section named, a person offered with the store's contact, and a question when a message names two orders.
+// Over real HTTP with the real knowledge search: the eval (`npm run eval`) and e2e/assistant.e2e.ts.
+
+const orderStatus: ActionDefinition = {
+  name: 'Order status',
+  description: 'Looks up an order by its number: status, tracking and delivery date.',
+  method: 'GET',
+  url: 'https://shop.example/orders/{order_id}',
+  parameters: [{ name: 'order_id', type: 'string', required: true }],
+  enabled: true,
+};
+
+const SECTIONS: KnowledgeHit[] = [
+  {
+    title: 'Shipping',
+    text: 'Orders ship within 1-2 working days. Delivery in Germany takes 2-4 days.',
+    source: null,
+    score: 0,
+  },
+  {
+    title: 'Versand',
+    text: 'Bestellungen verlassen unser Lager in 1-2 Werktagen. Die Lieferung dauert 2-4 Tage.',
+    source: null,
+    score: 0,
+  },
+  {
+    title: 'Contact',
+    text: 'Write to help@shop.example or call +49 30 1234567, Mon-Fri 9-18.',
+    source: null,
+    score: 0,
+  },
+  {
+    title: 'Kontakt',
+    text: 'Schreiben Sie an help@shop.example oder rufen Sie +49 30 1234567 an, Mo-Fr 9-18 Uhr.',
+    source: null,
+    score: 0,
+  },
+];
+
+/** A crude stand-in for the knowledge search: sections sharing a word with the query, best first. */
+const searchKnowledge: EngineTools['searchKnowledge'] = async (query) => {
+  const words = new Set(query.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+  return SECTIONS.map((s) => ({
+    ...s,
+    score: (`${s.title} ${s.text}`.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) => words.has(w))
+      .length,
+  }))
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score);
+};
+
+function harness(locale?: string) {
+  const calls: Record<string, unknown>[] = [];
+  const cancels: string[] = [];
+  let state: unknown = null;
+  const engine = createLocalEngine();
+  const turn = async (message: string) => {
+    const events: ReplyEvent[] = [];
+    const out = await engine.reply(
+      {
+        widgetId: 'w',
+        conversationId: 'c',
+        history: [],
+        message,
+        locale,
+        userData: null,
+        customInstructions: null,
+        actions: [orderStatus],
+        state,
+        signal: new AbortController().signal,
+        tools: {
+          callAction: async (_action, params) => {
+            calls.push(params);
+            return { ok: true, aiText: 'Shipped.', part: { type: 'text', text: 'Shipped.' } };
+          },
+          searchProducts: async () => [],
+          searchKnowledge,
+          cancelOrder: async (request) => {
+            cancels.push(request.orderId);
+            return {
+              ok: false,
+              error: { code: 'awaiting_confirmation', message: '' },
+              confirmId: 'p1',
+              question: `Cancel order ${request.orderId}?`,
+            };
+          },
+        },
+      },
+      async (e) => {
+        events.push(e);
+      },
+    );
+    state = JSON.parse(JSON.stringify(out.state));
+    return events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
+  };
+  return { turn, calls, cancels };
+}
+
+describe('local engine answers', () => {
+  it('answers a store question from the best section and names it', async () => {
+    const text = await harness().turn('how long does shipping take to germany?');
+    expect(text).toMatch(/^From our "Shipping" information:/);
+    expect(text).toContain('Delivery in Germany takes 2-4 days.');
+  });
+
+  it('answers a German question in German from the German section', async () => {
+    const text = await harness().turn('Wie lange dauert die Lieferung?');
+    expect(text).toMatch(/^Aus unseren Informationen zu „Versand“:/);
+    expect(text).toContain('Die Lieferung dauert 2-4 Tage.');
+  });
+
+  it('offers a person with the contact section, in the shopper’s language, and calls nothing', async () => {
+    const h = harness();
+    const english = await h.turn('I want to talk to someone');
+    expect(english).toMatch(/^I can't hand you over to a person in this chat yet/);
+    expect(english).toContain('help@shop.example');
+    const german = await h.turn('Ich möchte mit einem Mitarbeiter sprechen');
+    expect(german).toMatch(/^Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben/);
+    expect(german).toContain('**Kontakt**');
+    expect(h.calls).toEqual([]);
+  });
+
+  it('looks up "Wo ist meine Bestellung 1002?" and asks in German when the number is missing', async () => {
+    const h = harness();
+    expect(await h.turn('Wo ist meine Bestellung 1002?')).toBe('Shipped.');
+    expect(h.calls).toEqual([{ order_id: '1002' }]);
+    expect(await h.turn('Wo ist meine Bestellung?')).toMatch(/^Welche Bestellung meinen Sie\?/);
+    await h.turn('Nr. 0815');
+    expect(h.calls.at(-1)).toEqual({ order_id: '0815' });
+  });
+
+  it('asks which order when a message names two, and looks up the one chosen', async () => {
+    const h = harness();
+    expect(await h.turn('where is order 1234 or was it 5678?')).toBe(
+      'You mentioned 1234 and 5678. Which order do you mean?',
+    );
+    expect(h.calls).toEqual([]);
+    await h.turn('the second one');
+    expect(h.calls).toEqual([{ order_id: '5678' }]);
+  });
+
+  it('asks which order to cancel when two are named, then proposes only the chosen one', async () => {
+    const h = harness();
+    expect(await h.turn('cancel orders 1001 and 1002')).toBe(
+      'You mentioned 1001 and 1002. Which order do you mean?',
+    );
+    await h.turn('1002');
+    expect(h.cancels).toEqual(['1002']);
+  });
+
+  it('answers a general delivery question from knowledge and offers to look an order up', async () => {
+    const h = harness();
+    const text = await h.turn('when will my order arrive?');
+    expect(text).toContain('"Shipping"');
+    expect(text).toMatch(/If you tell me your order number, I can look up where your order is\.$/);
+    await h.turn('it is 4471');
+    expect(h.calls).toEqual([{ order_id: '4471' }]);
+  });
+
+  it('answers in the widget locale when the message does not tell its language', async () => {
+    expect(await harness('de').turn('hi')).toMatch(/^Hallo! Ich helfe Ihnen gern bei/);
+    expect(await harness('de-AT').turn('qwertz')).toMatch(/^Dazu habe ich leider nichts gefunden\./);
+    expect(await harness('de').turn('Where is my order?')).toMatch(/^Which order do you mean\?/);
+  });
+});

@@ -1,0 +1,80 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { readRequest } from './read-request';
+
+// Phrasings written for this test, not taken from the shopper-language corpus (the eval measures that one): each
+// names a request the way shoppers do, with greetings, typos, run-on words and German around it.
+
+const kind = (text: string) => readRequest(text).request;
+
+describe('readRequest(): what the shopper asks for', () => {
+  it.each([
+    ['Hi! Where is my order 58213?', '58213'],
+    ['hey can u check purchase #58213 status thx', '58213'],
+    ['whats the eta on my parcel no. 4471', '4471'],
+    ['has order A-1001 shipped yet', 'A-1001'],
+    ['trak my ordr 000123 pls', '000123'],
+    ['Hallo, wo bleibt meine Bestellung Nr. 58213? Danke', '58213'],
+    ['wann kommt mein paket 7781 an', '7781'],
+    ['Sendungsverfolgung Bestellnummer 99120', '99120'],
+    ['wo ist meine bestelung 4412', '4412'],
+  ])('"%s" asks where order %s is', (text, id) => {
+    expect(kind(text)).toMatchObject({ kind: 'order-status', orderNumbers: [id] });
+  });
+
+  it.each([
+    ['please cancel order 1004', '1004'],
+    ['Good morning, I would like to cancle my purchase #2231', '2231'],
+    ["changed my mind, don't want order 5510 anymore", '5510'],
+    ['can i still call off order 8812', undefined],
+    ['Bitte stornieren Sie meine Bestellung 3310', '3310'],
+    ['bestellung nr. 4411 storno bitte', '4411'],
+    ['ich brauche die Bestellung 7720 doch nicht mehr', '7720'],
+  ])('"%s" asks to cancel order %s', (text, id) => {
+    const request = kind(text);
+    if (id === undefined) expect(request.kind).not.toBe('cancel-order');
+    else expect(request).toEqual({ kind: 'cancel-order', orderNumbers: [id] });
+  });
+
+  it.each([
+    'can I speak to a real person please',
+    'get me a human',
+    'is there anyone I can chat with?',
+    'connect me to customer service',
+    'i need to talk to somone',
+    'Ich möchte mit einem Mitarbeiter sprechen',
+    'gibt es hier einen echten Menschen?',
+    'bitte verbinden Sie mich mit dem Kundenservice',
+    'Mitarbeiter bitte',
+  ])('"%s" asks for a person', (text) => {
+    expect(kind(text).kind).toBe('person');
+  });
+
+  it.each([
+    'how long does shipping to Austria take?',
+    'can I place an order from Canada',
+    'cancel my newsletter subscription',
+    'where do I find invoice #4471',
+    'do you have running shoes under 100',
+    'Newsletter abbestellen',
+    'Rechnung 4471 finden',
+    'welche Zahlungsarten gibt es',
+    "I don't want to talk to a human, just find shoes",
+    'my account password does not work',
+  ])('"%s" asks for no order action and no person', (text) => {
+    expect(['other', 'order-status']).toContain(kind(text).kind);
+    const request = kind(text);
+    if (request.kind === 'order-status') expect(request.orderNumbers).toEqual([]);
+  });
+
+  it('a general "when will my order arrive" is about delivery times, not one order', () => {
+    expect(kind('when will my order arrive?')).toMatchObject({ kind: 'order-status', whenOnly: true });
+  });
+
+  it('a greeting or thanks alone is no request', () => {
+    expect(kind('Hi there!')).toEqual({ kind: 'greeting', thanksOnly: false });
+    expect(kind('Guten Tag')).toEqual({ kind: 'greeting', thanksOnly: false });
+    expect(kind('thanks a lot!')).toEqual({ kind: 'greeting', thanksOnly: true });
+    expect(kind('Vielen Dank')).toEqual({ kind: 'greeting', thanksOnly: true });
+  });
+});
