@@ -6,7 +6,7 @@ import { confirmingTools } from '../edge/confirming-tools';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { ProposalStore } from '../edge/proposal-store';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
-import { replyLanguage } from '../engine/reply-language';
+import { type ReplyLanguage, replyLanguage } from '../engine/reply-language';
 import type { Logger } from '../logger';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
 import { foldReplyParts } from '../storage/reply-parts';
@@ -69,11 +69,24 @@ const toStreamEvent = (e: ReplyEvent): StreamEvent => {
  */
 export const ENGINE_MESSAGES_MAX = 50;
 
-/** What the shopper reads when a turn fails; the cause goes to the logs, not to the page. */
-const FAILURE_TEXT: Record<string, string> = {
-  turn_timeout: 'The assistant took too long to answer. Please try again.',
-  model_timeout: 'The assistant took too long to answer. Please try again.',
-  model_unavailable: 'The assistant is not available right now. Please try again in a moment.',
+/**
+ * What the shopper reads when a turn fails, in their language; the cause goes to the logs, not to the page. (The
+ * widget shows its own words; other clients show these.)
+ */
+const FAILURE_TEXT: Record<ReplyLanguage, Record<string, string>> = {
+  en: {
+    turn_timeout: 'The assistant took too long to answer. Please try again.',
+    model_timeout: 'The assistant took too long to answer. Please try again.',
+    model_unavailable: 'The assistant is not available right now. Please try again in a moment.',
+    other: 'Something went wrong while answering. Please try again.',
+  },
+  de: {
+    turn_timeout: 'Der Assistent hat zu lange gebraucht. Bitte versuchen Sie es noch einmal.',
+    model_timeout: 'Der Assistent hat zu lange gebraucht. Bitte versuchen Sie es noch einmal.',
+    model_unavailable:
+      'Der Assistent ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+    other: 'Beim Antworten ist etwas schiefgegangen. Bitte versuchen Sie es noch einmal.',
+  },
 };
 
 /**
@@ -104,7 +117,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     const earlier = (history?.messages ?? [])
       .filter((m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming')
       .slice(-(ENGINE_MESSAGES_MAX - 1));
-    const text = turn.userMessage.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const text = textOfMessage(turn.userMessage);
     const actions = turn.actions.filter((a) => a.enabled);
     // What the service itself says in this turn (a confirmation's question, "nothing was done") is in the shopper's
     // language, as the engine's answer is.
@@ -167,12 +180,13 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     await finish();
   } catch (error) {
     const code = errorCode(error);
+    const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
     await chat
       .finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'failed', {
         type: 'error',
         code,
-        message: FAILURE_TEXT[code] ?? 'Something went wrong while answering. Please try again.',
+        message: said[code] ?? said.other,
       })
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
@@ -180,6 +194,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     hub.notify(conversationId);
   }
 }
+
+const textOfMessage = (message: StoredMessage): string =>
+  message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
 
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;

@@ -112,6 +112,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
               instructions: turn.instructions,
               customInstructions: turn.customInstructions,
               userData: turn.userData,
+              locale: turn.locale,
             }),
           },
           ...historyMessages(turn.history),

@@ -45,8 +45,19 @@ export function buildSystemPrompt(input: {
   /** The page's additions (`customInstructions`). */
   customInstructions: string | null;
   userData: UserData | null;
+  /** The widget's locale (issue 19): the language to answer in when the shopper's message does not tell. */
+  locale?: string | null;
 }): string {
   const sections = [BASE_INSTRUCTIONS];
+  // Only a well-formed tag reaches the prompt (the service checks it on the way in, this keeps it so).
+  const locale =
+    input.locale && /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/.test(input.locale) ? input.locale : null;
+  if (locale) {
+    sections.push(
+      `The store's page is shown in the locale "${locale}". Answer in the language of the shopper's message; when ` +
+        'a message does not show its language (a number, "ok"), answer in that locale.',
+    );
+  }
   const store = input.instructions?.trim();
   if (store) {
     sections.push(`${STORE_INTRO}\n<store_instructions>\n${defuseTags(store)}\n</store_instructions>`);
