@@ -29,6 +29,8 @@ export type Concept =
   | 'invoice'
   | 'subscription'
   | 'account'
+  /** Feedback about the store, which may name its staff without asking for them: complaint, review, Beschwerde. */
+  | 'feedback'
   /** What store information is about: shipping, returns, payment, hours, contact, policies. */
   | 'store'
   /** Words that only greet, thank or fill ("hi", "thanks", "please", "Grüß Gott"). */
@@ -54,7 +56,7 @@ const ENTRIES: Record<Concept, string> = {
     'human humans person people agent agents operator operators someone somebody anyone anybody representative ' +
     'rep staff employee employees advisor adviser consultant colleague assistant= assistants= supervisor manager ' +
     'mensch menschen mitarbeiter* person personen jemand* jemanden jemandem berater* kundenberater* ' +
-    'kundenservice kundendienst service= support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
+    'kundenservice kundendienst support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
   talk:
     'talk talking speak speaking chat chatting contact contacting reach call phone connect transfer forward ' +
     'sprechen spreche reden rede chatten kontakt* erreichen verbinden anrufen telefonieren weiterleiten schreiben',
@@ -64,6 +66,9 @@ const ENTRIES: Record<Concept, string> = {
   subscription:
     'subscription subscriptions newsletter newsletters membership abo abonnement* mitgliedschaft*',
   account: 'account accounts profile password login konto kundenkonto* passwort* profil',
+  feedback:
+    'complaint complaints complain complaining reclamation review reviews feedback opinion rate rating ' +
+    'beschwerde* beschweren reklamation* bewertung* bewerten meinung feedback',
   store:
     'shipping ship delivery deliveries deliver courier carrier returns return refund refunds exchange payment ' +
     'payments pay paying paypal klarna card cards invoice account password newsletter contact hours open opening ' +

@@ -78,3 +78,26 @@ describe('readRequest(): what the shopper asks for', () => {
     expect(kind('Vielen Dank')).toEqual({ kind: 'greeting', thanksOnly: true });
   });
 });
+
+describe('readRequest(): feedback and invoices are not requests for a person or an order', () => {
+  it.each([
+    'I want to complain about one of your agents',
+    'ich möchte mich über einen Mitarbeiter beschweren',
+    'I would like to leave a review for the support team',
+  ])('"%s" is feedback', (text) => {
+    expect(kind(text).kind).toBe('other');
+  });
+
+  it('"customer service" asks for a person when the shopper wants it', () => {
+    expect(kind('customer service please').kind).toBe('person');
+    expect(kind('I need customer support').kind).toBe('person');
+  });
+
+  it('the invoice of a purchase is about the invoice, unless an order number is named', () => {
+    expect(kind('where can I find the invoice of my last purchase').kind).toBe('other');
+    expect(kind('where is the invoice for order 5521')).toMatchObject({
+      kind: 'order-status',
+      orderNumbers: ['5521'],
+    });
+  });
+});

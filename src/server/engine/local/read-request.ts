@@ -26,6 +26,8 @@ const NOT_WANT =
 const CANNOT_PAY =
   /(?:\b(?:can'?t|cannot|can not|unable to)\s+(?:pay|afford)\b|\bkann\b.*\bnicht\b.*\b(?:be)?zahlen\b|\bnicht leisten\b)/iu;
 
+const CUSTOMER_SERVICE = /\bcustomer\s+(?:service|support|care)\b/iu;
+
 /** Words that carry no request of their own: articles, pronouns, "can you", "help me". */
 const EMPTY = new Set(
   (
@@ -46,13 +48,14 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   const meaningful = words.filter(
     (w) => !w.concepts.includes('greeting') && !w.concepts.includes('thanks') && !EMPTY.has(w.word),
   );
-  // "talk to a human", "I want an agent", "is there a real person?", or just "human please" / "Mitarbeiter!".
-  if (
-    has(words, 'person') &&
-    !negated &&
-    (has(words, 'talk') || has(words, 'want') || has(words, 'real') || meaningful.length <= 1)
-  )
-    return { request: { kind: 'person' }, words };
+  // "talk to a human", "I want an agent", "is there a real person?", "customer service please", or just "human
+  // please" / "Mitarbeiter!". A complaint or review that names the staff ("I want to complain about an agent") is
+  // feedback, not a request for one, unless it asks to talk.
+  const service = CUSTOMER_SERVICE.test(message);
+  const person = has(words, 'person') || service;
+  const alone = meaningful.length <= (service ? 2 : 1);
+  const wish = (has(words, 'want') || has(words, 'real') || alone) && !has(words, 'feedback');
+  if (person && !negated && (has(words, 'talk') || wish)) return { request: { kind: 'person' }, words };
 
   const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
   const callsOff =
@@ -60,7 +63,8 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   if (callsOff && orderish && (aboutOrder || !otherObject))
     return { request: { kind: 'cancel-order', orderNumbers: numbers }, words };
 
-  if (!otherObject || aboutOrder) {
+  // "Where do I find the invoice of my last purchase?" is about the invoice; with an order number it may be the order.
+  if (!otherObject || (aboutOrder && numbers.length > 0)) {
     const asksWhere = has(words, 'status');
     const asksWhen = has(words, 'arrival');
     const status = (orderNumbers: string[], whenOnly = false) => ({
