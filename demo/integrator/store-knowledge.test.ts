@@ -16,6 +16,7 @@ import { DEMO_HELP_DOCUMENT_PATH, DEMO_KNOWLEDGE } from './store-knowledge';
 
 const ENGLISH: Record<string, string> = {
   'how long does shipping take': 'Shipping and delivery',
+  'How long until my order arrives?': 'Shipping and delivery',
   'what payment methods do you take': 'Payment methods',
   'can u tell me payment methods': 'Payment methods',
   'can I return my boots': 'Returns and refunds',
@@ -39,6 +40,7 @@ const ENGLISH: Record<string, string> = {
 };
 const GERMAN: Record<string, string> = {
   'Wie lange dauert der Versand?': 'Versand und Lieferung',
+  'Wann kommt meine Bestellung an?': 'Versand und Lieferung',
   'Was kostet der Versand nach Österreich?': 'Versand und Lieferung',
   Versandkosten: 'Versand und Lieferung',
   'Lieferzeit nach Österreich': 'Versand und Lieferung',
@@ -105,7 +107,6 @@ const UNRELATED = [
   'recommend me a backpack for hiking',
   'what size should i get in the trail runner',
   'Ist die Regenjacke wasserdicht?',
-  'my order 1004 has not arrived',
   'what is the capital of France',
   "what's the weather tomorrow",
   'Was ist der Sinn des Lebens?',

@@ -12,7 +12,8 @@ export const DEMO_HELP_DOCUMENT_PATH = '/help/account.md';
 export const DEMO_KNOWLEDGE: { title: string; text: string }[] = [
   {
     title: 'Shipping and delivery',
-    text: `We ship from our warehouse in Berlin with DHL. Orders placed by 2 pm on a working day leave the same day.
+    text: `We ship from our warehouse in Berlin with DHL. Orders placed by 2 pm on a working day leave the same day, and
+your parcel arrives within the delivery time below.
 
 | Destination | Delivery time | Shipping cost |
 | --- | --- | --- |
@@ -48,7 +49,7 @@ An order that has not shipped yet can still be cancelled: ask me "Cancel order �
 - PayPal
 - Klarna: pay by invoice within 14 days, or in 3 interest-free instalments
 - Apple Pay and Google Pay
-- prepayment by bank transfer (your order ships once the money arrives, usually 1–2 working days)
+- prepayment by bank transfer (your order ships once the money is in our account, usually 1–2 working days)
 
 Your card or PayPal account is charged when your order ships, not when you place it. All prices are in euros and
 include German VAT. In our Berlin store you can also pay cash or with a girocard.`,
@@ -77,7 +78,7 @@ weekend ship on Monday.`,
   {
     title: 'Versand und Lieferung',
     text: `Wir versenden aus unserem Lager in Berlin mit DHL. Bestellungen, die bis 14 Uhr an einem Werktag eingehen,
-verlassen uns noch am selben Tag.
+verlassen uns noch am selben Tag, und Ihr Paket kommt innerhalb der Lieferzeit unten bei Ihnen an.
 
 | Ziel | Lieferzeit | Versandkosten |
 | --- | --- | --- |
@@ -175,7 +176,7 @@ and download return labels.
 
 # Rechnungen
 
-Ihre Rechnung kommt als PDF im Anhang der Versandbestätigung. Außerdem finden Sie jede Rechnung in Ihrem Kundenkonto
+Ihre Rechnung erhalten Sie als PDF im Anhang der Versandbestätigung. Außerdem finden Sie jede Rechnung in Ihrem Kundenkonto
 unter **Bestellungen**.
 
 - Sie kaufen für eine Firma? Geben Sie Firmenname und USt-IdNr. an der Kasse an, dann stehen sie auf der Rechnung.

@@ -10,7 +10,7 @@ import { termForms } from './knowledge-terms';
 // section, not its German translation.
 const GROUPS = [
   // Shipping and delivery.
-  'ship shipping shipment deliver delivery dispatch parcel package courier tracking',
+  'ship shipping shipment deliver delivery dispatch parcel package courier tracking arrive',
   'versand versenden lieferung liefern lieferzeit paket zustellung sendung',
   // Returns, exchanges and refunds.
   'return refund exchange money',
