@@ -132,10 +132,10 @@ afterAll(async () => {
   await integrator.close();
 });
 
-const best = (question: string) => knowledge.search(DEMO_WIDGET_ID, question)[0]?.title ?? null;
+const best = async (question: string) => (await knowledge.search(DEMO_WIDGET_ID, question))[0]?.title ?? null;
 
-describe('the demo store’s knowledge', () => {
-  it('is the config’s sections plus the help page’s, fetched from the integrator', () => {
+describe('the demo store’s knowledge', async () => {
+  it('is the config’s sections plus the help page’s, fetched from the integrator', async () => {
     const report = knowledge.lastReport(DEMO_WIDGET_ID);
     expect(report?.documents).toEqual([
       {
@@ -147,7 +147,7 @@ describe('the demo store’s knowledge', () => {
       },
     ]);
     expect(report?.sections).toBe(DEMO_KNOWLEDGE.length + 5);
-    const [hit] = knowledge.search(DEMO_WIDGET_ID, 'i forgot my password');
+    const [hit] = await knowledge.search(DEMO_WIDGET_ID, 'i forgot my password');
     expect(hit).toMatchObject({
       title: 'Your account',
       source: `${integrator.url}${DEMO_HELP_DOCUMENT_PATH}`,
@@ -155,23 +155,23 @@ describe('the demo store’s knowledge', () => {
     expect(hit.text).toContain('Forgot your password?');
   });
 
-  it.each(Object.entries(ENGLISH))('answers "%s" with "%s"', (question, title) => {
-    expect(best(question)).toBe(title);
+  it.each(Object.entries(ENGLISH))('answers "%s" with "%s"', async (question, title) => {
+    expect(await best(question)).toBe(title);
   });
 
-  it.each(Object.entries(GERMAN))('answers "%s" with "%s"', (question, title) => {
-    expect(best(question)).toBe(title);
+  it.each(Object.entries(GERMAN))('answers "%s" with "%s"', async (question, title) => {
+    expect(await best(question)).toBe(title);
   });
 
-  it.each(Object.entries(TYPOS))('answers "%s", with its typo, with "%s"', (question, title) => {
-    expect(best(question)).toBe(title);
+  it.each(Object.entries(TYPOS))('answers "%s", with its typo, with "%s"', async (question, title) => {
+    expect(await best(question)).toBe(title);
   });
 
-  it.each(Object.entries(HELD_OUT))('answers held-out "%s" with "%s"', (question, title) => {
-    expect(best(question)).toBe(title);
+  it.each(Object.entries(HELD_OUT))('answers held-out "%s" with "%s"', async (question, title) => {
+    expect(await best(question)).toBe(title);
   });
 
-  it.each(UNRELATED)('has no answer for "%s"', (question) => {
-    expect(knowledge.search(DEMO_WIDGET_ID, question)).toEqual([]);
+  it.each(UNRELATED)('has no answer for "%s"', async (question) => {
+    expect(await knowledge.search(DEMO_WIDGET_ID, question)).toEqual([]);
   });
 });

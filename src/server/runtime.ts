@@ -180,9 +180,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           const found = await searchProducts(db, widgetId, query);
           return found.flatMap((p) => toProductCard(p) ?? []);
         },
-        async searchKnowledge(query, limit) {
-          return knowledge.search(widgetId, query, limit);
-        },
+        searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
         cancelOrder: orderCancellationTool(
           widgets.get(widgetId),
           { widgetId, conversationId },

@@ -1,6 +1,12 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createKnowledgeIndex, isOneEditApart, type KnowledgeSection, MIN_SCORE } from './knowledge-index';
+import {
+  buildKnowledgeIndex,
+  createKnowledgeIndex,
+  isOneEditApart,
+  type KnowledgeSection,
+  MIN_SCORE,
+} from './knowledge-index';
 import { termForms } from './knowledge-terms';
 
 // A small store's knowledge, in both languages, written for these tests (the demo store's own is tested in
@@ -163,6 +169,33 @@ describe('createKnowledgeIndex().search()', () => {
     const started = performance.now();
     expect(titles(flood)[0]).toBe('Shipping');
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('buildKnowledgeIndex()', () => {
+  it('builds the same index as createKnowledgeIndex, giving the event loop back between slices of text', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => ({
+      title: `Topic ${i}`,
+      text: `Section ${i} about word${i}. `.repeat(800).slice(0, 20_000),
+      source: null,
+    }));
+    const all = [...SECTIONS, ...long];
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const built = await buildKnowledgeIndex(all, 100_000);
+    clearInterval(timer);
+    // 800,000 characters in slices of 100,000: timers ran in between, as other requests would.
+    expect(ticks).toBeGreaterThan(0);
+    const direct = createKnowledgeIndex(all);
+    for (const question of [
+      'how long does shipping take',
+      'Welche Zahlungsarten gibt es?',
+      'word17',
+      'retruns',
+    ]) {
+      expect(built.search(question)).toEqual(direct.search(question));
+    }
+    expect(built.search('word17')[0].title).toBe('Topic 17');
   });
 });
 

@@ -1,3 +1,4 @@
+import { searchWords } from '../catalog/search/search-text';
 import type { KnowledgeHit } from '../engine/engine';
 import { isWordForm, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
@@ -80,6 +81,32 @@ export const MIN_SCORE = 0.3;
  * index.search('what is the capital of France');        // → []
  */
 export function createKnowledgeIndex(sections: readonly KnowledgeSection[]): KnowledgeIndex {
+  const builder = indexBuilder(sections);
+  builder.addSections(Number.POSITIVE_INFINITY);
+  return builder.finish();
+}
+
+/**
+ * {@link createKnowledgeIndex} a slice of text at a time, giving the event loop back between slices: 500 sections of
+ * 20,000 characters take about a second to index, which must not hold up every other request of the service.
+ *
+ * @example
+ * const index = await buildKnowledgeIndex(sections);
+ */
+export async function buildKnowledgeIndex(
+  sections: readonly KnowledgeSection[],
+  sliceChars = 200_000,
+): Promise<KnowledgeIndex> {
+  const builder = indexBuilder(sections);
+  while (builder.addSections(sliceChars)) await new Promise((resolve) => setImmediate(resolve));
+  return builder.finish();
+}
+
+/** The index's two steps: counting the sections' words (in slices), then the figures ranking needs. */
+function indexBuilder(sections: readonly KnowledgeSection[]): {
+  addSections(chars: number): boolean;
+  finish(): KnowledgeIndex;
+} {
   const termIds = new Map<string, number>();
   const terms: string[] = [];
   /** Per term: the sections holding it, and its weighted count in their titles and texts; parallel arrays. */
@@ -100,162 +127,189 @@ export function createKnowledgeIndex(sections: readonly KnowledgeSection[]): Kno
     }
     return id;
   };
-  sections.forEach((section, n) => {
-    const counts = new Map<number, [title: number, text: number]>();
-    const add = (text: string, field: 0 | 1, weight: number): number => {
-      const found = rankedWords(text);
-      for (const word of found) {
-        for (const form of termForms(word)) {
-          const id = idOf(form);
-          const count = counts.get(id);
-          if (count) count[field] += weight;
-          else counts.set(id, field === 0 ? [weight, 0] : [0, weight]);
-        }
+  /** A word's term ids, looked up once per build: a long text repeats its words, and this is the costly loop. */
+  const idsOfWord = new Map<string, number[]>();
+  const titleCounts = new Map<number, number>();
+  const textCounts = new Map<number, number>();
+  /** Counts the words of `text` into `counts`; returns how many words had forms. */
+  const add = (text: string, counts: Map<number, number>, weight: number): number => {
+    let found = 0;
+    for (const word of searchWords(text)) {
+      let ids = idsOfWord.get(word);
+      if (ids === undefined) {
+        ids = termForms(word).map(idOf);
+        idsOfWord.set(word, ids);
       }
-      return found.length;
-    };
-    add(section.title, 0, TITLE_WEIGHT);
-    if (section.context) add(section.context, 0, CONTEXT_WEIGHT);
-    textLengths.push(add(section.text, 1, 1));
-    for (const [id, [title, text]] of counts) {
-      postingSections[id].push(n);
-      postingTitles[id].push(title);
-      postingTexts[id].push(text);
-    }
-  });
-
-  const averageLength = textLengths.reduce((a, b) => a + b, 0) / Math.max(1, textLengths.length) || 1;
-  // Only a text longer than the average is discounted: a short text with the word once must not pass MIN_SCORE
-  // on its shortness (see there).
-  const lengthNorm = textLengths.map((n) => 1 - B + B * Math.max(1, n / averageLength));
-  /** Per term and section, the saturated weight in [0, 1). */
-  const strength: Float64Array[] = postingSections.map((list, id) => {
-    const out = new Float64Array(list.length);
-    for (let j = 0; j < list.length; j++) {
-      const weighted = postingTitles[id][j] + postingTexts[id][j] / lengthNorm[list[j]];
-      out[j] = weighted / (weighted + K1);
-    }
-    return out;
-  });
-  const inTitle: Uint8Array[] = postingTitles.map((list) => Uint8Array.from(list, (n) => (n > 0 ? 1 : 0)));
-  // Inverse document frequency on a fixed scale: 1 for a word of one section, falling towards 0 for a word of all.
-  // Counted as if there were at least RARITY_SECTIONS sections: in a store's two sections "Shipping" and "Returns"
-  // ("return shipping is free"), "shipping" is not a common word; there is just little knowledge.
-  const count = sections.length;
-  const population = Math.max(count, RARITY_SECTIONS);
-  const idf = (df: number) => Math.log(1 + (population - df + 0.5) / (df + 0.5));
-  const rarest = idf(1);
-  const rarity = postingSections.map((list) => (rarest > 0 ? idf(list.length) / rarest : 1));
-
-  let sortedWords: string[] | undefined;
-  /** The indexed letter-only forms, sorted, for prefix lookups; built on the first one. */
-  const wordList = () => {
-    sortedWords ??= terms.filter(isWordForm).sort();
-    return sortedWords;
-  };
-  let deletions: Map<string, number[]> | undefined;
-  /** Every indexed word and each of its one-letter deletions → the words (SymSpell, distance 1); built on first use. */
-  const deletionIndex = () => {
-    if (deletions) return deletions;
-    deletions = new Map();
-    for (let id = 0; id < terms.length; id++) {
-      const term = terms[id];
-      if (term.length < TYPO_MIN - 1 || !isWordForm(term)) continue;
-      for (const key of withDeletions(term)) {
-        const list = deletions.get(key);
-        if (list) {
-          if (list[list.length - 1] !== id) list.push(id);
-        } else deletions.set(key, [id]);
-      }
-    }
-    return deletions;
-  };
-
-  /** The indexed forms a question word matches, each with its match weight (the best, when several kinds agree). */
-  const matchesOf = (word: string): Map<number, number> => {
-    const found = new Map<number, number>();
-    const put = (id: number | undefined, weight: number) => {
-      if (id !== undefined && (found.get(id) ?? 0) < weight) found.set(id, weight);
-    };
-    const forms = termForms(word);
-    for (const form of forms) put(termIds.get(form), 1);
-    for (const form of forms) {
-      if (!isWordForm(form)) continue;
-      if (form.length >= PREFIX_MIN) {
-        const list = wordList();
-        let at = lowerBound(list, form);
-        for (let taken = 0; at < list.length && taken < PREFIX_EXPANSIONS_MAX; at++, taken++) {
-          if (!list[at].startsWith(form)) break;
-          if (list[at] !== form) put(termIds.get(list[at]), PREFIX_WEIGHT);
-        }
-      }
-      for (let n = form.length - 1; n >= HEAD_MIN; n--) put(termIds.get(form.slice(0, n)), HEAD_WEIGHT);
-    }
-    for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
-    if (found.size > 0) return found;
-    for (const form of forms) {
-      if (form.length < TYPO_MIN || !isWordForm(form)) continue;
-      const index = deletionIndex();
-      for (const key of withDeletions(form)) {
-        for (const id of index.get(key) ?? []) {
-          if (isOneEditApart(form, terms[id])) put(id, TYPO_WEIGHT);
-        }
-      }
+      if (ids.length === 0) continue;
+      found++;
+      for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + weight);
     }
     return found;
   };
+  const addSection = (n: number) => {
+    const section = sections[n];
+    titleCounts.clear();
+    textCounts.clear();
+    add(section.title, titleCounts, TITLE_WEIGHT);
+    if (section.context) add(section.context, titleCounts, CONTEXT_WEIGHT);
+    textLengths.push(add(section.text, textCounts, 1));
+    for (const [id, title] of titleCounts) {
+      postingSections[id].push(n);
+      postingTitles[id].push(title);
+      postingTexts[id].push(textCounts.get(id) ?? 0);
+    }
+    for (const [id, text] of textCounts) {
+      if (titleCounts.has(id)) continue;
+      postingSections[id].push(n);
+      postingTitles[id].push(0);
+      postingTexts[id].push(text);
+    }
+  };
+  let next = 0;
+  /** Indexes the next sections, about `chars` characters of text; whether sections are left. */
+  const addSections = (chars: number): boolean => {
+    for (let taken = 0; next < sections.length && taken < chars; next++) {
+      addSection(next);
+      taken += sections[next].text.length;
+    }
+    return next < sections.length;
+  };
+  return { addSections, finish };
 
-  return {
-    size: count,
-    search(query, limit = 3) {
-      if (count === 0 || limit <= 0) return [];
-      const words = [...new Set(rankedWords(query))].slice(0, QUERY_WORDS_MAX);
-      const scores = new Float64Array(count);
-      const matched = new Uint8Array(count);
-      const titled = new Uint8Array(count);
-      const best = new Float64Array(count);
-      const touched: number[] = [];
-      for (const word of words) {
-        // A word scores in a section by its best match there: "shipping" found as "ship" and as "shipping" is
-        // still one word of the question.
-        for (const [id, weight] of matchesOf(word)) {
-          const list = postingSections[id];
-          const held = strength[id];
-          const titles = inTitle[id];
-          const factor = weight * rarity[id];
-          for (let j = 0; j < list.length; j++) {
-            const n = list[j];
-            const value = factor * held[j];
-            if (titles[j]) titled[n] = 1;
-            if (value > best[n]) {
-              if (best[n] === 0) touched.push(n);
-              best[n] = value;
-            }
+  function finish(): KnowledgeIndex {
+    const averageLength = textLengths.reduce((a, b) => a + b, 0) / Math.max(1, textLengths.length) || 1;
+    // Only a text longer than the average is discounted: a short text with the word once must not pass MIN_SCORE
+    // on its shortness (see there).
+    const lengthNorm = textLengths.map((n) => 1 - B + B * Math.max(1, n / averageLength));
+    /** Per term and section, the saturated weight in [0, 1). */
+    const strength: Float64Array[] = postingSections.map((list, id) => {
+      const out = new Float64Array(list.length);
+      for (let j = 0; j < list.length; j++) {
+        const weighted = postingTitles[id][j] + postingTexts[id][j] / lengthNorm[list[j]];
+        out[j] = weighted / (weighted + K1);
+      }
+      return out;
+    });
+    const inTitle: Uint8Array[] = postingTitles.map((list) => Uint8Array.from(list, (n) => (n > 0 ? 1 : 0)));
+    // Inverse document frequency on a fixed scale: 1 for a word of one section, falling towards 0 for a word of all.
+    // Counted as if there were at least RARITY_SECTIONS sections: in a store's two sections "Shipping" and "Returns"
+    // ("return shipping is free"), "shipping" is not a common word; there is just little knowledge.
+    const count = sections.length;
+    const population = Math.max(count, RARITY_SECTIONS);
+    const idf = (df: number) => Math.log(1 + (population - df + 0.5) / (df + 0.5));
+    const rarest = idf(1);
+    const rarity = postingSections.map((list) => (rarest > 0 ? idf(list.length) / rarest : 1));
+
+    let sortedWords: string[] | undefined;
+    /** The indexed letter-only forms, sorted, for prefix lookups; built on the first one. */
+    const wordList = () => {
+      sortedWords ??= terms.filter(isWordForm).sort();
+      return sortedWords;
+    };
+    let deletions: Map<string, number[]> | undefined;
+    /** Every indexed word and each of its one-letter deletions → the words (SymSpell, distance 1); built on first use. */
+    const deletionIndex = () => {
+      if (deletions) return deletions;
+      deletions = new Map();
+      for (let id = 0; id < terms.length; id++) {
+        const term = terms[id];
+        if (term.length < TYPO_MIN - 1 || !isWordForm(term)) continue;
+        for (const key of withDeletions(term)) {
+          const list = deletions.get(key);
+          if (list) {
+            if (list[list.length - 1] !== id) list.push(id);
+          } else deletions.set(key, [id]);
+        }
+      }
+      return deletions;
+    };
+
+    /** The indexed forms a question word matches, each with its match weight (the best, when several kinds agree). */
+    const matchesOf = (word: string): Map<number, number> => {
+      const found = new Map<number, number>();
+      const put = (id: number | undefined, weight: number) => {
+        if (id !== undefined && (found.get(id) ?? 0) < weight) found.set(id, weight);
+      };
+      const forms = termForms(word);
+      for (const form of forms) put(termIds.get(form), 1);
+      for (const form of forms) {
+        if (!isWordForm(form)) continue;
+        if (form.length >= PREFIX_MIN) {
+          const list = wordList();
+          let at = lowerBound(list, form);
+          for (let taken = 0; at < list.length && taken < PREFIX_EXPANSIONS_MAX; at++, taken++) {
+            if (!list[at].startsWith(form)) break;
+            if (list[at] !== form) put(termIds.get(list[at]), PREFIX_WEIGHT);
           }
         }
-        for (const n of touched) {
-          scores[n] += best[n];
-          matched[n]++;
-          best[n] = 0;
+        for (let n = form.length - 1; n >= HEAD_MIN; n--) put(termIds.get(form.slice(0, n)), HEAD_WEIGHT);
+      }
+      for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
+      if (found.size > 0) return found;
+      for (const form of forms) {
+        if (form.length < TYPO_MIN || !isWordForm(form)) continue;
+        const index = deletionIndex();
+        for (const key of withDeletions(form)) {
+          for (const id of index.get(key) ?? []) {
+            if (isOneEditApart(form, terms[id])) put(id, TYPO_WEIGHT);
+          }
         }
-        touched.length = 0;
       }
-      const ranked: number[] = [];
-      for (let n = 0; n < count; n++) {
-        // A section answers when the question names its topic (a word of its title) or it holds every word of the
-        // question; one word of a longer question somewhere in a text is chance (see MIN_SCORE).
-        if (scores[n] >= MIN_SCORE && (titled[n] || matched[n] === words.length)) ranked.push(n);
-      }
-      // Best first; a tie keeps the sections' own order (the config's, then the documents').
-      ranked.sort((a, b) => scores[b] - scores[a] || a - b);
-      return ranked.slice(0, limit).map((n) => ({
-        title: sections[n].title,
-        text: sections[n].text,
-        source: sections[n].source,
-        score: Math.round(scores[n] * 1000) / 1000,
-      }));
-    },
-  };
+      return found;
+    };
+
+    return {
+      size: count,
+      search(query, limit = 3) {
+        if (count === 0 || limit <= 0) return [];
+        const words = [...new Set(rankedWords(query))].slice(0, QUERY_WORDS_MAX);
+        const scores = new Float64Array(count);
+        const matched = new Uint8Array(count);
+        const titled = new Uint8Array(count);
+        const best = new Float64Array(count);
+        const touched: number[] = [];
+        for (const word of words) {
+          // A word scores in a section by its best match there: "shipping" found as "ship" and as "shipping" is
+          // still one word of the question.
+          for (const [id, weight] of matchesOf(word)) {
+            const list = postingSections[id];
+            const held = strength[id];
+            const titles = inTitle[id];
+            const factor = weight * rarity[id];
+            for (let j = 0; j < list.length; j++) {
+              const n = list[j];
+              const value = factor * held[j];
+              if (titles[j]) titled[n] = 1;
+              if (value > best[n]) {
+                if (best[n] === 0) touched.push(n);
+                best[n] = value;
+              }
+            }
+          }
+          for (const n of touched) {
+            scores[n] += best[n];
+            matched[n]++;
+            best[n] = 0;
+          }
+          touched.length = 0;
+        }
+        const ranked: number[] = [];
+        for (let n = 0; n < count; n++) {
+          // A section answers when the question names its topic (a word of its title) or it holds every word of the
+          // question; one word of a longer question somewhere in a text is chance (see MIN_SCORE).
+          if (scores[n] >= MIN_SCORE && (titled[n] || matched[n] === words.length)) ranked.push(n);
+        }
+        // Best first; a tie keeps the sections' own order (the config's, then the documents').
+        ranked.sort((a, b) => scores[b] - scores[a] || a - b);
+        return ranked.slice(0, limit).map((n) => ({
+          title: sections[n].title,
+          text: sections[n].text,
+          source: sections[n].source,
+          score: Math.round(scores[n] * 1000) / 1000,
+        }));
+      },
+    };
+  }
 }
 
 /** The first index of `list` (sorted) whose value is not below `value`. */

@@ -73,14 +73,14 @@ describe('startKnowledge(): knowledgeUrls', () => {
     expect(report?.documents).toEqual([
       { url, ok: true, fetchedAt: expect.any(String), sections: 4, dropped: 0 },
     ]);
-    expect(k.search('shop', 'how long does shipping take')[0]).toMatchObject({
+    expect((await k.search('shop', 'how long does shipping take'))[0]).toMatchObject({
       title: 'Shipping',
       text: 'We ship within 2 working days with DHL.',
       source: url,
     });
-    expect(k.search('shop', 'Wie lange dauert der Versand?')[0].title).toBe('Versand');
+    expect((await k.search('shop', 'Wie lange dauert der Versand?'))[0].title).toBe('Versand');
     // The text before the first heading is titled after the file.
-    expect(k.search('shop', 'help pages')[0].title).toBe('faq');
+    expect((await k.search('shop', 'help pages'))[0].title).toBe('faq');
   });
 
   it('ranks the config’s sections with the documents’, the config’s first on a tie', async () => {
@@ -92,9 +92,9 @@ describe('startKnowledge(): knowledgeUrls', () => {
       }),
     );
     // The configured sections answer before any fetch lands.
-    expect(k.search('shop', 'klarna').map((h) => h.source)).toEqual([null]);
+    expect((await k.search('shop', 'klarna')).map((h) => h.source)).toEqual([null]);
     await k.refreshNow('shop');
-    expect(k.search('shop', 'klarna').map((h) => h.source)).toEqual([null, `${server.url}/k.md`]);
+    expect((await k.search('shop', 'klarna')).map((h) => h.source)).toEqual([null, `${server.url}/k.md`]);
   });
 
   it('takes text/plain and text/x-markdown, and refuses HTML, JSON and a document without a content type', async () => {
@@ -159,7 +159,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
       sections: 4,
       dropped: 0,
     });
-    expect(k.search('shop', 'shipping')[0].text).toBe('We ship within 2 working days with DHL.');
+    expect((await k.search('shop', 'shipping'))[0].text).toBe('We ship within 2 working days with DHL.');
     expect(lines.find((l) => l.msg === 'knowledge document could not be fetched')).toMatchObject({
       level: 'warn',
       url,
@@ -181,11 +181,11 @@ describe('startKnowledge(): knowledgeUrls', () => {
       error: 'the document answered HTTP 500',
       sections: 4,
     });
-    expect(k.search('shop', 'returns')[0].title).toBe('Returns');
+    expect((await k.search('shop', 'returns'))[0].title).toBe('Returns');
     server.respond = markdown('# Returns\nWithin 60 days now.');
     expect((await k.refreshNow('shop'))?.documents[0]).toMatchObject({ ok: true, sections: 1 });
-    expect(k.search('shop', 'returns')[0].text).toBe('Within 60 days now.');
-    expect(k.search('shop', 'shipping')).toEqual([]);
+    expect((await k.search('shop', 'returns'))[0].text).toBe('Within 60 days now.');
+    expect(await k.search('shop', 'shipping')).toEqual([]);
   });
 
   it('works once a server that was down at start comes up', async () => {
@@ -203,7 +203,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
     expect(lines.find((l) => l.msg === 'knowledge document could not be fetched')).toMatchObject({
       kept: 'nothing (none fetched yet)',
     });
-    expect(k.search('shop', 'shipping')).toEqual([]);
+    expect(await k.search('shop', 'shipping')).toEqual([]);
     const late = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/markdown' });
       res.end(HELP);
@@ -211,7 +211,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
     await new Promise<void>((resolve) => late.listen(port, '127.0.0.1', resolve));
     try {
       expect((await k.refreshNow('shop'))?.documents[0]).toMatchObject({ ok: true, sections: 4 });
-      expect(k.search('shop', 'shipping')[0].title).toBe('Shipping');
+      expect((await k.search('shop', 'shipping'))[0].title).toBe('Shipping');
     } finally {
       late.closeAllConnections();
       await new Promise<void>((resolve) => late.close(() => resolve()));
@@ -242,16 +242,16 @@ describe('startKnowledge(): knowledgeUrls', () => {
       [`${server.url}/big.md`, 110],
       [`${server.url}/small.md`, 1],
     ]);
-    expect(k.search('shop', 'thing489')[0].title).toBe('Topic 489');
-    expect(k.search('shop', 'thing490')).toEqual([]);
-    expect(k.search('shop', 'configured')[0].source).toBeNull();
+    expect((await k.search('shop', 'thing489'))[0].title).toBe('Topic 489');
+    expect(await k.search('shop', 'thing490')).toEqual([]);
+    expect((await k.search('shop', 'configured'))[0].source).toBeNull();
   });
 
   it('clips a fetched section longer than 20,000 characters', async () => {
     server.respond = markdown(`# Terms\n${'All terms apply. '.repeat(2000)}`);
     const k = start(widget({ knowledgeUrls: [`${server.url}/terms.md`] }));
     await k.refreshNow('shop');
-    const [hit] = k.search('shop', 'terms');
+    const [hit] = await k.search('shop', 'terms');
     expect(hit.text.length).toBeLessThanOrEqual(20_000);
     expect(hit.text.endsWith('…')).toBe(true);
   });
@@ -273,7 +273,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
       ]);
       expect(secure.requests).toHaveLength(0);
       expect(server.requests).toHaveLength(0);
-      expect(knowledge.search('shop', 'shipping')).toEqual([]);
+      expect(await knowledge.search('shop', 'shipping')).toEqual([]);
     } finally {
       await secure.close();
     }
@@ -286,7 +286,9 @@ describe('startKnowledge(): knowledgeUrls', () => {
     });
     await k.refreshNow('shop');
     server.respond = markdown('# Shipping\nWithin 1 day.');
-    await expect.poll(() => k.search('shop', 'shipping')[0]?.text, { timeout: 5000 }).toBe('Within 1 day.');
+    await expect
+      .poll(async () => (await k.search('shop', 'shipping'))[0]?.text, { timeout: 5000 })
+      .toBe('Within 1 day.');
   });
 
   it('stops at once, even with a fetch waiting on a server that never answers', async () => {
@@ -301,8 +303,8 @@ describe('startKnowledge(): knowledgeUrls', () => {
   it('has nothing to refresh for a widget without knowledgeUrls, and no answers for an unknown widget', async () => {
     const k = start(widget({ knowledge: [{ title: 'Shipping', text: 'Within 2 days.' }] }));
     expect(await k.refreshNow('shop')).toBeNull();
-    expect(k.search('shop', 'shipping')[0].title).toBe('Shipping');
-    expect(k.search('other', 'shipping')).toEqual([]);
+    expect((await k.search('shop', 'shipping'))[0].title).toBe('Shipping');
+    expect(await k.search('other', 'shipping')).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { KNOWLEDGE_SECTIONS_MAX, type WidgetSettings } from '../config';
 import type { KnowledgeHit } from '../engine/engine';
 import type { Logger } from '../logger';
 import { fetchKnowledgeDocument, type KnowledgeFetchOptions } from './knowledge-document';
-import { createKnowledgeIndex, type KnowledgeIndex, type KnowledgeSection } from './knowledge-index';
+import { buildKnowledgeIndex, type KnowledgeIndex, type KnowledgeSection } from './knowledge-index';
 
 // Each widget's store knowledge (DESIGN "Store knowledge"): the sections of its config (`knowledge`), then those of
 // its `knowledgeUrls` documents, fetched at start and hourly, ranked by one index per widget that is built again only
@@ -41,7 +41,7 @@ export interface KnowledgeReport {
 
 export interface KnowledgeService {
   /** The widget's sections that best answer `query`, best first (at most `limit`, default 3); none for an unknown widget. */
-  search(widgetId: string, query: string, limit?: number): KnowledgeHit[];
+  search(widgetId: string, query: string, limit?: number): Promise<KnowledgeHit[]>;
   /** Fetches the widget's documents now (null: it has none); the same run when one is already under way. */
   refreshNow(widgetId: string): Promise<KnowledgeReport | null>;
   /** What the last refresh of the widget's documents found. */
@@ -69,7 +69,8 @@ interface WidgetKnowledge {
   /** Sections left out per document, by the last assembly. */
   dropped: Map<string, number>;
   sections: KnowledgeSection[];
-  index: KnowledgeIndex | undefined;
+  /** The index of `sections`, built in the background as soon as they change (a search waits for it). */
+  index: Promise<KnowledgeIndex> | undefined;
 }
 
 /**
@@ -99,7 +100,7 @@ export function startKnowledge(
       errors: new Map(),
       dropped: new Map(),
       sections: configured,
-      index: undefined,
+      index: configured.length > 0 ? buildKnowledgeIndex(configured) : undefined,
     });
   }
   const reports = new Map<string, KnowledgeReport>();
@@ -129,7 +130,7 @@ export function startKnowledge(
       }
     }
     entry.sections = sections;
-    entry.index = undefined;
+    entry.index = buildKnowledgeIndex(sections);
   };
 
   const reportOf = (entry: WidgetKnowledge): KnowledgeReport => ({
@@ -212,13 +213,12 @@ export function startKnowledge(
   }
 
   return {
-    search(widgetId, query, limit) {
+    async search(widgetId, query, limit) {
       const entry = state.get(widgetId);
-      if (!entry || entry.sections.length === 0) return [];
-      // Built on the first question after a change: indexing 500 long sections takes a moment, and a widget nobody
-      // asks pays nothing (`npm run bench` measures it).
-      entry.index ??= createKnowledgeIndex(entry.sections);
-      return entry.index.search(query, limit);
+      if (!entry?.index) return [];
+      // Indexing 500 long sections takes about a second (`npm run bench`): it runs in slices in the background from
+      // the moment the sections change, and a question asked meanwhile waits for it rather than blocking the service.
+      return (await entry.index).search(query, limit);
     },
     refreshNow: async (widgetId) => {
       const entry = state.get(widgetId);
