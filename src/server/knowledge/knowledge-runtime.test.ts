@@ -3,6 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse, textOf } from '../chat/sse-reader';
 import { parseConfig } from '../config';
+import {
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
+  textAnswer,
+  toolCallAnswer,
+} from '../engine/openai/fake-openai-server';
 import { type RecordingServer, startRecordingServer } from '../net/test-servers';
 import { type RunningService, startService } from '../start';
 
@@ -56,8 +62,8 @@ afterAll(async () => {
 });
 
 /** The assistant's answer to `text` in a new conversation of `widget`, over HTTP. */
-async function ask(text: string, widget = 'shop'): Promise<string> {
-  const api = `${service.url}/v0/widget/${widget}/conversations`;
+async function ask(text: string, widget = 'shop', on = service): Promise<string> {
+  const api = `${on.url}/v0/widget/${widget}/conversations`;
   const created = await fetch(api, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -96,5 +102,56 @@ describe("runtime's searchKnowledge over the service", () => {
   it('quotes no section for a question the knowledge does not answer', async () => {
     const answer = await ask('what is the capital of France');
     expect(answer).not.toMatch(/We accept|We ship|Wir /);
+  });
+});
+
+describe("the openai engine's search_store_info over the service", () => {
+  let model: FakeOpenAiServer;
+  let withModel: RunningService;
+  beforeAll(async () => {
+    model = await startFakeOpenAiServer();
+    process.env.KNOWLEDGE_TEST_MODEL_KEY = 'sk-test-not-secret';
+    const config = parseConfig({
+      adminKey: 'admin-key-123456',
+      allowHttpLoopback: true,
+      engine: {
+        type: 'openai',
+        baseUrl: model.baseUrl,
+        apiKeyEnv: 'KNOWLEDGE_TEST_MODEL_KEY',
+        models: { fast: 'test-model', smart: 'test-model', 'super-smart': 'test-model' },
+      },
+      widgets: [
+        {
+          id: 'shop',
+          allowedOrigins: ['*'],
+          knowledge: [
+            { title: 'Payment methods', text: 'We accept Visa, Mastercard, PayPal and Klarna invoice.' },
+            { title: 'Shipping', text: 'We ship within 2 working days with DHL.' },
+          ],
+        },
+      ],
+    });
+    if (!config.ok) throw new Error(config.error);
+    withModel = await startService({ config: config.value, port: 0 });
+  });
+  afterAll(async () => {
+    await withModel?.close();
+    await model?.close();
+    delete process.env.KNOWLEDGE_TEST_MODEL_KEY;
+  });
+
+  it("gives the model the widget's matching section as the tool's result", async () => {
+    model.enqueue(
+      toolCallAnswer([
+        { id: 'c1', name: 'search_store_info', argumentPieces: ['{"query":"payment methods"}'] },
+      ]),
+      textAnswer('We take Visa, Mastercard, PayPal and Klarna ("Payment methods").'),
+    );
+    const answer = await ask('can I pay with klarna?', 'shop', withModel);
+    expect(answer).toContain('Klarna');
+    const result = model.body(1).messages.find((m) => m.role === 'tool')?.content ?? '';
+    expect(result).toContain('Payment methods');
+    expect(result).toContain('We accept Visa, Mastercard, PayPal and Klarna invoice.');
+    expect(result).not.toContain('We ship within 2 working days');
   });
 });
