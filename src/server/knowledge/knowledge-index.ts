@@ -191,6 +191,10 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       return out;
     });
     const inTitle: Uint8Array[] = postingTitles.map((list) => Uint8Array.from(list, (n) => (n > 0 ? 1 : 0)));
+    // The counts are in `strength` and `inTitle` now; the index lives as long as the widget's knowledge does.
+    postingTitles.length = 0;
+    postingTexts.length = 0;
+    idsOfWord.clear();
     // Inverse document frequency on a fixed scale: 1 for a word of one section, falling towards 0 for a word of all.
     // Counted as if there were at least RARITY_SECTIONS sections: in a store's two sections "Shipping" and "Returns"
     // ("return shipping is free"), "shipping" is not a common word; there is just little knowledge.
