@@ -5,8 +5,9 @@ import { synonymForms } from './question-synonyms';
 
 // Ranking a store's knowledge sections for a shopper's question (DESIGN "Store knowledge"). BM25F over the title
 // (weighted higher) and the text, on the catalog tokenizer's words under their English and German stems
-// (knowledge-terms.ts), with two additions for real questions: a German compound meets its head ("Versandkosten"
-// finds "Versand") and a typo meets the word ("retruns" finds "returns").
+// (knowledge-terms.ts), with three additions for real questions: a German compound meets its head ("Versandkosten"
+// finds "Versand"), a typo meets the word ("retruns" finds "returns"), and a store-topic word meets the others of its
+// topic ("call" finds "Phone", question-synonyms.ts).
 //
 // Written here rather than taken from a search library (MiniSearch, Orama, lunr): the scoring needs two things those
 // do not offer together, a question word scored by the best of its two stems instead of their sum, and scores on a
@@ -38,7 +39,7 @@ const B = 0.75;
 const TITLE_WEIGHT = 3;
 /** The enclosing headings count less than the section's own. */
 const CONTEXT_WEIGHT = 1.5;
-/** How much a match counts by kind: the word itself, a longer word it begins ("ship" → "shipment"), ... */
+/** How much a match counts by kind: the word itself (1), a longer word it begins ("versand" → "versandkosten"), ... */
 const PREFIX_WEIGHT = 0.8;
 /** ... the head of a compound it is ("telefonnummer" → "telefon"), one typo away ("retruns" → "returns"), ... */
 const HEAD_WEIGHT = 0.9;
