@@ -5,6 +5,7 @@ import { parseConfig } from '../src/server/config';
 import { startService } from '../src/server/start';
 import { integratorActions, integratorFeeds, integratorWebhooks } from './integrator/demo-actions';
 import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';
+import { DEMO_HELP_DOCUMENT_PATH, DEMO_KNOWLEDGE } from './integrator/store-knowledge';
 import { findPackageRoot, startStoreServer } from './store-server';
 
 export interface DemoOptions {
@@ -75,6 +76,10 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
         webhooks: integratorWebhooks(integratorUrl),
+        // The store's knowledge: shipping, returns, payment, contact and hours written here, invoices and the account
+        // fetched from the integrator's help page (demo/integrator/store-knowledge.ts).
+        knowledge: DEMO_KNOWLEDGE,
+        knowledgeUrls: [`${integratorUrl}${DEMO_HELP_DOCUMENT_PATH}`],
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
         // `?customer=ada` on a store page signs "ada" in: the integrator then gets x-service-user-id.
         identity: { secretEnv: 'DEMO_IDENTITY_SECRET' },
@@ -86,6 +91,8 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'xml'),
         webhooks: integratorWebhooks(integratorUrl),
+        knowledge: DEMO_KNOWLEDGE,
+        knowledgeUrls: [`${integratorUrl}${DEMO_HELP_DOCUMENT_PATH}`],
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
       },
       {
@@ -95,6 +102,8 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
         webhooks: integratorWebhooks(integratorUrl),
+        knowledge: DEMO_KNOWLEDGE,
+        knowledgeUrls: [`${integratorUrl}${DEMO_HELP_DOCUMENT_PATH}`],
         // The integrator refuses unsigned calls: every demo widget signs them.
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
         limits: { messagesPerConversationPerMinute: 2 },

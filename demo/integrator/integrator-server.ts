@@ -14,6 +14,7 @@ import { createOrderCancellations, SUPPORTED_WEBHOOK_VERSION } from './order-can
 import { orderToXml } from './order-xml';
 import { orderCard } from './orders';
 import { searchProducts, toProductCardJson } from './product-search';
+import { DEMO_HELP_DOCUMENT, DEMO_HELP_DOCUMENT_PATH } from './store-knowledge';
 
 /** SPEC "Versioning": the custom-actions version this integrator speaks. */
 export const SUPPORTED_ACTIONS_VERSION = '2024-11-01';
@@ -161,7 +162,9 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
         '  POST /webhooks/order-cancellation   version 2024-09-10\n' +
         'Catalog:\n' +
         '  GET  /feed.json               schema.org Product feed\n' +
-        '  GET  /images/{name}.svg       product pictures\n',
+        '  GET  /images/{name}.svg       product pictures\n' +
+        "Store knowledge (the widget's knowledgeUrls):\n" +
+        `  GET  ${DEMO_HELP_DOCUMENT_PATH}        help page, markdown\n`,
     ),
   );
 
@@ -236,6 +239,14 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
     }
     return c.json(buildFeed(base()), 200, { 'cache-control': 'no-store' });
   });
+
+  // A `knowledgeUrls` document: the service fetches it like a feed and splits it into sections at its headings.
+  app.get(DEMO_HELP_DOCUMENT_PATH, (c) =>
+    c.body(DEMO_HELP_DOCUMENT, 200, {
+      'content-type': 'text/markdown; charset=utf-8',
+      'cache-control': 'no-store',
+    }),
+  );
 
   app.get('/images/:file', (c) => {
     const svg = IMAGES.get(c.req.param('file'));

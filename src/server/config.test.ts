@@ -140,6 +140,72 @@ describe('parseConfig()', () => {
     expect(errorOf({ ...base(), database: 'mysql://x' })).toMatch(/database/);
   });
 
+  describe('knowledge and knowledgeUrls (DESIGN "Store knowledge")', () => {
+    const withKnowledge = (fields: Record<string, unknown>) => {
+      const c = base();
+      Object.assign(c.widgets[0], fields);
+      return c;
+    };
+    const sections = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ title: `Topic ${i}`, text: `About ${i}.` }));
+
+    it('takes up to 500 sections of up to 20,000 characters, and a title used twice', () => {
+      const full = sections(500);
+      full[1] = { title: 'Topic 0', text: 'x'.repeat(20_000) };
+      const r = parseConfig(withKnowledge({ knowledge: full }));
+      if (!r.ok) throw new Error(r.error);
+      expect(r.value.widgets[0].knowledge).toHaveLength(500);
+      expect(r.value.widgets[0].knowledgeUrls).toEqual([]);
+    });
+
+    it('names the section whose text is too long, with the limit', () => {
+      const four = sections(4);
+      four[3] = { title: 'Shipping', text: 'x'.repeat(20_001) };
+      expect(errorOf(withKnowledge({ knowledge: four }))).toBe(
+        'widgets[0].knowledge[3].text: must be at most 20000 characters',
+      );
+    });
+
+    it('refuses a 501st section, an empty text, a missing title and an unknown field of a section', () => {
+      expect(errorOf(withKnowledge({ knowledge: sections(501) }))).toBe(
+        'widgets[0].knowledge: must have at most 500 sections',
+      );
+      expect(errorOf(withKnowledge({ knowledge: [{ title: 'Shipping', text: '  \n ' }] }))).toBe(
+        'widgets[0].knowledge[0].text: must not be empty',
+      );
+      expect(errorOf(withKnowledge({ knowledge: [{ text: 'Within 2 days.' }] }))).toBe(
+        'widgets[0].knowledge[0].title: is required',
+      );
+      expect(errorOf(withKnowledge({ knowledge: [{ title: 'a', text: 'b', url: 'x' }] }))).toBe(
+        'widgets[0].knowledge[0].url: is not a known field',
+      );
+    });
+
+    it('refuses a knowledge URL that is not http(s), and the same URL twice', () => {
+      expect(errorOf(withKnowledge({ knowledgeUrls: ['file:///etc/passwd'] }))).toBe(
+        'widgets[0].knowledgeUrls[0]: must be an http(s) URL',
+      );
+      expect(
+        errorOf(
+          withKnowledge({ knowledgeUrls: ['https://shop.example/help.md', 'https://shop.example/help.md'] }),
+        ),
+      ).toBe('widgets[0].knowledgeUrls: must not list the same URL twice');
+    });
+
+    it('refuses knowledgeUrls when the configured sections already fill the 500', () => {
+      expect(
+        errorOf(withKnowledge({ knowledge: sections(500), knowledgeUrls: ['https://shop.example/help.md'] })),
+      ).toBe(
+        "widgets[0].knowledgeUrls: cannot be used: the widget's knowledge already has 500 sections, the most a widget has",
+      );
+      expect(
+        parseConfig(
+          withKnowledge({ knowledge: sections(499), knowledgeUrls: ['https://shop.example/help.md'] }),
+        ).ok,
+      ).toBe(true);
+    });
+  });
+
   it('refuses things that are not configs at all', () => {
     for (const raw of [null, 42, 'x', [], { widgets: 'x' }]) expect(typeof errorOf(raw)).toBe('string');
   });

@@ -103,7 +103,7 @@ const KnowledgeSectionSchema = v.strictObject({
   ),
 });
 
-const WidgetSchema = v.strictObject({
+const WidgetFields = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
   allowedOrigins: v.array(origin),
   productDataApiKeys: v.optional(v.array(nonEmpty), []),
@@ -133,7 +133,13 @@ const WidgetSchema = v.strictObject({
     [],
   ),
   // Markdown documents fetched like feeds and split into sections at their headings.
-  knowledgeUrls: v.optional(v.array(httpUrl), []),
+  knowledgeUrls: v.optional(
+    v.pipe(
+      v.array(httpUrl),
+      v.check((urls) => new Set(urls).size === urls.length, 'must not list the same URL twice'),
+    ),
+    [],
+  ),
   identity: v.optional(IdentitySchema),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(
@@ -147,6 +153,18 @@ const WidgetSchema = v.strictObject({
   ),
   limits: v.optional(LimitsSchema, {}),
 });
+
+const WidgetSchema = v.pipe(
+  WidgetFields,
+  // A document's sections come after the config's, within the same 500: with the config full, none could be used.
+  v.forward(
+    v.check(
+      (w) => w.knowledgeUrls.length === 0 || w.knowledge.length < KNOWLEDGE_SECTIONS_MAX,
+      `cannot be used: the widget's knowledge already has ${KNOWLEDGE_SECTIONS_MAX} sections, the most a widget has`,
+    ),
+    ['knowledgeUrls'],
+  ),
+);
 
 const EngineSchema = v.variant('type', [
   v.strictObject({ type: v.literal('local') }),

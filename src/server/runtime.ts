@@ -14,6 +14,7 @@ import { guardIdentity } from './edge/require-identity';
 import { readSigningSecrets } from './edge/signing-secrets';
 import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
+import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import type { Logger } from './logger';
 import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type RetentionSweep, scheduleRetentionSweep } from './storage/conversation-retention';
@@ -50,6 +51,8 @@ export interface Runtime {
   /** Re-downloads a widget's feeds now (null: the widget has none); the last report per widget is kept. */
   refreshFeeds(widgetId: string): Promise<RefreshReport | null>;
   lastFeedReport(widgetId: string): RefreshReport | undefined;
+  /** Each widget's store knowledge: its config's sections and its fetched `knowledgeUrls` documents (issue 19). */
+  knowledge: KnowledgeService;
   hub: EventHub;
   service: ChatService;
   findWidget(id: string): WidgetSettings | undefined;
@@ -131,6 +134,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     (report) => feedReports.set(report.widgetId, report),
   );
+  // Knowledge documents likewise: fetched in the background, their sections join when they land.
+  const knowledge = startKnowledge(
+    config.widgets,
+    { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
+    logger,
+  );
   const retention = scheduleRetentionSweep(db, config.widgets, logger);
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
@@ -171,10 +180,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           const found = await searchProducts(db, widgetId, query);
           return found.flatMap((p) => toProductCard(p) ?? []);
         },
-        // Issue 19: src/server/knowledge/ ranks the widget's sections; until then a store has none.
-        async searchKnowledge() {
-          return [];
-        },
+        searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
         cancelOrder: orderCancellationTool(
           widgets.get(widgetId),
           { widgetId, conversationId },
@@ -217,6 +223,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     webhookCalls,
     refreshFeeds: feeds.refreshNow,
     lastFeedReport: (id) => feedReports.get(id),
+    knowledge,
     hub,
     service,
     findWidget: (id) => widgets.get(id),
@@ -233,6 +240,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       await limits.close();
       await tasks.close();
       await feeds.stop();
+      await knowledge.stop();
       await service.idle();
       await db.close();
     },

@@ -9,7 +9,7 @@ export function configWarnings(config: ServiceConfig): string[] {
   const warnings: string[] = [];
   if (config.allowHttpLoopback) {
     warnings.push(
-      'allowHttpLoopback is on: custom actions, webhooks and feeds may call http:// and loopback addresses (demo and tests only)',
+      'allowHttpLoopback is on: custom actions, webhooks, feeds and knowledge URLs may call http:// and loopback addresses (demo and tests only)',
     );
   }
   // The service keeps only their hashes, but the file holds them in the clear: whoever reads it has the keys.

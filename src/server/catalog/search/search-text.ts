@@ -104,13 +104,18 @@ export const codeKey = (code: string): string => words(code).join(' ');
 /** Codes shorter than this (compared without spaces) are not looked up exactly: "42" is a size, not an mpn. */
 export const CODE_KEY_MIN = 3;
 
+/**
+ * Whether a word of {@link searchWords} is searched at all: not a stop word, not overlong. The store's knowledge
+ * (src/server/knowledge) ranks on the same words as the catalog.
+ */
+export const isSearchWord = (word: string): boolean => word.length <= LEXEME_MAX && keywords(word).size > 0;
+
+/** The tokenizer's words of a text, lowercased, in order, stop words included: runs of letters and digits. */
+export const searchWords = (text: string): string[] => words(text);
+
 /** The meaningful terms of a query: no stop words, singular, deduplicated, in order. */
 export const queryTerms = (text: string): string[] => [
-  ...new Set(
-    words(text)
-      .filter((w) => w.length <= LEXEME_MAX && keywords(w).size > 0)
-      .map(singular),
-  ),
+  ...new Set(words(text).filter(isSearchWord).map(singular)),
 ];
 
 /**
