@@ -1,4 +1,5 @@
 import type { ActionDefinition } from '../../config';
+import { tablesAsLists } from '../../knowledge/tables-as-lists';
 import {
   type ActionResult,
   type AssistantEngine,
@@ -219,7 +220,7 @@ const sectionAnswer = (hit: KnowledgeHit, p: Phrases): string =>
   `${p.fromSection(hit.title)}\n\n${clipSection(hit.text)}`;
 
 function clipSection(text: string): string {
-  const trimmed = text.trim();
+  const trimmed = tablesAsLists(text).trim();
   if (trimmed.length <= SECTION_MAX) return trimmed;
   const cut = trimmed.lastIndexOf('\n\n', SECTION_MAX);
   return `${trimmed.slice(0, cut > SECTION_MAX / 3 ? cut : SECTION_MAX).trimEnd()}…`;

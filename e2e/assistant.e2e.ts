@@ -1,0 +1,80 @@
+// The assistant as a shopper meets it on the demo store (issue 19): a greeting around an order question, a store
+// question answered from the store's knowledge, a German order question answered in German, and a request for a
+// person answered with the store's contact. The local engine, the demo integrator and the demo's knowledge are all
+// real; screenshots go to test-results/ for a person to look at.
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setupE2E, type TestWindow, waitForReady } from './harness';
+
+const e2e = setupE2E();
+const ANSWER_TIMEOUT = 15_000;
+const SHOTS = 'test-results/assistant';
+
+beforeAll(() => {
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
+
+async function answered(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      (window as unknown as TestWindow).__e2e
+        .host()
+        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
+        .length === n,
+    count,
+    { timeout: ANSWER_TIMEOUT },
+  );
+}
+
+/** Types a question into the open panel and waits for the answer; returns the answer's text. */
+async function ask(page: Page, question: string, count: number): Promise<string> {
+  const input = widget(page, 'textarea');
+  await input.fill(question);
+  await input.press('Enter');
+  await answered(page, count);
+  return (await widget(page, '.assistant').last().textContent()) ?? '';
+}
+
+async function openChat(page: Page): Promise<void> {
+  await page.goto(e2e.url('/'));
+  await waitForReady(page);
+  await widget(page, '[part~="launcher"]').click();
+}
+
+describe('the assistant on the demo store', () => {
+  it('looks up "Hi! Where is my order 1001?" and answers "what payment methods do you take" from the store', async () => {
+    const { page, console } = await e2e.newPage();
+    await openChat(page);
+    const order = await ask(page, 'Hi! Where is my order 1001?', 1);
+    expect(order).toContain('Here is order 1001');
+    // The lazy order-card part renders once loaded.
+    await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
+    await page.screenshot({ path: `${SHOTS}/order-1001.png` });
+
+    const payment = await ask(page, 'what payment methods do you take', 2);
+    expect(payment).toMatch(/From our "[^"]*Payment[^"]*" information/i);
+    expect(payment).toMatch(/PayPal/);
+    await page.screenshot({ path: `${SHOTS}/payment.png` });
+
+    const person = await ask(page, 'I want to talk to someone', 3);
+    expect(person).toMatch(/hand you over to a person/);
+    expect(person).toMatch(/@/);
+    await page.screenshot({ path: `${SHOTS}/person.png` });
+    expect(console.filter((l) => l.type === 'error' || l.type === 'pageerror')).toEqual([]);
+  });
+
+  it('answers "Wo ist meine Bestellung 1002?" in German with the order card', async () => {
+    const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' });
+    await openChat(page);
+    const order = await ask(page, 'Wo ist meine Bestellung 1002?', 1);
+    expect(order).toContain('Hier ist Bestellung 1002');
+    await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
+    await page.screenshot({ path: `${SHOTS}/bestellung-1002.png` });
+    const shipping = await ask(page, 'Wie lange dauert der Versand?', 2);
+    expect(shipping).toMatch(/Aus unseren Informationen zu „Versand/);
+    await page.screenshot({ path: `${SHOTS}/versand.png` });
+  });
+});
