@@ -38,7 +38,8 @@ try {
     `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
   );
   console.log(
-    'Try asking the assistant: "Where is my order 1002?", "store hours", "look up the Lumo Runner", "cancel order 1003"',
+    'Try asking the assistant: "Hi! Where is my order 1002?", "what payment methods do you take", "cancel order 1003", ' +
+      '"I want to talk to someone", "Wo ist meine Bestellung 1001?"',
   );
   console.log(
     `Task API:   SERVICE_URL=${demo.serviceUrl} SERVICE_TASK_KEY=${DEMO_TASK_KEY} npx service-widget task "list running shoes under 100 EUR"`,
