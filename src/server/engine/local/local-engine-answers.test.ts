@@ -170,3 +170,47 @@ describe('local engine answers', () => {
     expect(await harness('de').turn('Where is my order?')).toMatch(/^Which order do you mean\?/);
   });
 });
+
+describe('local engine: answers to its questions', () => {
+  it('takes a product code given as the answer whole, not as an order number', async () => {
+    const lookUp: ActionDefinition = {
+      name: 'Look up a product',
+      description: 'Finds a product in the catalog by name or SKU.',
+      method: 'GET',
+      url: 'https://shop.example/products?q={query}',
+      parameters: [{ name: 'query', type: 'string', required: true, description: 'The product name or SKU' }],
+      enabled: true,
+    };
+    const calls: Record<string, unknown>[] = [];
+    let state: unknown = null;
+    const engine = createLocalEngine();
+    const say = async (message: string) => {
+      const out = await engine.reply(
+        {
+          widgetId: 'w',
+          conversationId: 'c',
+          history: [],
+          message,
+          userData: null,
+          customInstructions: null,
+          actions: [orderStatus, lookUp],
+          state,
+          signal: new AbortController().signal,
+          tools: {
+            callAction: async (_action, params) => {
+              calls.push(params);
+              return { ok: true, aiText: 'x', part: { type: 'text', text: 'x' } };
+            },
+            searchProducts: async () => [],
+            searchKnowledge: async () => [],
+          },
+        },
+        async () => {},
+      );
+      state = out.state;
+    };
+    await say('look up a product');
+    await say('STR-TEMPO-3');
+    expect(calls).toEqual([{ query: 'STR-TEMPO-3' }]);
+  });
+});

@@ -107,7 +107,10 @@ export function createLocalEngine(): AssistantEngine {
           return { state: {} };
         }
         if (action && request.kind !== 'order-status') {
-          const values = { ...state.pending.values, ...answerFor(message, action, state.pending) };
+          const values = {
+            ...state.pending.values,
+            ...answerFor(message, action, state.pending, action === statusAction),
+          };
           return run(turn, action, values, emit, p);
         }
       }
@@ -226,14 +229,18 @@ function clipSection(text: string): string {
   return `${trimmed.slice(0, cut > SECTION_MAX / 3 ? cut : SECTION_MAX).trimEnd()}…`;
 }
 
-/** The reply to a question the engine asked: an order number for an order parameter, else the typed values. */
+/**
+ * The reply to a question the engine asked: an order number for the order action's number, else the typed values
+ * (a product's "STR-TEMPO-3" is taken whole, not as the order number "3").
+ */
 function answerFor(
   message: string,
   action: ActionDefinition,
   pending: NonNullable<LocalState['pending']>,
+  isOrderAction: boolean,
 ): Record<string, ParameterValue> {
   const values = extractParameters(message, action.parameters, pending.asked);
-  const orderParameter = orderNumberParameter(action);
+  const orderParameter = isOrderAction ? orderNumberParameter(action) : undefined;
   if (orderParameter?.name === pending.asked) {
     const chosen = pending.choices ? pickChoice(message, pending.choices) : undefined;
     const number = chosen ?? answeredOrderNumber(message);
