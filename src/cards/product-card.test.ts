@@ -8,6 +8,7 @@ import {
   PRODUCT_PRICE_MAX,
   toProductCard,
 } from './product-card';
+import { URL_MAX_LENGTH } from './safe-url';
 
 const mug = () => ({ url: 'https://shop.example/p/mug', name: 'Stoneware mug', price: '12,90 €' });
 const full = () => ({ ...mug(), description: 'Hand-glazed.', image: 'https://cdn.shop.example/mug.jpg' });
@@ -70,6 +71,15 @@ describe('toProductCard()', () => {
 
     it.each(HOSTILE_URLS)('image %j: the card shows without its picture', (image) => {
       expect(toProductCard({ ...full(), image })).toEqual(without(full(), 'image'));
+    });
+
+    it('a link or picture longer than URL_MAX_LENGTH: left out, never cut (a cut URL points elsewhere)', () => {
+      const long = `https://shop.example/${'a'.repeat(URL_MAX_LENGTH)}`;
+      expect(toProductCard({ ...full(), url: long, image: long })).toEqual({
+        name: 'Stoneware mug',
+        price: '12,90 €',
+        description: 'Hand-glazed.',
+      });
     });
 
     it.each(['url', 'image', 'description'])('%s of a wrong type: left out', (key) => {
