@@ -10,7 +10,7 @@ import {
   testCertificate,
 } from '../net/test-servers';
 import { ACTION_ACCEPT } from './build-action-request';
-import { type CallActionOptions, callAction, noCardText } from './call-action';
+import { type ActionOutcome, type CallActionOptions, callAction } from './call-action';
 
 // Every SPEC rule of "Custom action call" over real HTTP: a local HTTPS server with a self-signed certificate (its
 // certificate passed as `ca`) records what reached it, and `allowHttpLoopback` lets the call reach 127.0.0.1.
@@ -86,6 +86,10 @@ const order = {
   total_amount: '19,80 €',
   order_tracking_url: 'https://track.example/A-1001',
 };
+/** The order card the shopper would see, if the outcome has one. */
+const orderCardOf = (outcome: ActionOutcome) =>
+  outcome.ok && outcome.part?.type === 'order-card' ? outcome.part.card : undefined;
+
 const orderXml = `<?xml version="1.0" encoding="UTF-8"?>
 <order>
   <order_id_label>Order</order_id_label>
@@ -364,9 +368,7 @@ describe('callAction(): what the AI and the user get', () => {
       ids,
       loopback(),
     );
-    expect(outcome.ok && JSON.parse(outcome.aiText)).toEqual(
-      outcome.ok && outcome.part.type === 'order-card' && outcome.part.card,
-    );
+    expect(outcome.ok && JSON.parse(outcome.aiText)).toEqual(orderCardOf(outcome));
     expect(outcome).toMatchObject({
       ok: true,
       part: {
@@ -399,9 +401,7 @@ describe('callAction(): what the AI and the user get', () => {
       JSON.stringify({ ...order, timeline: { step: [{ label: 'x', status: 'done' }, ...steps] } }),
     );
     const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
-    expect(outcome.ok && outcome.part.type === 'order-card' && outcome.part.card.timeline.step).toEqual(
-      Array(5).fill(order.timeline.step[0]),
-    );
+    expect(orderCardOf(outcome)?.timeline.step).toEqual(Array(5).fill(order.timeline.step[0]));
   });
 
   it.each([
@@ -412,16 +412,11 @@ describe('callAction(): what the AI and the user get', () => {
     ['an HTML page', '<!doctype html><html><body><h1>Order A-1</h1></body></html>', 'text/html'],
     ['XML that is not an order', '<?xml version="1.0"?><invoice><id>1</id></invoice>', 'application/xml'],
   ])(
-    'gives the AI %s as it is, and the shopper a sentence instead of it',
+    'gives the AI %s as it is, and the shopper no part of it (the engine says it in words)',
     async (_label, body, contentType) => {
       tls.respond = answer(body, contentType);
       const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
-      expect(outcome).toEqual({
-        ok: true,
-        status: 200,
-        aiText: body,
-        part: { type: 'text', text: noCardText('Order status') },
-      });
+      expect(outcome).toEqual({ ok: true, status: 200, aiText: body });
     },
   );
 

@@ -13,7 +13,7 @@ import {
 // One custom action call, end to end (SPEC "Custom action call", DESIGN "Custom actions (service side)"): build the
 // request, send it through the SSRF guard, and turn the answer into what the AI reads (the first 8000 characters)
 // and what the user sees: a card when the body is one (cleaned field by field), prose as it is, and for any other
-// data (JSON, XML, HTML that is no card) a sentence in its place, never the data itself (issue 19 item 7).
+// data (JSON, XML, HTML that is no card) nothing: the engine says it in words, never shows the data (issue 19 item 7).
 
 /** SPEC "Limits": the response is trimmed to this many characters before the AI uses it. */
 export const ACTION_AI_TEXT_MAX = 8000;
@@ -32,7 +32,8 @@ export interface ActionError {
 }
 
 export type ActionOutcome =
-  | { ok: true; status: number; aiText: string; part: MessagePart }
+  /** `part` is absent when the body is data that is no card: the shopper is never shown it, the engine words it. */
+  | { ok: true; status: number; aiText: string; part?: MessagePart }
   | { ok: false; status?: number; error: ActionError };
 
 export interface CallActionOptions {
@@ -108,13 +109,9 @@ export async function callAction(
   // The AI reads the card as the shopper sees it, so it never offers a link or a picture the card left out.
   if (card) return { ok: true, status, aiText: firstChars(cardJson(card), ACTION_AI_TEXT_MAX), part: card };
   const aiText = firstChars(body, ACTION_AI_TEXT_MAX);
-  const text = isDataBody(body) ? noCardText(action.name) : aiText;
-  return { ok: true, status, aiText, part: { type: 'text', text } };
+  if (isDataBody(body)) return { ok: true, status, aiText };
+  return { ok: true, status, aiText, part: { type: 'text', text: aiText } };
 }
-
-/** What the shopper reads instead of data that is no card; the AI still gets the data and may say it in words. */
-export const noCardText = (actionName: string): string =>
-  `Sorry, I got an answer from "${actionName}" but cannot show it here.`;
 
 function cardJson(part: CardPart): string {
   return JSON.stringify(part.type === 'products' ? part.cards : part.card);

@@ -6,6 +6,7 @@ import { ORDER_CARD_TEXT_FIELDS } from '../../protocol/cards';
 import type { MessagePart } from '../../protocol/chat';
 import { type ReadEvent, readSse, textOf } from '../chat/sse-reader';
 import { parseConfig } from '../config';
+import { PHRASES } from '../engine/local/phrases';
 import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
@@ -14,7 +15,6 @@ import {
 } from '../engine/openai/fake-openai-server';
 import { type RecordingServer, startRecordingServer } from '../net/test-servers';
 import { type RunningService, startService } from '../start';
-import { noCardText } from './call-action';
 
 // Issue 19 item 7, "cards degrade, never dump", over real HTTP: the real service (in-memory PGlite) and a local
 // integrator whose "Order status" action answers whatever card a test sets. Reported: "a product card with one
@@ -288,14 +288,24 @@ describe('attack: hostile fields in the cards of a custom action (local engine)'
   ])('%s: a plain sentence, never the JSON', async (_name, body) => {
     const turn = await chat.ask(body);
     expect(turn.parts).toEqual([]);
-    expect(turn.text).toBe(noCardText('Order status'));
+    expect(turn.text).toBe(PHRASES.en.noCard('Order status'));
     expectNoJsonText(turn);
   });
 
   it('XML that is no order card: a plain sentence, never the XML', async () => {
     const turn = await chat.ask('<?xml version="1.0"?><invoice><link>javascript:alert(1)</link></invoice>');
-    expect(turn.text).toBe(noCardText('Order status'));
+    expect(turn.text).toBe(PHRASES.en.noCard('Order status'));
     expect(turn.text).not.toContain('<');
+  });
+
+  it("the sentence is in the shopper's language: German for a German question", async () => {
+    const turn = await chat.ask(
+      { status: 'versandt', url: 'javascript:alert(1)' },
+      'Wo ist meine Bestellung 1003?',
+    );
+    expect(turn.parts).toEqual([]);
+    expect(turn.text).toBe(PHRASES.de.noCard('Order status'));
+    expectNoJsonText(turn);
   });
 });
 
