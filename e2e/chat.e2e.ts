@@ -199,10 +199,8 @@ describe('products', () => {
   it('shows a product card whose link is javascript: without the link, the rest intact, and never the JSON', async () => {
     const { page, dialogs } = await openStore('/');
     // The demo integrator's lookup answers this SKU with a card whose link is javascript: (demo/README.md).
-    await ask(page, 'Can you look up a product for me?');
+    await ask(page, 'Look up the product "HOSTILE-LINK"');
     await answers(page, 1);
-    await ask(page, 'HOSTILE-LINK');
-    await answers(page, 2);
     const card = widget(page, '[part~="product-card"]');
     expect(await card.count()).toBe(1);
     const seen = await card.evaluate((el) => {
