@@ -1,6 +1,7 @@
 // The chat as a shopper uses it, in Chromium, against the real reference service (local engine) and the demo
 // integrator: orders as JSON and XML cards, product cards and their links, history across a reload, hostile strings,
 // the keyboard-only flow and axe with cards showing.
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -193,6 +194,57 @@ describe('products', () => {
     expect(href).toMatch(/^https:\/\/demo-store\.example\/p\//);
     await Promise.all([page.waitForURL(href ?? ''), cards.first().click()]);
     expect(clicks).toEqual([href]);
+  });
+
+  it('shows a product card whose link is javascript: without the link, the rest intact, and never the JSON', async () => {
+    const { page, dialogs } = await openStore('/');
+    // The demo integrator's lookup answers this SKU with a card whose link is javascript: (demo/README.md).
+    await ask(page, 'Look up the product "HOSTILE-LINK"');
+    await answers(page, 1);
+    const card = widget(page, '[part~="product-card"]');
+    expect(await card.count()).toBe(1);
+    const seen = await card.evaluate((el) => {
+      const img = el.querySelector('img');
+      return {
+        tag: el.tagName,
+        hasLink: el.closest('a') !== null || el.querySelector('a') !== null,
+        name: el.querySelector('.pc-name')?.textContent,
+        description: el.querySelector('.pc-desc')?.textContent,
+        price: el.querySelector('.pc-price')?.textContent,
+        image: img?.getAttribute('src'),
+      };
+    });
+    expect(seen).toMatchObject({ tag: 'SPAN', hasLink: false });
+    expect(seen.name).toMatch(/^Strider .+ \(hostile link\)$/);
+    expect(seen.description).toMatch(/\w/);
+    expect(seen.price).toMatch(/^€\d+\.\d{2}$/);
+    expect(seen.image).toMatch(/\/images\/[\w-]+\.svg$/);
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as TestWindow).__e2e.part('product-card')?.querySelector('img')?.naturalWidth ??
+          0) > 0,
+      null,
+      { timeout: ANSWER_TIMEOUT },
+    );
+    const reply = await widget(page, '.assistant').last().textContent();
+    expect(reply).not.toContain('javascript');
+    expect(reply).not.toMatch(/[{[]\s*"|"\s*:/);
+    const links = await page.evaluate(
+      () =>
+        (window as unknown as TestWindow).__e2e.host()?.shadowRoot?.querySelectorAll('[href^="javascript" i]')
+          .length,
+    );
+    expect(links).toBe(0);
+    await mkdir('test-results', { recursive: true });
+    await card.scrollIntoViewIfNeeded();
+    await widget(page, '[part~="panel"]').screenshot({
+      path: 'test-results/card-without-javascript-link.png',
+    });
+    // Clicking the card goes nowhere and runs nothing.
+    const before = page.url();
+    await card.click();
+    expect(page.url()).toBe(before);
+    expect(dialogs).toEqual([]);
   });
 
   it("paints product card rows in the list's own layer: typing anywhere does not layerize each card row apart", async () => {

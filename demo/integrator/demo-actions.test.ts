@@ -40,6 +40,7 @@ async function call(widgetId: string, name: string, params: Record<string, strin
     { allowHttpLoopback: config.allowHttpLoopback, signingSecretFor: () => DEMO_SIGNING_SECRET },
   );
   if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code} ${outcome.error.message}`);
+  if (!outcome.part) throw new Error(`${name}: the answer is data that is no card`);
   return outcome.part;
 }
 

@@ -250,6 +250,18 @@ describe('POST /products/lookup', () => {
     });
   });
 
+  it('answers the hostile product HOSTILE-LINK with a javascript: link, which the service shows without it', async () => {
+    const res = await lookup('{"query":"SKU hostile-link"}');
+    const body = JSON.parse(await res.clone().text()) as ProductCard;
+    expect(body.url).toBe('javascript:alert(document.domain)');
+    const { url: _, ...rest } = body;
+    expect(detectCard(await res.text(), res.headers.get('content-type'))).toEqual({
+      type: 'product-card',
+      card: rest,
+    });
+    expect(rest.image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/images\//);
+  });
+
   it('answers a list of up to 5 cards, one per variant group, for a broad query', async () => {
     const res = await lookup(JSON.stringify({ query: 'running shoes' }));
     const part = detectCard(await res.text(), res.headers.get('content-type'));

@@ -13,7 +13,7 @@ import { IMAGES } from './images';
 import { createOrderCancellations, SUPPORTED_WEBHOOK_VERSION } from './order-cancellation';
 import { orderToXml } from './order-xml';
 import { orderCard } from './orders';
-import { searchProducts, toProductCardJson } from './product-search';
+import { HOSTILE_PRODUCT_SKU, hostileProductCard, searchProducts, toProductCardJson } from './product-search';
 import { DEMO_HELP_DOCUMENT, DEMO_HELP_DOCUMENT_PATH } from './store-knowledge';
 
 /** SPEC "Versioning": the custom-actions version this integrator speaks. */
@@ -200,6 +200,7 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
       if (typeof query !== 'string' || query.trim() === '') {
         return c.text('Send {"query": "..."} with the product name or SKU.', 400);
       }
+      if (query.toUpperCase().includes(HOSTILE_PRODUCT_SKU)) return c.json(hostileProductCard(base()));
       const found = searchProducts(query);
       if (found.length === 0) return c.text(NO_PRODUCT_TEXT);
       const cards = found.map((p) => toProductCardJson(p, base()));

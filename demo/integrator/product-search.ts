@@ -162,3 +162,15 @@ export function toProductCardJson(p: CatalogProduct, imageBase: string): Product
   if (image) card.image = image;
   return card;
 }
+
+/** The SKU of the demo's hostile product: its lookup answers a card whose link is `javascript:` (see README). */
+export const HOSTILE_PRODUCT_SKU = 'HOSTILE-LINK';
+
+/**
+ * What the lookup answers for {@link HOSTILE_PRODUCT_SKU}: a valid card but for its `javascript:` link, as a careless or
+ * compromised shop system might send. The service shows it without the link (issue 19, "cards degrade, never dump").
+ */
+export function hostileProductCard(imageBase: string): ProductCard {
+  const card = toProductCardJson(CATALOG[0]!, imageBase);
+  return { ...card, url: 'javascript:alert(document.domain)', name: `${card.name} (hostile link)` };
+}

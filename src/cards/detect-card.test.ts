@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { detectCard, isShallowJson, JSON_MAX_DEPTH } from './detect-card';
+import { detectCard, isDataBody, isShallowJson, JSON_MAX_DEPTH } from './detect-card';
 import { toOrderCard } from './order-card';
 
 const fixtureJson = readFileSync(new URL('./fixtures/order.json', import.meta.url), 'utf8');
@@ -38,17 +38,34 @@ describe('detectCard()', () => {
       expect(detectCard(`\uFEFF \n${JSON.stringify(product())}\n`, JSON_TYPE)?.type).toBe('product-card');
     });
 
-    it('returns null for a product-shaped object that fails validation', () => {
-      expect(detectCard(JSON.stringify({ ...product(), url: 'javascript:alert(1)' }), JSON_TYPE)).toBeNull();
+    it('shows a product whose link or picture is unsafe as a card without it', () => {
+      const { url: _, ...unlinked } = product();
+      expect(detectCard(JSON.stringify({ ...product(), url: 'javascript:alert(1)' }), JSON_TYPE)).toEqual({
+        type: 'product-card',
+        card: unlinked,
+      });
       expect(
         detectCard(JSON.stringify({ ...product(), image: 'data:image/png;base64,AA' }), JSON_TYPE),
-      ).toBeNull();
-      expect(detectCard(JSON.stringify({ ...product(), name: '' }), JSON_TYPE)).toBeNull();
+      ).toEqual({ type: 'product-card', card: product() });
     });
 
-    it('returns null for an object without string url, name and price', () => {
-      expect(detectCard(JSON.stringify({ url: 'https://shop.example/', name: 'X' }), JSON_TYPE)).toBeNull();
-      expect(detectCard(JSON.stringify({ ...product(), price: 12 }), JSON_TYPE)).toBeNull();
+    it('detects an object with a name and a url or a price, of any type, as a product', () => {
+      expect(detectCard(JSON.stringify({ url: 'https://shop.example/', name: 'X' }), JSON_TYPE)).toEqual({
+        type: 'product-card',
+        card: { url: 'https://shop.example/', name: 'X', price: '' },
+      });
+      expect(detectCard(JSON.stringify({ ...product(), price: 12 }), JSON_TYPE)).toEqual({
+        type: 'product-card',
+        card: { ...product(), price: '12' },
+      });
+    });
+
+    it('returns null for a product without a usable name, and for an object that is no product', () => {
+      expect(detectCard(JSON.stringify({ ...product(), name: '' }), JSON_TYPE)).toBeNull();
+      expect(detectCard(JSON.stringify({ ...product(), name: { en: 'Mug' } }), JSON_TYPE)).toBeNull();
+      expect(
+        detectCard(JSON.stringify({ url: 'https://shop.example/', price: '1 €' }), JSON_TYPE),
+      ).toBeNull();
       expect(detectCard(JSON.stringify({ status: 'shipped', eta: 'tomorrow' }), JSON_TYPE)).toBeNull();
     });
 
@@ -67,20 +84,32 @@ describe('detectCard()', () => {
       });
     });
 
-    it('returns null for 11 products: more than PRODUCT_LIST_MAX is not a list', () => {
-      expect(detectCard(JSON.stringify(products(11)), JSON_TYPE)).toBeNull();
+    it('shows the first PRODUCT_LIST_MAX of 11 products', () => {
+      expect(detectCard(JSON.stringify(products(11)), JSON_TYPE)).toEqual({
+        type: 'products',
+        cards: products(10),
+      });
     });
 
     it('returns null for an empty array', () => {
       expect(detectCard('[]', JSON_TYPE)).toBeNull();
     });
 
-    it('returns null when any product of the list is invalid', () => {
+    it('shows a listed product with an unsafe link without it, and leaves out entries that are no product', () => {
+      const { url: _, ...unlinked } = product(4);
       const list = [...products(3), { ...product(4), url: 'javascript:alert(1)' }];
-      expect(detectCard(JSON.stringify(list), JSON_TYPE)).toBeNull();
-      expect(detectCard(JSON.stringify([product(), { name: 'No url', price: '1 €' }]), JSON_TYPE)).toBeNull();
-      expect(detectCard(JSON.stringify([product(), 'text']), JSON_TYPE)).toBeNull();
-      expect(detectCard(JSON.stringify([product(), [product(2)]]), JSON_TYPE)).toBeNull();
+      expect(detectCard(JSON.stringify(list), JSON_TYPE)).toEqual({
+        type: 'products',
+        cards: [...products(3), unlinked],
+      });
+      const junk = [product(), 'text', [product(2)], { name: '', price: '1 €' }, { id: 7 }, null];
+      expect(detectCard(JSON.stringify(junk), JSON_TYPE)).toEqual({ type: 'products', cards: [product()] });
+    });
+
+    it('returns null for an array without a single product', () => {
+      expect(
+        detectCard(JSON.stringify([{ name: '', price: '1 €' }, 'text', { id: 7 }]), JSON_TYPE),
+      ).toBeNull();
     });
 
     it('returns null for an array of orders', () => {
@@ -93,11 +122,17 @@ describe('detectCard()', () => {
       expect(detectCard(JSON.stringify(order()), JSON_TYPE)).toEqual({ type: 'order-card', card: order() });
     });
 
-    it('returns null for an object with order_id_value that fails validation, even if it looks like a product', () => {
-      expect(detectCard(JSON.stringify({ order_id_value: 'A-1' }), JSON_TYPE)).toBeNull();
-      expect(
-        detectCard(JSON.stringify({ ...order(), ...product(), timeline: { step: [] } }), JSON_TYPE),
-      ).toBeNull();
+    it('takes an object with order_id_value as an order, even if it looks like a product, steps or not', () => {
+      expect(detectCard(JSON.stringify({ order_id_value: 'A-1' }), JSON_TYPE)).toEqual({
+        type: 'order-card',
+        card: { order_id_value: 'A-1', timeline: { step: [] } },
+      });
+      expect(detectCard(JSON.stringify({ ...order(), ...product() }), JSON_TYPE)?.type).toBe('order-card');
+    });
+
+    it('returns null for an order without a usable order_id_value', () => {
+      expect(detectCard(JSON.stringify({ ...order(), order_id_value: '' }), JSON_TYPE)).toBeNull();
+      expect(detectCard(JSON.stringify({ ...order(), order_id_value: null }), JSON_TYPE)).toBeNull();
     });
 
     it.each(['application/xml', 'text/xml', 'Application/XML; charset=utf-8', ' text/xml ;charset="UTF-8"'])(
@@ -125,10 +160,16 @@ describe('detectCard()', () => {
       expect(detectCard('<orders></orders>', 'application/xml')).toBeNull();
     });
 
-    it('returns null for XML that does not parse or does not validate', () => {
+    it('returns null for XML that does not parse or has no order number', () => {
       expect(detectCard('<order><order_id_value>A-1</order_id_value>', 'application/xml')).toBeNull();
-      expect(detectCard('<order><order_id_value>A-1</order_id_value></order>', 'application/xml')).toBeNull();
-      expect(detectCard(ORDER_XML.replace('completed', 'done'), 'application/xml')).toBeNull();
+      expect(detectCard('<order><customer_name>Ada</customer_name></order>', 'application/xml')).toBeNull();
+    });
+
+    it('leaves out an XML step with an unknown status, as in JSON', () => {
+      expect(detectCard(ORDER_XML.replace('completed', 'done'), 'application/xml')).toEqual({
+        type: 'order-card',
+        card: { order_id_value: 'A-1', timeline: { step: [] } },
+      });
     });
 
     it('returns null for XML carrying an external entity (XXE) or billion laughs', () => {
@@ -244,5 +285,41 @@ describe('detectCard()', () => {
         }
       }
     });
+  });
+});
+
+describe('isDataBody()', () => {
+  it.each([
+    ['a JSON object', '{"status":"shipped","eta":"tomorrow"}'],
+    ['a JSON object cut by the byte cap', '{"status":"shipped","items":[{"na'],
+    ['a JSON array of objects', '[{"id":1},{"id":2}]'],
+    ['a JSON array of numbers', '[1, 2, 3]'],
+    ['an empty JSON array', '[]'],
+    ['a JSON array cut by the byte cap', '[{"name":"Mug","price":"9 €"},{"na'],
+    ['a BOM and whitespace before JSON', '\uFEFF \n {"a":1}'],
+    ['an XML declaration', '<?xml version="1.0"?><invoice/>'],
+    ['an XML document', '<invoice><id>1</id></invoice>'],
+    ['a namespaced XML root', '<ns:invoice xmlns:ns="urn:x"/>'],
+    ['an HTML page', '<!doctype html><html><body>Order A-1</body></html>'],
+    ['an HTML fragment', '<p>Order <b>A-1</b></p>'],
+  ])('is true for %s', (_name, body) => {
+    expect(isDataBody(body)).toBe(true);
+  });
+
+  it.each([
+    ['plain text', 'Your order A-1 ships tomorrow.'],
+    ['markdown starting with a link', '[Track your parcel](https://track.example/1) for order A-1.'],
+    ['markdown starting with a footnote-like bracket', '[1] Delivery in 2 days.'],
+    ['markdown starting with an autolink', '<https://track.example/1> is your tracking page.'],
+    ['an empty body', ''],
+    ['a JSON number', '42'],
+  ])('is false for %s', (_name, body) => {
+    expect(isDataBody(body)).toBe(false);
+  });
+
+  it('never throws, whatever the input', () => {
+    for (const body of ['[', '{', '<', `${'['.repeat(100_000)}`, '\uFEFF', null as unknown as string]) {
+      expect(() => isDataBody(body)).not.toThrow();
+    }
   });
 });

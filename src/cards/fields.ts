@@ -1,4 +1,6 @@
 // Reading fields of untrusted, JSON-shaped values. Shared by the card validators; not exported from the package.
+// A field that cannot be shown safely is left out (`undefined`), never the whole card (issue 19 item 7: a card
+// degrades field by field, and the shopper never sees the raw JSON instead).
 import { isHttpUrl } from './safe-url';
 
 /** A JSON object: not null, not an array, with `Object.prototype` (of any realm) or no prototype. */
@@ -17,27 +19,37 @@ export function ownValue(object: Record<string, unknown>, key: string): unknown 
   return descriptor && 'value' in descriptor ? descriptor.value : undefined;
 }
 
-/** Marks a field that is present with a wrong type or value: the whole card is then invalid. */
-export const INVALID = Symbol('invalid');
+// Line breaks, tabs and other controls become a space: a card field is one line of text. The bidi embedding, override
+// and isolate controls are removed: an unbalanced U+202E in a name would reverse what follows it, the price included.
+// The marks U+200E/U+200F stay (right-to-left text needs them and they reorder nothing past themselves).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * An optional text field: absent, `null` or blank → `undefined` (nothing to show); a string → trimmed, and refused
- * over `max` characters; anything else → {@link INVALID}.
+ * A card's text field: a string, or a finite number written as a string (`19.9` → `"19.9"`); cleaned of control
+ * characters, trimmed and cut to `max` characters (ending in an ellipsis). `undefined` for anything else, and for
+ * text that is blank once cleaned: the field is left out.
+ *
+ * @example
+ * cardText('  Mug\n', 300); // 'Mug'
+ * cardText(12.5, 100); // '12.5'
+ * cardText({ amount: 1 }, 100); // undefined
  */
-export function optionalText(value: unknown, max: number): string | undefined | typeof INVALID {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return INVALID;
-  const text = value.trim();
-  if (text.length > max) return INVALID;
-  return text === '' ? undefined : text;
+export function cardText(value: unknown, max: number): string | undefined {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else return undefined;
+  text = text.replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ').trim();
+  return text === '' ? undefined : cutText(text, max);
 }
 
-/** A required text field: a string, trimmed, at most `max` characters, and not blank unless `allowEmpty`. */
-export function requiredText(value: unknown, max: number, allowEmpty = false): string | typeof INVALID {
-  if (typeof value !== 'string') return INVALID;
-  const text = value.trim();
-  if (text.length > max || (text === '' && !allowEmpty)) return INVALID;
-  return text;
+/** A card's URL field: a trimmed absolute http(s) URL (`isHttpUrl`), else `undefined` (the field is left out). */
+export function cardUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const url = value.trim();
+  return isHttpUrl(url) ? url : undefined;
 }
 
 /**
@@ -52,11 +64,8 @@ export function cutText(text: string, max: number): string {
   return `${text.slice(0, end).trimEnd()}…`;
 }
 
-/** An optional URL field: absent, `null` or blank → `undefined`; otherwise a trimmed http(s) URL or {@link INVALID}. */
-export function optionalHttpUrl(value: unknown): string | undefined | typeof INVALID {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return INVALID;
-  const text = value.trim();
-  if (text === '') return undefined;
-  return isHttpUrl(text) ? text : INVALID;
+/** An array, or one object standing for an array of one (a naive XML-to-JSON conversion); else an empty list. */
+export function toList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return isPlainObject(value) ? [value] : [];
 }

@@ -1,52 +1,58 @@
 import type { ProductCard } from '../protocol/cards';
-import {
-  cutText,
-  INVALID,
-  isPlainObject,
-  optionalHttpUrl,
-  optionalText,
-  ownValue,
-  requiredText,
-} from './fields';
+import { cardText, cardUrl, isPlainObject, ownValue } from './fields';
 
-/** A longer name makes the card invalid: it is not a product name but something else. */
+/** A longer name is cut to this many characters, the last one an ellipsis. */
 export const PRODUCT_NAME_MAX = 300;
-/** A longer price makes the card invalid: a formatted price ("19,90 €", "from $1,299.00") is short. */
+/** A longer price is cut: a formatted price ("19,90 €", "from $1,299.00") is short. */
 export const PRODUCT_PRICE_MAX = 100;
-/** A longer description is cut to this many characters, the last one an ellipsis; the card stays valid. */
+/** A longer description is cut to this many characters, the last one an ellipsis. */
 export const PRODUCT_DESCRIPTION_MAX = 2000;
 
 /**
- * Validates one product card from a custom action's response (SPEC "Product card") and returns a new object holding
- * only the known fields, or `null` when the value is not a valid card.
+ * Whether a JSON value is meant as a product card: an object with a `name` and a `url` or a `price`, of any type (so a
+ * product whose link is `javascript:` is still a product, shown without its link).
+ */
+export function isProductLike(value: unknown): value is Record<string, unknown> {
+  return (
+    isPlainObject(value) &&
+    ownValue(value, 'name') !== undefined &&
+    (ownValue(value, 'url') !== undefined || ownValue(value, 'price') !== undefined)
+  );
+}
+
+/**
+ * A product card from a custom action's response (SPEC "Product card"), cleaned field by field into a new object
+ * that holds only the known fields, or `null` when nothing worth showing is left (no name).
  *
- * - `url`: http(s) URL (`isHttpUrl`); `name`: non-empty, ≤ {@link PRODUCT_NAME_MAX}; `price`: a string
- *   (may be empty), ≤ {@link PRODUCT_PRICE_MAX}. All strings are trimmed.
- * - `description` (cut to {@link PRODUCT_DESCRIPTION_MAX}) and `image` (http(s) URL) are optional; `null` or a blank
- *   string counts as absent, any other wrong type or a non-http(s) image makes the card invalid.
- * - Unknown keys are ignored and never copied; inherited properties are never read.
+ * - `name` (required): text, cut to {@link PRODUCT_NAME_MAX}.
+ * - `url`, `image`: kept only as absolute http(s) URLs (`isHttpUrl`); anything else (`javascript:`, `data:`,
+ *   relative, a number) is left out, and the card shows without its link or picture.
+ * - `price`: text as the integrator wrote it, cut to {@link PRODUCT_PRICE_MAX}; a number is written as text
+ *   (`12.9` → `"12.9"`); anything else (an object, `true`) leaves the price empty (`""`, shown as no price).
+ * - `description`: text, cut to {@link PRODUCT_DESCRIPTION_MAX}.
  *
- * Text is not sanitised: `<script>` in a name stays a plain string, and the widget renders it as text.
+ * Text is cleaned of control and bidi-override characters and trimmed (`cardText`), never HTML-escaped: `<script>`
+ * in a name stays a plain string, and the widget renders it as text. Unknown keys are never copied; inherited
+ * properties and getters are never read.
  *
  * @example
  * toProductCard({ url: 'https://shop.example/p/1', name: ' Mug ', price: '9,90 €', sku: 'M-1' });
  * // → { url: 'https://shop.example/p/1', name: 'Mug', price: '9,90 €' }
- * toProductCard({ url: 'javascript:alert(1)', name: 'Mug', price: '9,90 €' }); // → null
+ * toProductCard({ url: 'javascript:alert(1)', name: 'Mug', price: 9.9 }); // → { name: 'Mug', price: '9.9' }
+ * toProductCard({ url: 'https://shop.example/p/1', price: '9,90 €' }); // → null: no name
  */
 export function toProductCard(value: unknown): ProductCard | null {
   if (!isPlainObject(value)) return null;
-  const rawUrl = ownValue(value, 'url');
-  const url = typeof rawUrl === 'string' ? optionalHttpUrl(rawUrl) : INVALID;
-  const name = requiredText(ownValue(value, 'name'), PRODUCT_NAME_MAX);
-  const price = requiredText(ownValue(value, 'price'), PRODUCT_PRICE_MAX, true);
-  // The cap is applied after trimming, by cutting, so the length check of optionalText must never refuse it.
-  const description = optionalText(ownValue(value, 'description'), Number.POSITIVE_INFINITY);
-  const image = optionalHttpUrl(ownValue(value, 'image'));
-  if (url === INVALID || url === undefined || name === INVALID || price === INVALID) return null;
-  if (description === INVALID || image === INVALID) return null;
+  const name = cardText(ownValue(value, 'name'), PRODUCT_NAME_MAX);
+  if (name === undefined) return null;
+  const url = cardUrl(ownValue(value, 'url'));
+  const description = cardText(ownValue(value, 'description'), PRODUCT_DESCRIPTION_MAX);
+  const image = cardUrl(ownValue(value, 'image'));
 
-  const card: ProductCard = { url, name, price };
-  if (description !== undefined) card.description = cutText(description, PRODUCT_DESCRIPTION_MAX);
+  const price = cardText(ownValue(value, 'price'), PRODUCT_PRICE_MAX) ?? '';
+
+  const card: ProductCard = url === undefined ? { name, price } : { url, name, price };
+  if (description !== undefined) card.description = description;
   if (image !== undefined) card.image = image;
   return card;
 }

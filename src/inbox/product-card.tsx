@@ -17,7 +17,7 @@ export function ProductCard({ card }: { card: ProductCardData }) {
             card.name
           )}
         </h4>
-        <p class="price">{card.price}</p>
+        {card.price && <p class="price">{card.price}</p>}
         {card.description && <p class="text description">{card.description}</p>}
       </div>
     </article>

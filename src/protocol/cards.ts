@@ -1,11 +1,13 @@
 /**
- * Card shapes, exactly as SPEC's "Product card" and "Order card" tables: an integrator's custom action returns them,
- * the service validates them (src/cards), the widget renders them. Only http(s) URLs pass validation.
+ * Card shapes, as SPEC's "Product card" and "Order card" tables: an integrator's custom action returns them, the
+ * service cleans them field by field (src/cards), the widget renders them. Only http(s) URLs pass; a field that
+ * cannot be shown safely is left out and the card still shows (issue 19: cards degrade, never dump).
  */
 export interface ProductCard {
-  url: string;
+  /** The product page; absent when the integrator's was not an http(s) URL (the card then links nowhere). */
+  url?: string;
   name: string;
-  /** Formatted with currency, as the integrator wrote it ("19,90 €"). */
+  /** Formatted with currency, as the integrator wrote it ("19,90 €"); `""` when there is none to show. */
   price: string;
   description?: string;
   image?: string;
@@ -20,6 +22,7 @@ export interface OrderStep {
 
 export interface OrderItem {
   name: string;
+  /** `""` when there is none to show (as `price`). */
   quantity: string;
   price: string;
   /** May be absent on an item (SPEC). */
@@ -27,9 +30,9 @@ export interface OrderItem {
 }
 
 /**
- * SPEC's order card. Required (our decision, DESIGN "card detection"): `order_id_value` and a timeline of 1 to 5
- * steps. Every other field is optional: `null` or a blank string counts as absent, any other wrong type makes the
- * whole card invalid (→ text). Caps (src/cards): order texts 500 characters, 100 items.
+ * SPEC's order card. Required: `order_id_value`, the card's title. Every other field is optional, and one that
+ * cannot be shown (a wrong type, a step with an unknown status, a non-http(s) URL) is left out: the timeline holds
+ * 0 to 5 steps. Caps (src/cards): order texts 500 characters (longer ones cut), 100 items.
  */
 export interface OrderCard {
   order_id_label?: string;

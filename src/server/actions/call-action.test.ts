@@ -10,7 +10,7 @@ import {
   testCertificate,
 } from '../net/test-servers';
 import { ACTION_ACCEPT } from './build-action-request';
-import { type CallActionOptions, callAction } from './call-action';
+import { type ActionOutcome, type CallActionOptions, callAction } from './call-action';
 
 // Every SPEC rule of "Custom action call" over real HTTP: a local HTTPS server with a self-signed certificate (its
 // certificate passed as `ca`) records what reached it, and `allowHttpLoopback` lets the call reach 127.0.0.1.
@@ -86,6 +86,10 @@ const order = {
   total_amount: '19,80 €',
   order_tracking_url: 'https://track.example/A-1001',
 };
+/** The order card the shopper would see, if the outcome has one. */
+const orderCardOf = (outcome: ActionOutcome) =>
+  outcome.ok && outcome.part?.type === 'order-card' ? outcome.part.card : undefined;
+
 const orderXml = `<?xml version="1.0" encoding="UTF-8"?>
 <order>
   <order_id_label>Order</order_id_label>
@@ -356,7 +360,7 @@ describe('callAction(): what the AI and the user get', () => {
     });
   });
 
-  it('turns an XML order into the same order card', async () => {
+  it('turns an XML order into the same order card, which the AI reads as JSON', async () => {
     tls.respond = answer(orderXml, 'application/xml');
     const outcome = await callAction(
       action('/order.xml', { method: 'GET' }),
@@ -364,9 +368,9 @@ describe('callAction(): what the AI and the user get', () => {
       ids,
       loopback(),
     );
+    expect(outcome.ok && JSON.parse(outcome.aiText)).toEqual(orderCardOf(outcome));
     expect(outcome).toMatchObject({
       ok: true,
-      aiText: orderXml,
       part: {
         type: 'order-card',
         card: {
@@ -379,27 +383,46 @@ describe('callAction(): what the AI and the user get', () => {
     });
   });
 
+  it('shows a product with a javascript: URL as a card without the link, and the AI reads that card', async () => {
+    tls.respond = answer(JSON.stringify({ ...product, url: 'javascript:alert(1)' }));
+    const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
+    const { url: _, ...unlinked } = product;
+    expect(outcome).toEqual({
+      ok: true,
+      status: 200,
+      aiText: JSON.stringify(unlinked),
+      part: { type: 'product-card', card: unlinked },
+    });
+  });
+
+  it('shows an order with 6 steps and an unknown status as a card of its readable steps', async () => {
+    const steps = [...Array(5).fill(order.timeline.step[0]), { label: 'x', status: 'done' }];
+    tls.respond = answer(
+      JSON.stringify({ ...order, timeline: { step: [{ label: 'x', status: 'done' }, ...steps] } }),
+    );
+    const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
+    expect(orderCardOf(outcome)?.timeline.step).toEqual(Array(5).fill(order.timeline.step[0]));
+  });
+
   it.each([
-    [
-      'a product with a javascript: URL',
-      JSON.stringify({ ...product, url: 'javascript:alert(1)' }),
-      'application/json',
-    ],
-    [
-      'an order with 6 timeline steps',
-      JSON.stringify({ ...order, timeline: { step: Array(6).fill(order.timeline.step[0]) } }),
-      'application/json',
-    ],
-    [
-      'an order with an unknown step status',
-      JSON.stringify({ ...order, timeline: { step: [{ label: 'x', status: 'done' }] } }),
-      'application/json',
-    ],
     ['broken JSON', '{"url": "https://shop.example/p/1", "name": ', 'application/json'],
+    ['JSON that is no card', '{"status":"shipped","eta":"tomorrow"}', 'application/json'],
+    ['a product without a name', JSON.stringify({ ...product, name: '' }), 'application/json'],
+    ['JSON sent as text/plain', '[{"sku":"M-1","stock":3}]', 'text/plain'],
     ['an HTML page', '<!doctype html><html><body><h1>Order A-1</h1></body></html>', 'text/html'],
     ['XML that is not an order', '<?xml version="1.0"?><invoice><id>1</id></invoice>', 'application/xml'],
-  ])('returns %s as text', async (_label, body, contentType) => {
-    tls.respond = answer(body, contentType);
+  ])(
+    'gives the AI %s as it is, and the shopper no part of it (the engine says it in words)',
+    async (_label, body, contentType) => {
+      tls.respond = answer(body, contentType);
+      const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
+      expect(outcome).toEqual({ ok: true, status: 200, aiText: body });
+    },
+  );
+
+  it('passes markdown that starts with a link to the shopper as it is', async () => {
+    const body = '[Track your parcel](https://track.example/1): it arrives tomorrow.';
+    tls.respond = answer(body, 'text/plain');
     const outcome = await callAction(action('/x'), { order_id: '1' }, ids, loopback());
     expect(outcome).toEqual({ ok: true, status: 200, aiText: body, part: { type: 'text', text: body } });
   });

@@ -1,4 +1,4 @@
-import { detectCard } from '../../cards/detect-card';
+import { type CardPart, detectCard, isDataBody } from '../../cards/detect-card';
 import type { MessagePart } from '../../protocol/chat';
 import type { ActionDefinition } from '../config';
 import { signHop } from '../edge/outbound-signature';
@@ -12,7 +12,8 @@ import {
 
 // One custom action call, end to end (SPEC "Custom action call", DESIGN "Custom actions (service side)"): build the
 // request, send it through the SSRF guard, and turn the answer into what the AI reads (the first 8000 characters)
-// and what the user sees (a card when the body is one, else text).
+// and what the user sees: a card when the body is one (cleaned field by field), prose as it is, and for any other
+// data (JSON, XML, HTML that is no card) nothing: the engine says it in words, never shows the data (issue 19 item 7).
 
 /** SPEC "Limits": the response is trimmed to this many characters before the AI uses it. */
 export const ACTION_AI_TEXT_MAX = 8000;
@@ -31,7 +32,8 @@ export interface ActionError {
 }
 
 export type ActionOutcome =
-  | { ok: true; status: number; aiText: string; part: MessagePart }
+  /** `part` is absent when the body is data that is no card: the shopper is never shown it, the engine words it. */
+  | { ok: true; status: number; aiText: string; part?: MessagePart }
   | { ok: false; status?: number; error: ActionError };
 
 export interface CallActionOptions {
@@ -102,11 +104,17 @@ export async function callAction(
       error: { code: 'http_error', message: `the endpoint answered HTTP ${status}` },
     };
   }
+  // The card decision looks at the whole (byte-capped) body; a body cut by the cap is not valid JSON or XML.
+  const card = detectCard(body, headers['content-type'] ?? null);
+  // The AI reads the card as the shopper sees it, so it never offers a link or a picture the card left out.
+  if (card) return { ok: true, status, aiText: firstChars(cardJson(card), ACTION_AI_TEXT_MAX), part: card };
   const aiText = firstChars(body, ACTION_AI_TEXT_MAX);
-  // The card decision looks at the whole (byte-capped) body; a body cut by the cap is not valid JSON or XML, so it
-  // falls back to text. The text part the user may see is the same text the AI got.
-  const part = detectCard(body, headers['content-type'] ?? null) ?? { type: 'text', text: aiText };
-  return { ok: true, status, aiText, part };
+  if (isDataBody(body)) return { ok: true, status, aiText };
+  return { ok: true, status, aiText, part: { type: 'text', text: aiText } };
+}
+
+function cardJson(part: CardPart): string {
+  return JSON.stringify(part.type === 'products' ? part.cards : part.card);
 }
 
 /** The first `max` characters, counted in code points so an emoji at the cut is kept whole or left out. */

@@ -5,9 +5,13 @@ import type { ActionDefinition } from '../config';
 
 export type ParameterValue = string | number | boolean;
 
-/** What an action call gave the engine: the AI reads `aiText`; the shopper may see `part`. */
+/**
+ * What an action call gave the engine: the AI reads `aiText`; the shopper may see `part`, a card or the integrator's
+ * prose. Without `part` the answer was data that is no card (JSON, XML, HTML): the shopper is never shown it, and the
+ * engine says in words what it can (issue 19, "cards degrade, never dump").
+ */
 export type ActionResult =
-  | { ok: true; aiText: string; part: MessagePart }
+  | { ok: true; aiText: string; part?: MessagePart }
   | { ok: false; error: { code: string; message: string } }
   | AwaitingConfirmation;
 

@@ -43,8 +43,15 @@ const STRINGS: Record<string, typeof EN> = {
   },
 };
 
-/** A present value: absent, `null` and blank strings all count as missing (as in src/cards). */
-const has = (value: string | undefined): value is string => !!value?.trim();
+/**
+ * A text field worth showing: absent, `null`, blank strings count as missing (as in src/cards), and so does a value of
+ * another type, since the widget may be pointed at any service.
+ */
+const has = (value: unknown): value is string => typeof value === 'string' && !!value.trim();
+
+/** A list field (`timeline.step`, `items.item`): its entries that are objects with text under `key`. */
+const listOf = <T extends object>(list: T[] | undefined, key: keyof T): T[] =>
+  Array.isArray(list) ? list.filter((entry) => has(entry?.[key])) : [];
 
 /** A label/value line, or nothing at all when the value is missing (a label alone says nothing). */
 function row(label: string | undefined, value: string | undefined) {
@@ -72,9 +79,9 @@ function currentStep(steps: OrderStep[]): OrderStep | undefined {
  */
 export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) {
   const strings = STRINGS[lang] ?? EN;
-  const steps = card.timeline?.step ?? [];
+  const steps = listOf(card.timeline?.step, 'label');
   const current = currentStep(steps);
-  const items = card.items?.item ?? [];
+  const items = listOf(card.items?.item, 'name');
   const track = safeHref(card.order_tracking_url, true);
   const idLabel = has(card.order_id_label) ? card.order_id_label : strings.order;
   const hasPayment = has(card.payment_method_value) || has(card.payment_status_value);
@@ -83,15 +90,21 @@ export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) 
       <p class="oc-row oc-id">
         <span class="oc-k">{idLabel}</span> {card.order_id_value}
       </p>
-      <ol class="oc-steps" aria-label={strings.orderSteps}>
-        {steps.map((step) => (
-          <li class="oc-step" data-status={step.status} aria-current={step === current ? 'step' : undefined}>
-            <span class="oc-dot" aria-hidden="true" />
-            {step.label}
-            <span class="sr-only">, {strings[`step_${step.status}`]}</span>
-          </li>
-        ))}
-      </ol>
+      {steps.length > 0 && (
+        <ol class="oc-steps" aria-label={strings.orderSteps}>
+          {steps.map((step) => (
+            <li
+              class="oc-step"
+              data-status={step.status}
+              aria-current={step === current ? 'step' : undefined}
+            >
+              <span class="oc-dot" aria-hidden="true" />
+              {step.label}
+              <span class="sr-only">, {strings[`step_${step.status}`]}</span>
+            </li>
+          ))}
+        </ol>
+      )}
       {items.length > 0 && (
         <ul class="oc-items">
           {items.map((item) => {
@@ -127,7 +140,6 @@ export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) 
   );
 }
 
-/** The `order-card` part (part-view.tsx). */
-export const OrderCardPart = ({ part, ...rest }: PartProps<'order-card'>) => (
-  <OrderCard card={part.card} {...rest} />
-);
+/** The `order-card` part (part-view.tsx); nothing for a card without its order number. */
+export const OrderCardPart = ({ part, ...rest }: PartProps<'order-card'>) =>
+  has(part.card?.order_id_value) ? <OrderCard card={part.card} {...rest} /> : null;

@@ -42,6 +42,26 @@ describe('<PartView>', () => {
     },
   );
 
+  it.each([{ type: 'text', text: 42 }, { type: 'text' }, { type: 'text', text: { a: 1 } }])(
+    'renders nothing for the malformed part %j, logs one [service] error, and the next part renders',
+    (bad) => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const { container, rerender } = renderPart(bad as unknown as MessagePart);
+      expect(container.textContent).toBe('');
+      expect(error.mock.calls.filter((call) => String(call[0]).startsWith('[service]'))).toHaveLength(1);
+      error.mockRestore();
+      rerender(
+        <PartView
+          part={{ type: 'text', text: 'Still here' }}
+          strings={strings}
+          linkTarget="_self"
+          onLinkClick={onLinkClick}
+        />,
+      );
+      expect(container.textContent).toBe('Still here');
+    },
+  );
+
   it('shows a text part as plain text while the markdown chunk loads, then formatted', async () => {
     vi.resetModules();
     const fresh = await import('./part-view');

@@ -2,6 +2,7 @@ import type { ReadonlySignal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import type { MessagePart, MessagePartType } from '../../protocol';
 import type { Strings } from '../i18n';
+import { logError } from '../log';
 import { Pure } from '../pure';
 import { lazyPart } from './lazy-part';
 import type { LinkOptions } from './link';
@@ -42,7 +43,8 @@ const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
 };
 
 /**
- * A message part, rendered by its registered component. An unknown type (a newer service) renders nothing. Re-renders
+ * A message part, rendered by its registered component. An unknown type (a newer service) renders nothing, and so does
+ * a part its component cannot render (a service may send anything: `{ type: 'text', text: 42 }`). Re-renders
  * only when a prop changes by identity: a finished message's parts never change, so a long conversation re-renders
  * only the streaming reply (keep `onLinkClick` stable).
  *
@@ -50,7 +52,17 @@ const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
  * {message.parts.map((part) => <PartView part={part} strings={strings} linkTarget="_blank" onLinkClick={onLink} />)}
  */
 export class PartView extends Pure<PartViewProps> {
+  /** The part whose component threw: a malformed part from a service shows nothing, and the chat goes on. */
+  failed?: MessagePart;
+
+  override componentDidCatch(error: unknown) {
+    logError('could not show a part of a message', error);
+    this.failed = this.props.part;
+    this.forceUpdate();
+  }
+
   override render(props: PartViewProps) {
+    if (props.part === this.failed) return null;
     // Own keys only: a part typed "constructor" or "toString" is unknown, not Object's.
     const View = Object.hasOwn(PARTS, props.part.type)
       ? (PARTS[props.part.type] as ComponentType<PartViewProps>)

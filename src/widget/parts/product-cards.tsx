@@ -12,9 +12,16 @@ export interface ProductCardProps extends LinkOptions {
   card: Product;
 }
 
+/** A text field worth showing. The widget may be pointed at any service: a field of another type is left out. */
+const has = (value: unknown): value is string => typeof value === 'string' && !!value.trim();
+
+/** A product card worth showing: an object with a name (the service leaves out every other field it cannot show). */
+const isShown = (card: Product | null | undefined): card is Product => has(card?.name);
+
 /**
- * One product, the whole card one link (`part="product-card"`). The image box has a fixed aspect ratio, so a picture
- * that loads late shifts nothing; without an image or description, those elements are not rendered at all.
+ * One product, the whole card one link (`part="product-card"`), or its content alone when it has no http(s) link.
+ * The image box has a fixed aspect ratio, so a picture that loads late shifts nothing; without an image, description
+ * or price, those elements are not rendered at all.
  */
 export function ProductCard({ card, ...link }: ProductCardProps) {
   const image = safeHref(card.image, true);
@@ -22,8 +29,8 @@ export function ProductCard({ card, ...link }: ProductCardProps) {
     <Link {...link} href={card.url} httpOnly class="pc" part="product-card">
       {image && <img class="pc-img" src={image} alt={card.name} loading="lazy" decoding="async" />}
       <span class="pc-name">{card.name}</span>
-      {card.description && <span class="pc-desc">{card.description}</span>}
-      <span class="pc-price">{card.price}</span>
+      {has(card.description) && <span class="pc-desc">{card.description}</span>}
+      {has(card.price) && <span class="pc-price">{card.price}</span>}
     </Link>
   );
 }
@@ -57,12 +64,12 @@ export function ProductList({ cards, strings, ...link }: ProductListProps) {
   );
 }
 
-/** The `product-card` part (part-view.tsx). */
-export const ProductCardPart = ({ part, strings, ...link }: PartProps<'product-card'>) => (
-  <ProductCard card={part.card} {...link} />
-);
+/** The `product-card` part (part-view.tsx); nothing for a card without a name. */
+export const ProductCardPart = ({ part, strings, ...link }: PartProps<'product-card'>) =>
+  isShown(part.card) ? <ProductCard card={part.card} {...link} /> : null;
 
-/** The `products` part (part-view.tsx). */
-export const ProductsPart = ({ part, ...rest }: PartProps<'products'>) => (
-  <ProductList cards={part.cards} {...rest} />
-);
+/** The `products` part (part-view.tsx): its cards with a name; nothing when none has one. */
+export const ProductsPart = ({ part, ...rest }: PartProps<'products'>) => {
+  const cards = Array.isArray(part.cards) ? part.cards.filter(isShown) : [];
+  return cards.length > 0 ? <ProductList cards={cards} {...rest} /> : null;
+};

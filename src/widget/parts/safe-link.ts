@@ -16,7 +16,8 @@
  */
 export function safeHref(raw: string | undefined, httpOnly?: boolean): string | undefined {
   try {
-    const url = new URL(raw!);
+    // A string only: `new URL()` would make one of anything (`["https://…"]`), and a card's field is text or nothing.
+    const url = new URL(typeof raw === 'string' ? raw : '');
     const p = url.protocol;
     if (
       (p === 'https:' || p === 'http:' || (!httpOnly && (p === 'mailto:' || p === 'tel:'))) &&

@@ -1,17 +1,7 @@
 // Shared by the parts' tests: what "rendered as inert text" means for a host page.
 import { expect } from 'vitest';
 
-/** Hostile strings from the usual XSS lists: each must show up as text and change nothing else. */
-export const HOSTILE_STRINGS = [
-  '<script>alert(1)</script>',
-  '<img src=x onerror=alert(1)>',
-  '"><svg onload=alert(1)>',
-  "'><iframe src=javascript:alert(1)>",
-  '<a href="javascript:alert(1)">x</a>',
-  '&lt;b&gt; &#106;avascript: &amp;',
-  '{{constructor.constructor("alert(1)")()}}',
-  '\u202eevil\u202c',
-];
+export { HOSTILE_STRINGS, HOSTILE_URLS, WRONG_TYPES } from '../../cards/hostile-strings';
 
 /** No element a string could smuggle in, no event-handler attribute, and every href a web, mail or phone URL. */
 export function expectInert(root: Element): void {

@@ -138,11 +138,13 @@ async function propose(
     await emit({ type: 'action.finished', name: action.name, ok: result.ok });
     const p = PHRASES[language];
     await streamText(
-      result.ok
-        ? result.part.type === 'text'
-          ? result.part.text
-          : p.cancelled(request.orderId)
-        : p.actionFailed(action.name),
+      !result.ok
+        ? p.actionFailed(action.name)
+        : !result.part
+          ? p.noCard(action.name)
+          : result.part.type === 'text'
+            ? result.part.text
+            : p.cancelled(request.orderId),
       emit,
     );
   }

@@ -317,7 +317,9 @@ async function present(
     );
     return;
   }
-  if (result.part.type === 'text') {
+  if (!result.part) {
+    await streamText(p.noCard(action.name), emit);
+  } else if (result.part.type === 'text') {
     await streamText(result.part.text, emit);
   } else {
     const intro =

@@ -21,6 +21,7 @@ export const PHRASES = {
     hereIsWhatIFound: 'Here is what I found:',
     hereIsProduct: 'Here is the product:',
     actionFailed: (name: string) => `Sorry, "${name}" did not work just now. Please try again in a moment.`,
+    noCard: (name: string) => `Sorry, I got an answer from "${name}" but cannot show it here.`,
     signInFirst: (name: string) =>
       `Please sign in to the store first: "${name}" is only for signed-in customers.`,
     dropped: 'Okay, I have dropped that. What else can I do for you?',
@@ -70,6 +71,8 @@ export const PHRASES = {
     hereIsProduct: 'Hier ist das Produkt:',
     actionFailed: (name: string) =>
       `„${name}“ hat gerade leider nicht funktioniert. Bitte versuchen Sie es gleich noch einmal.`,
+    noCard: (name: string) =>
+      `„${name}“ hat geantwortet, aber ich kann die Antwort hier leider nicht anzeigen.`,
     signInFirst: (name: string) =>
       `Bitte melden Sie sich zuerst im Shop an: „${name}“ gibt es nur für angemeldete Kunden.`,
     dropped: 'In Ordnung, das lasse ich. Was kann ich sonst für Sie tun?',

@@ -121,7 +121,12 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
         ];
         const out = createReplyOutput(emit);
         const { confirmed } = turn;
-        if (confirmed?.kind === 'action' && confirmed.result.ok && confirmed.result.part.type !== 'text')
+        if (
+          confirmed?.kind === 'action' &&
+          confirmed.result.ok &&
+          confirmed.result.part &&
+          confirmed.result.part.type !== 'text'
+        )
           await out.part(confirmed.result.part);
 
         for (let round = 0; ; round++) {
@@ -284,7 +289,7 @@ async function actionToolResult(
   if (!result.ok) {
     return `Error: the action "${name}" failed (${result.error.code}). Tell the shopper it did not work and suggest trying again later.`;
   }
-  if (result.part.type !== 'text') await out.part(result.part);
+  if (result.part && result.part.type !== 'text') await out.part(result.part);
   return thirdPartyData(`the action "${name}"`, result.aiText);
 }
 

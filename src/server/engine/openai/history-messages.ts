@@ -1,3 +1,4 @@
+import type { ProductCard } from '../../../protocol/cards';
 import type { ChatMessage, MessagePart } from '../../../protocol/chat';
 import type { ChatCompletionMessage } from './stream-completion';
 
@@ -39,10 +40,14 @@ export function summarizePart(part: MessagePart): string {
       return `[order card: order ${part.card.order_id_value}, ${steps} ${steps === 1 ? 'step' : 'steps'}]`;
     }
     case 'product-card':
-      return `[product: ${part.card.name}, ${part.card.price}, ${part.card.url}]`;
+      return productNote(part.card);
     case 'products':
-      return part.cards.map((card) => `[product: ${card.name}, ${card.price}, ${card.url}]`).join('\n');
+      return part.cards.map(productNote).join('\n');
     case 'confirm':
       return `[asked the shopper to confirm, with Yes and No buttons: ${part.text}]`;
   }
 }
+
+/** A product card's note; a card may have no price or no link (src/cards leaves out what it cannot show). */
+const productNote = (card: ProductCard): string =>
+  `[product: ${[card.name, card.price, card.url].filter(Boolean).join(', ')}]`;
