@@ -25,6 +25,8 @@ export type Concept =
   | 'want'
   /** A real, live one (of a person): real, live, actual, echt. */
   | 'real'
+  /** The assistant itself, which a shopper may set against a person: bot, robot, KI. */
+  | 'bot'
   /** Things that are not an order, which "cancel" or a number may refer to instead. */
   | 'invoice'
   | 'subscription'
@@ -41,25 +43,28 @@ const ENTRIES: Record<Concept, string> = {
   order:
     'order orders ordered purchase purchases purchased package packages parcel parcels shipment shipments delivery ' +
     'deliveries consignment bestellung* bestellnummer* bestellt auftrag* paket* päckchen paeckchen lieferung* ' +
-    'sendung* einkauf kauf',
+    'sendung* einkauf kauf bstellig* bestellig* päckli paeckli',
   status:
     'status state track tracking trace locate whereabouts where eta progress shipped dispatched ' +
     'wo stand verfolgen nachverfolgen sendungsverfolgung* tracken trackingnummer bleibt unterwegs verschickt ' +
     'versendet versandt zustand',
   arrival:
     'arrive arrives arrival arriving expect expected deliver delivered come coming ' +
-    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum',
+    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum cho chunnt',
   cancel:
     'cancel cancels cancelled canceled cancelling canceling cancellation cancelation revoke withdraw annul ' +
-    'storn* abbestellen abbestellung annullieren widerrufen widerruf zurückziehen zurueckziehen rückgängig rueckgaengig',
+    'storn* abbestellen abbestellung annullieren widerrufen widerruf zurückziehen zurueckziehen rückgängig rueckgaengig ' +
+    'zurücktret* zuruecktret* zurucktret* rücktritt ruecktritt abbrechen löschen loeschen lösche streichen',
   person:
     'human humans person people agent agents operator operators someone somebody anyone anybody representative ' +
     'rep staff employee employees advisor adviser consultant colleague assistant= assistants= supervisor manager ' +
-    'mensch menschen mitarbeiter* person personen jemand* jemanden jemandem berater* kundenberater* ' +
+    'mensch* mitarbeiter* person personen jemand* jemanden jemandem berater* kundenberater* ' +
     'kundenservice kundendienst support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
   talk:
     'talk talking speak speaking chat chatting contact contacting reach call phone connect transfer forward ' +
-    'sprechen spreche reden rede chatten kontakt* erreichen verbinden anrufen telefonieren weiterleiten schreiben',
+    'sprechen spreche reden rede chatten kontakt* erreichen verbinden verbinde anrufen telefonieren weiterleiten ' +
+    'leiten leite durchstellen zurückruf* zurueckruf* rückruf* rueckruf* callback',
+  bot: 'bot bots robot chatbot machine automated ki ai automat computer',
   real: 'real live actual echt echte echten echter echtem lebendig leibhaftig',
   want: 'get want wanna need needs like would wish möchte moechte will brauche bräuchte braeuchte hätte haette gern gerne',
   invoice: 'invoice invoices bill bills receipt receipts rechnung* quittung* beleg*',

@@ -48,3 +48,11 @@ describe('order numbers as shoppers write them', () => {
     expect(answeredOrderNumber('2 items')).toBeUndefined();
   });
 });
+
+describe('order numbers next to German words', () => {
+  it('a word after the number that starts like a unit is no unit ("60927 löschen" is not 60927 litres)', () => {
+    expect(orderNumbers('bitte bestellung nr.60927 löschen')).toEqual(['60927']);
+    expect(orderNumbers('Paket 4471 müsste längst da sein')).toEqual(['4471']);
+    expect(orderNumbers('3 l Wasser')).toEqual([]);
+  });
+});

@@ -22,7 +22,7 @@ const BRIDGE =
   /^(?:number|no|nr|num|nummer|id|is|was|ist|war|mit|der|die|das|the|my|mein|meine|meiner|with|#|:|=|-)$/iu;
 /** Units and counted things after a number: it is an amount, not an identifier. */
 const UNIT_AFTER =
-  /^\s*(?:[€$£%]|eur\b|euro|usd|dollar|gbp|pound|chf|franken|kg\b|g\b|cm\b|mm\b|m\b|ml\b|l\b|x\b|pcs|pieces?|items?|stück|stk|days?|tage?n?\b|weeks?|wochen|months?|monate?n?\b|hours?|stunden?|minutes?|minuten|years?|jahren?\b|purchases|orders|bestellungen|times|mal\b|ago|uhr\b|am\b|pm\b|:\d)/iu;
+  /^\s*(?:[€$£%]|:\d|(?:eur|euro|usd|dollars?|gbp|pounds?|chf|franken|kg|g|cm|mm|m|ml|l|x|pcs|pieces?|items?|stück|stk|days?|tagen?|weeks?|wochen|months?|monaten?|hours?|stunden?|minutes?|minuten|years?|jahren?|purchases|orders|bestellungen|times|mal|ago|uhr|am|pm)(?!\p{L}))/iu;
 const UNIT_BEFORE =
   /(?:[€$£]|(?<!\p{L})(?:eur|usd|chf|under|over|below|above|unter|über|ueber|bis|ab|from|ca\.?))\s*$/iu;
 /**

@@ -53,8 +53,12 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   // feedback, not a request for one, unless it asks to talk.
   const service = CUSTOMER_SERVICE.test(message);
   const person = has(words, 'person') || service;
-  const alone = meaningful.length <= (service ? 2 : 1);
-  const wish = (has(words, 'want') || has(words, 'real') || alone) && !has(words, 'feedback');
+  // Nothing but who they want: "human agent please", "menschlicher Ansprechpartner".
+  const alone =
+    meaningful.filter((w) => !w.concepts.includes('person') && !w.concepts.includes('real')).length <=
+    (service ? 2 : 0);
+  const wish =
+    (has(words, 'want') || has(words, 'real') || has(words, 'bot') || alone) && !has(words, 'feedback');
   if (person && !negated && (has(words, 'talk') || wish)) return { request: { kind: 'person' }, words };
 
   const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
