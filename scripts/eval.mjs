@@ -37,6 +37,7 @@
 //   --check               exit 1 when a rate is below test/data/eval-baseline.json (full runs; --lang allowed)
 //   --write-baseline      rewrite test/data/eval-baseline.json from this run (rates rounded down; full runs only)
 //   --en FILE, --de FILE  the message sets (defaults above)
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
@@ -431,7 +432,8 @@ function readSet(lang, file) {
   const out = [];
   lines.forEach((line, i) => {
     if (!line.trim()) return;
-    const where = `${relative(process.cwd(), file)}:${i + 1}`;
+    const shown = relative(process.cwd(), file);
+    const where = `${shown.startsWith('..') ? file : shown}:${i + 1}`;
     let row;
     try {
       row = JSON.parse(line);
@@ -507,6 +509,16 @@ function report(rows, baseline) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The checkout's commit, with `+changes` when the work tree differs from it; null outside git. */
+function headCommit() {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+changes' : ''}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Warns when a file under src/ changed after the build: the eval would measure an older engine. */
 function warnIfStale() {
   const built = statSync(ENTRY).mtimeMs;
@@ -576,6 +588,9 @@ async function main() {
     { ...u, variant: 'wrapped', sent: wrapUtterance(u.text, u.lang, SEED).text },
   ]);
 
+  console.log(
+    `eval: ${utterances.length} messages, plain and wrapped: ${jobs.length} conversations on ${opts.services} service process${opts.services > 1 ? 'es' : ''}…`,
+  );
   const began = performance.now();
   const endpoint = await startEndpoint();
   const services = [];
@@ -638,6 +653,7 @@ async function main() {
         `the goals (${Object.entries(GOALS)
           .map(([intent, goal]) => `${intent} ${goal}`)
           .join(', ')}).`,
+      written: { date: new Date().toISOString().slice(0, 10), commit: headCommit() },
       rates: baselineRates(rows),
     };
     writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);
