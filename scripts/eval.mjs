@@ -14,7 +14,8 @@
 // request by the conversation it came from; the store's knowledge in English and German (Shipping, Returns, Payment,
 // Contact; Versand, Rückgabe, Zahlungsarten, Kontakt); limits that never bind. Each message is sent twice, each time
 // in a new conversation: as written ("plain"), and wrapped in a greeting, thanks or filler of its language, chosen
-// per line with a fixed seed (scripts/eval-variants.mjs). The eval reads each reply's event stream to message.done and
+// per line with a fixed seed (scripts/eval-variants.mjs). Like the widget, it sends the page's locale with the
+// conversation and each message: the set's language (en, de) unless --locale says otherwise. The eval reads each reply's event stream to message.done and
 // answers Yes to every confirm part it shows, so that the webhook's order id can be checked.
 //
 // Scoring (scripts/eval-score.mjs, unit-tested beside it; README "Measuring the assistant"), per message:
@@ -33,6 +34,8 @@
 //   --sample              a quick quarter: every 4th message of each language and intent
 //   --limit N             at most N messages of each language and intent (after --sample)
 //   --concurrency N       conversations at once (default 4)
+//   --locale auto|none|T  the widget's locale sent with each conversation and message: auto (default) the message
+//                         set's language, as on a store page in that language; none; or one tag T for all
 //   --services N          service processes, the conversations spread over them (default 2, or 1 on one CPU)
 //   --check               exit 1 when a rate is below test/data/eval-baseline.json (full runs; --lang allowed)
 //   --write-baseline      rewrite test/data/eval-baseline.json from this run (rates rounded down; full runs only)
@@ -386,11 +389,13 @@ async function streamTurn(url, token, body) {
 let messageCount = 0;
 
 /** One message in a new conversation, Yes to each confirm part, and the endpoint's record of the conversation. */
-async function runTurn(base, endpoint, text) {
+async function runTurn(base, endpoint, text, locale) {
+  // As the widget does: the page's locale with the conversation and with each message (issue 19).
+  const context = locale ? { locale } : {};
   const created = await request(`${base}/v0/widget/${WIDGET}/conversations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: '{}',
+    body: JSON.stringify(context),
   }).catch((error) => ({ status: 0, text: error.message }));
   if (created.status !== 201)
     return {
@@ -405,6 +410,7 @@ async function runTurn(base, endpoint, text) {
   const turn = await streamTurn(`${conversation}/messages`, token, {
     clientMessageId: `e${++messageCount}`,
     text,
+    ...context,
   });
   const record = { text: '', confirms: [], modes: [], ...turn };
   for (const confirm of record.confirms) {
@@ -450,6 +456,9 @@ function readSet(lang, file) {
   });
   return out;
 }
+
+/** The widget's locale for a message of `lang`: the page's language (auto), none, or one tag for all. */
+const localeOf = (option, lang) => (option === 'auto' ? lang : option === 'none' ? undefined : option);
 
 /** --sample then --limit, per intent, in file order. */
 function select(utterances, { sample, limit }) {
@@ -539,6 +548,7 @@ function options() {
       limit: { type: 'string' },
       sample: { type: 'boolean', default: false },
       concurrency: { type: 'string', default: '4' },
+      locale: { type: 'string', default: 'auto' },
       services: { type: 'string', default: String(Math.min(2, availableParallelism())) },
       check: { type: 'boolean', default: false },
       'write-baseline': { type: 'boolean', default: false },
@@ -556,12 +566,15 @@ function options() {
   const limit = values.limit === undefined ? undefined : whole('limit', values.limit);
   const concurrency = whole('concurrency', values.concurrency);
   const services = Math.min(whole('services', values.services), concurrency);
-  const partial = values.sample || limit !== undefined;
+  if (!/^(auto|none|[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*)$/.test(values.locale))
+    throw new CannotRun('--locale must be auto, none or a language tag like de or en-GB');
+  const partial = values.sample || limit !== undefined || values.locale !== 'auto';
   // A subset's rates are not the baseline's rates: comparing them would pass or fail by chance.
-  if (values.check && partial) throw new CannotRun('--check compares full runs: drop --sample and --limit');
+  if (values.check && partial)
+    throw new CannotRun('--check compares full runs: drop --sample, --limit and --locale');
   if (values['write-baseline'] && (partial || values.lang))
     throw new CannotRun(
-      '--write-baseline needs a full run of both languages: drop --lang, --sample and --limit',
+      '--write-baseline needs a full run of both languages: drop --lang, --sample, --limit and --locale',
     );
   return {
     langs: values.lang ? [values.lang] : LANGUAGES,
@@ -569,6 +582,7 @@ function options() {
     limit,
     concurrency,
     services,
+    locale: values.locale,
     check: values.check,
     writeBaseline: values['write-baseline'],
     files: { en: resolve(values.en), de: resolve(values.de) },
@@ -612,7 +626,7 @@ async function main() {
         const base = services[worker % services.length].url;
         while (next < jobs.length) {
           const job = jobs[next++];
-          const record = await runTurn(base, endpoint, job.sent);
+          const record = await runTurn(base, endpoint, job.sent, localeOf(opts.locale, job.lang));
           const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS });
           results.push({ ...job, text: job.sent, hit, why, happened: describeTurn(record) });
         }
@@ -635,6 +649,7 @@ async function main() {
   console.log(
     `\nAssistant eval: ${utterances.length} messages × plain and wrapped = ${jobs.length} conversations, local engine, ` +
       `${opts.concurrency} at once on ${opts.services} service process${opts.services > 1 ? 'es' : ''}, ${seconds.toFixed(1)} s (Node ${process.version}, ${availableParallelism()} CPUs)` +
+      `, locale ${opts.locale === 'auto' ? "the message's language" : opts.locale}` +
       `${opts.sample ? ', --sample' : ''}${opts.limit ? `, --limit ${opts.limit}` : ''}\n`,
   );
   console.log(
