@@ -374,7 +374,7 @@ async function streamTurn(url, token, body) {
   if (res.status !== 200 || !res.type.startsWith('text/event-stream'))
     return { failure: `HTTP ${res.status} ${res.text.slice(0, 200)}` };
   const events = eventsOf(res.text);
-  const turn = { text: '', confirms: [], modes: [] };
+  const turn = { text: '', confirms: [], modes: [], events: events.length };
   for (const { event, data } of events) {
     if (event === 'message.delta') turn.text += data.text;
     else if (event === 'message.part' && data.part?.type === 'text') turn.text += data.part.text;
@@ -518,11 +518,14 @@ function report(rows, baseline) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The checkout's commit, with `+changes` when the work tree differs from it; null outside git. */
-function headCommit() {
+/**
+ * The last commit that changed src/ (the service and engine measured), with `+changes` when src/ differs from it;
+ * null outside git. Not HEAD: commits to the eval or the docs do not change what was measured.
+ */
+function srcCommit() {
   try {
     const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+changes' : ''}`;
+    return `${git('log', '-1', '--format=%h', '--', 'src')}${git('status', '--porcelain', '--', 'src') ? '+changes' : ''}`;
   } catch {
     return null;
   }
@@ -610,6 +613,8 @@ async function main() {
   const services = [];
   const results = [];
   let serviceCpuMs = 0;
+  /** Events of the first replies, all turns: each is stored, so they drive the service's cost per turn. */
+  let events = 0;
   try {
     // The service's cost per turn is mostly its embedded database, one core per process: one process per core.
     services.push(
@@ -629,6 +634,7 @@ async function main() {
           const record = await runTurn(base, endpoint, job.sent, localeOf(opts.locale, job.lang));
           const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS });
           results.push({ ...job, text: job.sent, hit, why, happened: describeTurn(record) });
+          events += record.events ?? 0;
         }
       }),
     );
@@ -653,7 +659,7 @@ async function main() {
       `${opts.sample ? ', --sample' : ''}${opts.limit ? `, --limit ${opts.limit}` : ''}\n`,
   );
   console.log(
-    `(service CPU after start: ${(serviceCpuMs / 1000).toFixed(1)} s, ${(serviceCpuMs / jobs.length).toFixed(0)} ms per conversation)\n`,
+    `(service CPU after start: ${(serviceCpuMs / 1000).toFixed(1)} s, ${(serviceCpuMs / jobs.length).toFixed(0)} ms per conversation; ${(events / jobs.length).toFixed(1)} events per reply)\n`,
   );
   report(rows, stored?.rates);
   if (endpoint.unattributed.length)
@@ -668,7 +674,7 @@ async function main() {
         `the goals (${Object.entries(GOALS)
           .map(([intent, goal]) => `${intent} ${goal}`)
           .join(', ')}).`,
-      written: { date: new Date().toISOString().slice(0, 10), commit: headCommit() },
+      written: { date: new Date().toISOString().slice(0, 10), src: srcCommit() },
       rates: baselineRates(rows),
     };
     writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);
