@@ -11,7 +11,7 @@
 //   text        the reply's text
 //   failure     set when the turn did not end with `message.done` (an HTTP error, an `error` event, a timeout)
 //
-// The rules, per intent (README "Measuring the assistant" says the same):
+// The rules, per intent (docs/performance.md "Measuring the assistant" says the same):
 //   order_status with an orderId  the order endpoint got exactly that id (one call or more, no other id), no
 //                                 cancellation was proposed, nothing else was called
 //   order_status without          no call and no proposal (the engine should ask for the number)

@@ -8,17 +8,18 @@
 // test/data/README.md says where both come from. --en FILE / --de FILE measure another set of the same shape (the
 // disjoint sample the result is judged on, say).
 //
-// The service runs in a child process (the built dist/server/eval-entry.js: startService with the embedded database
-// in memory and the engine the config names, the local one) with a widget of the eval's own: an "Order status"
+// The service runs in child processes, one per core (the built dist/server/eval-entry.js: startService with the
+// embedded database in memory and the engine the config names, the local one), each with a widget of the eval's own: an "Order status"
 // custom action and an order-cancellation webhook, both to a local HTTP endpoint in this process that records every
 // request by the conversation it came from; the store's knowledge in English and German (Shipping, Returns, Payment,
 // Contact; Versand, Rückgabe, Zahlungsarten, Kontakt); limits that never bind. Each message is sent twice, each time
 // in a new conversation: as written ("plain"), and wrapped in a greeting, thanks or filler of its language, chosen
 // per line with a fixed seed (scripts/eval-variants.mjs). Like the widget, it sends the page's locale with the
-// conversation and each message: the set's language (en, de) unless --locale says otherwise. The eval reads each reply's event stream to message.done and
-// answers Yes to every confirm part it shows, so that the webhook's order id can be checked.
+// conversation and each message: the set's language (en, de) unless --locale says otherwise. The eval reads each
+// reply's event stream to message.done and answers Yes to every confirm part it shows, so that the webhook's order id
+// can be checked.
 //
-// Scoring (scripts/eval-score.mjs, unit-tested beside it; README "Measuring the assistant"), per message:
+// Scoring (scripts/eval-score.mjs, unit-tested beside it; docs/performance.md "Measuring the assistant"), per message:
 //   order_status with orderId   the order endpoint got exactly that id, and no cancellation was proposed
 //   order_status without        no call and no proposal (the engine should ask for the number)
 //   cancel_order with orderId   a confirm part was shown, after Yes the webhook got exactly that id, and the order
