@@ -69,6 +69,7 @@ await build({
         'bench-service-entry': 'scripts/bench-service-entry.ts',
         'bench-catalog-entry': 'scripts/bench-catalog-entry.ts',
         'bench-tasks-entry': 'scripts/bench-tasks-entry.ts',
+        'eval-entry': 'scripts/eval-entry.ts',
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

@@ -19,6 +19,7 @@ step "type check";  npm run -s typecheck || fail "type check"
 step "lint";        npm run -s lint || fail "lint"
 step "build";       npm run -s build || fail "build"
 step "size";        npm run -s size || fail "size budget"
+step "eval (ratchet)"; npm run -s eval -- --check || fail "eval ratchet"
 
 mkdir -p test-results
 step "PostgreSQL for the storage suite"
