@@ -3,9 +3,9 @@
 // missing, and warns when src/ changed after the build). It prints a table and the misses; it exits 0 unless
 // --check finds a rate below the baseline (exit 1) or it cannot run (exit 2).
 //
-// The messages: English, test/data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
-// of the project's shared test data), and German, test/data/shopper-language-de.jsonl (written for this project);
-// test/data/README.md says where both come from. --en FILE / --de FILE measure another set of the same shape (the
+// The messages: English, test-data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
+// of the project's shared test data), and German, test-data/shopper-language-de.jsonl (written for this project);
+// test-data/eval-README.md says where both come from. --en FILE / --de FILE measure another set of the same shape (the
 // disjoint sample the result is judged on, say).
 //
 // The service runs in child processes, one per core (the built dist/server/eval-entry.js: startService with the
@@ -38,8 +38,8 @@
 //   --locale auto|none|T  the widget's locale sent with each conversation and message: auto (default) the message
 //                         set's language, as on a store page in that language; none; or one tag T for all
 //   --services N          service processes, the conversations spread over them (default 2, or 1 on one CPU)
-//   --check               exit 1 when a rate is below test/data/eval-baseline.json (full runs; --lang allowed)
-//   --write-baseline      rewrite test/data/eval-baseline.json from this run (rates rounded down; full runs only)
+//   --check               exit 1 when a rate is below test-data/eval-baseline.json (full runs; --lang allowed)
+//   --write-baseline      rewrite test-data/eval-baseline.json from this run (rates rounded down; full runs only)
 //   --en FILE, --de FILE  the message sets (defaults above)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -66,10 +66,10 @@ import { wrapUtterance } from './eval-variants.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/eval-entry.js');
-const BASELINE = resolve(root, 'test/data/eval-baseline.json');
+const BASELINE = resolve(root, 'test-data/eval-baseline.json');
 const SETS = {
-  en: resolve(root, 'test/data/shopper-language/utterances.jsonl'),
-  de: resolve(root, 'test/data/shopper-language-de.jsonl'),
+  en: resolve(root, 'test-data/shopper-language/utterances.jsonl'),
+  de: resolve(root, 'test-data/shopper-language-de.jsonl'),
 };
 /** The wrapped variants' seed: fixed, so every run wraps every line the same way. */
 const SEED = 'issue-19-eval';

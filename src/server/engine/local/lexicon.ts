@@ -17,8 +17,10 @@ export type Concept =
   | 'arrival'
   /** Calling something off: cancel, Storno, stornieren, widerrufen. */
   | 'cancel'
-  /** A person: human, agent, operator, someone, Mensch, Mitarbeiter, jemand. */
+  /** A person: human, agent, operator, Mensch, Mitarbeiter, Kundendienst. */
   | 'person'
+  /** Anyone at all: someone, anybody, jemand (a person only when the shopper asks to reach them). */
+  | 'someone'
   /** Reaching someone: talk, speak, chat, contact, sprechen, verbinden. */
   | 'talk'
   /** A wish: want, need, wanna, möchte, brauche. */
@@ -33,6 +35,8 @@ export type Concept =
   | 'account'
   /** Feedback about the store, which may name its staff without asking for them: complaint, review, Beschwerde. */
   | 'feedback'
+  /** Shopping for products: sell, buy, in stock, size, price; kaufen, Größe. */
+  | 'product'
   /** What store information is about: shipping, returns, payment, hours, contact, policies. */
   | 'store'
   /** Words that only greet, thank or fill ("hi", "thanks", "please", "Grüß Gott"). */
@@ -47,25 +51,29 @@ const ENTRIES: Record<Concept, string> = {
   status:
     'status state track tracking trace locate whereabouts where eta progress shipped dispatched ' +
     'wo stand verfolgen nachverfolgen sendungsverfolgung* tracken trackingnummer bleibt unterwegs verschickt ' +
-    'versendet versandt zustand',
+    'versendet versandt zustand raus warehouse lieferstatus* bestellstatus* sendungsstatus*',
   arrival:
-    'arrive arrives arrival arriving expect expected deliver delivered come coming ' +
-    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum cho chunnt',
+    'arrive arrives arrival arriving expect expected deliver delivered come coming long soon ' +
+    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum cho chunnt lange dauert dauern bald',
   cancel:
     'cancel cancels cancelled canceled cancelling canceling cancellation cancelation revoke withdraw annul ' +
     'storn* abbestellen abbestellung annullieren widerrufen widerruf zurückziehen zurueckziehen rückgängig rueckgaengig ' +
-    'zurücktret* zuruecktret* zurucktret* rücktritt ruecktritt abbrechen löschen loeschen lösche streichen',
+    'zurücktret* zuruecktret* zurucktret* rücktritt ruecktritt abbrechen löschen loeschen lösche streichen ' +
+    'stop stopp stoppen scrap void undo auflösen aufloesen zurücknehmen zuruecknehmen canceln',
   person:
-    'human humans person people agent agents operator operators someone somebody anyone anybody representative ' +
+    'human humans person people agent agents operator operators representative ' +
     'rep staff employee employees advisor adviser consultant colleague assistant= assistants= supervisor manager ' +
-    'mensch* mitarbeiter* person personen jemand* jemanden jemandem berater* kundenberater* ' +
-    'kundenservice kundendienst support servicemitarbeiter* ansprechpartner* sachbearbeiter*',
+    'mensch* mitarbeiter* person personen berater* kundenberater* kundenbetreuer* betreuer* kollege* kollegin* ' +
+    'kundenservice kundendienst support servicemitarbeiter* servicekraft* ansprechpartner* sachbearbeiter* hotline ' +
+    'servicehotline',
+  someone: 'someone somebody anyone anybody jemand*',
   talk:
     'talk talking speak speaking chat chatting contact contacting reach call phone connect transfer forward ' +
     'sprechen spreche reden rede chatten kontakt* erreichen verbinden verbinde anrufen telefonieren weiterleiten ' +
-    'leiten leite durchstellen zurückruf* zurueckruf* rückruf* rueckruf* callback',
+    'leiten leite durchstellen zurückruf* zurueckruf* rückruf* rueckruf* callback escalate put through ' +
+    'besprechen',
   bot: 'bot bots robot chatbot machine automated ki ai automat computer',
-  real: 'real live actual echt echte echten echter echtem lebendig leibhaftig',
+  real: 'real live actual echte echten echter echtem lebendig leibhaftig',
   want: 'get want wanna need needs like would wish möchte moechte will brauche bräuchte braeuchte hätte haette gern gerne',
   invoice: 'invoice invoices bill bills receipt receipts rechnung* quittung* beleg*',
   subscription:
@@ -73,7 +81,12 @@ const ENTRIES: Record<Concept, string> = {
   account: 'account accounts profile password login konto kundenkonto* passwort* profil',
   feedback:
     'complaint complaints complain complaining reclamation review reviews feedback opinion rate rating ' +
+    'terrible awful horrible worst useless ridiculous disappointed frechheit unverschämt* unverschaemt* ' +
+    'katastroph* enttäuscht* enttaeuscht* ' +
     'beschwerde* beschweren reklamation* bewertung* bewerten meinung feedback',
+  product:
+    'sell sells selling buy stock size sizes price prices cheap colour color model brand waterproof ' +
+    'verkauft verkaufen kaufen größe groesse preis preise farbe modell marke wasserdicht',
   store:
     'shipping ship delivery deliveries deliver courier carrier returns return refund refunds exchange payment ' +
     'payments pay paying paypal klarna card cards invoice account password newsletter contact hours open opening ' +

@@ -125,7 +125,9 @@ describe('local engine', () => {
   it('says what it can do when nothing matches', async () => {
     const { text, events } = await harness().turn('qwertz uiop');
     expect(events.some((e) => e.type === 'part')).toBe(false);
-    expect(text).toMatch(/I can help with get order status, finding products and questions about the store/);
+    expect(text).toMatch(
+      /I can help with where your order is, finding products and questions about the store/,
+    );
   });
 });
 

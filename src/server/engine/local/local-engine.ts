@@ -164,7 +164,7 @@ export function createLocalEngine(): AssistantEngine {
         if (request.thanksOnly) await say(p.welcome);
         else {
           const name = shopperName(turn);
-          await say(`${p.hi(name)} ${capabilities(turn, p, canCancelOrders(turn, cancelAction))}`);
+          await say(`${p.hi(name)} ${capabilities(turn, p, canCancelOrders(turn, cancelAction), language)}`);
         }
         return { state: {} };
       }
@@ -192,7 +192,7 @@ export function createLocalEngine(): AssistantEngine {
         await say(sectionAnswer(best, p));
         return { state: {} };
       }
-      await say(`${p.sorryNothing} ${capabilities(turn, p, canCancelOrders(turn, cancelAction))}`);
+      await say(`${p.sorryNothing} ${capabilities(turn, p, canCancelOrders(turn, cancelAction), language)}`);
       return { state: {} };
     },
   };
@@ -341,7 +341,20 @@ function shopperName(turn: EngineTurn): string | undefined {
   return undefined;
 }
 
-function capabilities(turn: EngineTurn, p: Phrases, canCancel: boolean): string {
-  const names = turn.actions.filter((a) => a.enabled).map((a) => a.name.toLowerCase());
-  return p.canHelpWith([...names, ...(canCancel ? [p.cancellingOrders] : [])]);
+/**
+ * What the engine can do: the store's action names, and cancelling orders. The names are the merchant's words, in
+ * the merchant's language: a German answer lists only those that are not plainly English ("order status" would sit
+ * oddly in a German sentence), and names looking orders up in its own words.
+ */
+function capabilities(turn: EngineTurn, p: Phrases, canCancel: boolean, language: ReplyLanguage): string {
+  const statusAction = orderStatusAction(turn.actions);
+  const names = turn.actions
+    .filter((a) => a.enabled && a !== statusAction)
+    .filter((a) => language === 'en' || detectLanguage(a.name) !== 'en')
+    .map((a) => (language === 'en' ? a.name.toLowerCase() : a.name));
+  return p.canHelpWith([
+    ...(statusAction ? [p.orderStatus] : []),
+    ...names,
+    ...(canCancel ? [p.cancellingOrders] : []),
+  ]);
 }

@@ -53,7 +53,8 @@ export function numberMentions(message: string): NumberMention[] {
     const at = m.index ?? 0;
     const before = text.slice(Math.max(0, at - 60), at);
     const after = text.slice(at + m[0].length, at + m[0].length + 16);
-    if (UNIT_AFTER.test(after) || UNIT_BEFORE.test(before)) continue;
+    // An amount has no letters: "bis AB-2023-1142" is an order, "bis 100" a price.
+    if (UNIT_AFTER.test(after) || (UNIT_BEFORE.test(before) && !/\p{L}/u.test(value))) continue;
     // Dates and times: 12.03.2025, 9:30, 2025-03-12.
     if (/\d[.:]\s*$/.test(before) || /^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
     const kind = cueKind(before);

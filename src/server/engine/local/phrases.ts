@@ -14,6 +14,7 @@ export const PHRASES = {
       `I can help with ${list([...things, 'finding products', 'questions about the store'], 'and')}. ` +
       'For example: "Where is my order 1234?" or "running shoes under 100".',
     cancellingOrders: 'cancelling orders',
+    orderStatus: 'where your order is',
     sorryNothing: 'Sorry, I did not find anything for that.',
     foundOne: 'I found this product:',
     foundMany: (n: number) => `Here are ${n} products that match:`,
@@ -63,6 +64,7 @@ export const PHRASES = {
       `Ich helfe Ihnen gern bei ${list([...things, 'der Produktsuche', 'Fragen zum Shop'], 'und')}. ` +
       'Zum Beispiel: „Wo ist meine Bestellung 1234?“ oder „Laufschuhe unter 100 Euro“.',
     cancellingOrders: 'Stornierungen',
+    orderStatus: 'dem Stand Ihrer Bestellung',
     sorryNothing: 'Dazu habe ich leider nichts gefunden.',
     foundOne: 'Ich habe dieses Produkt gefunden:',
     foundMany: (n: number) => `Hier sind ${n} passende Produkte:`,

@@ -26,6 +26,23 @@ const NOT_WANT =
 const CANNOT_PAY =
   /(?:\b(?:can'?t|cannot|can not|unable to)\s+(?:pay|afford)\b|\bkann\b.*\bnicht\b.*\b(?:be)?zahlen\b|\bnicht leisten\b)/iu;
 
+/** What else a message may be about; a person named beside none of these is asked for. */
+const TOPICS = [
+  'order',
+  'status',
+  'arrival',
+  'cancel',
+  'invoice',
+  'subscription',
+  'account',
+  'feedback',
+  'store',
+  'product',
+] as const;
+
+/** "call off my order": the phrasal verb, whose "call" alone is a way to reach someone. */
+const CALL_OFF = /\bcall(?:s|ed|ing)?\s+(?:\S+\s+){0,3}?off\b/iu;
+
 const CUSTOMER_SERVICE = /\bcustomer\s+(?:service|support|care)\b/iu;
 
 /** Words that carry no request of their own: articles, pronouns, "can you", "help me". */
@@ -48,22 +65,25 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   const meaningful = words.filter(
     (w) => !w.concepts.includes('greeting') && !w.concepts.includes('thanks') && !EMPTY.has(w.word),
   );
-  // "talk to a human", "I want an agent", "is there a real person?", "customer service please", or just "human
-  // please" / "Mitarbeiter!". A complaint or review that names the staff ("I want to complain about an agent") is
-  // feedback, not a request for one, unless it asks to talk.
+  // A person, asked for in many ways: "talk to a human", "I want an agent", "can someone call me back", "is there a
+  // real person?", "get me a human, useless bot", "customer service please", or a person named with nothing else
+  // the store could do ("PERSON. PLEASE.", "hallo? jemand da? ich mein ein Mensch"). A complaint or review that names
+  // the staff ("your customer service is terrible") is feedback, not a request for them, unless it asks to talk.
   const service = CUSTOMER_SERVICE.test(message);
-  const person = has(words, 'person') || service;
-  // Nothing but who they want: "human agent please", "menschlicher Ansprechpartner".
-  const alone =
-    meaningful.filter((w) => !w.concepts.includes('person') && !w.concepts.includes('real')).length <=
-    (service ? 2 : 0);
-  const wish =
-    (has(words, 'want') || has(words, 'real') || has(words, 'bot') || alone) && !has(words, 'feedback');
-  if (person && !negated && (has(words, 'talk') || wish)) return { request: { kind: 'person' }, words };
+  const staff = has(words, 'person') || service;
+  const anyone = has(words, 'someone');
+  const asksToReach = has(words, 'talk') || has(words, 'bot');
+  const wishes = (has(words, 'want') || has(words, 'real')) && !has(words, 'feedback');
+  const nothingElse = !TOPICS.some((topic) => has(words, topic)) && numbers.length === 0;
+  if (!negated && (((staff || anyone) && (asksToReach || wishes)) || (staff && nothingElse)))
+    return { request: { kind: 'person' }, words };
 
   const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
   const callsOff =
-    has(words, 'cancel') || (negated && (aboutOrder || /\bitem/i.test(message))) || CANNOT_PAY.test(message);
+    has(words, 'cancel') ||
+    CALL_OFF.test(message) ||
+    (negated && (aboutOrder || /\bitem/i.test(message))) ||
+    CANNOT_PAY.test(message);
   if (callsOff && orderish && (aboutOrder || !otherObject))
     return { request: { kind: 'cancel-order', orderNumbers: numbers }, words };
 
