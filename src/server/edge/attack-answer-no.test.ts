@@ -33,8 +33,10 @@ describe('attack: a yes after the shopper said no', () => {
   it('a typed no ("nein danke"): zero calls, and the button afterwards is 409', async () => {
     const chat = await kit.chat();
     const { confirm } = await chat.say('Bestellung 1003 stornieren');
+    // Asked and answered in German: the service's own words follow the shopper's language.
+    expect(confirm?.text).toBe('Bestellung 1003 stornieren?');
     expect((await chat.say('nein danke')).text).toBe(
-      'Okay, order 1003 stays as it is. What else can I do for you?',
+      'In Ordnung, Bestellung 1003 bleibt, wie sie ist. Was kann ich sonst für Sie tun?',
     );
     expect((await chat.answer(confirm!.id, 'yes')).status).toBe(409);
     expect(kit.cancellations()).toHaveLength(0);

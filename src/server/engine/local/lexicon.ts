@@ -51,10 +51,11 @@ const ENTRIES: Record<Concept, string> = {
   status:
     'status state track tracking trace locate whereabouts where eta progress shipped dispatched ' +
     'wo stand verfolgen nachverfolgen sendungsverfolgung* tracken trackingnummer bleibt unterwegs verschickt ' +
-    'versendet versandt zustand raus warehouse lieferstatus* bestellstatus* sendungsstatus*',
+    'versendet versandt zustand raus warehouse lieferstatus* bestellstatus* sendungsstatus* sent ship yet lost missing ' +
+    'wait waiting warte warten wartend verloren dhl ups dpd gls hermes fedex usps carrier courier',
   arrival:
     'arrive arrives arrival arriving expect expected deliver delivered come coming long soon ' +
-    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum cho chunnt lange dauert dauern bald',
+    'ankommen ankommt kommt eintreffen zugestellt geliefert liefertermin lieferdatum cho chunnt lange dauert dauerts dauern bald',
   cancel:
     'cancel cancels cancelled canceled cancelling canceling cancellation cancelation revoke withdraw annul ' +
     'storn* abbestellen abbestellung annullieren widerrufen widerruf zurückziehen zurueckziehen rückgängig rueckgaengig ' +
@@ -63,14 +64,14 @@ const ENTRIES: Record<Concept, string> = {
   person:
     'human humans person people agent agents operator operators representative ' +
     'rep staff employee employees advisor adviser consultant colleague assistant= assistants= supervisor manager ' +
-    'mensch* mitarbeiter* person personen berater* kundenberater* kundenbetreuer* betreuer* kollege* kollegin* ' +
+    'mensch* mitarbeiter* person personen berater* kundenberater* kundenbetreuer* betreuer* kollege* kollegin* vorgesetzt* chef chefin ' +
     'kundenservice kundendienst support servicemitarbeiter* servicekraft* ansprechpartner* sachbearbeiter* hotline ' +
     'servicehotline',
   someone: 'someone somebody anyone anybody jemand*',
   talk:
     'talk talking speak speaking chat chatting contact contacting reach call phone connect transfer forward ' +
     'sprechen spreche reden rede chatten kontakt* erreichen verbinden verbinde anrufen telefonieren weiterleiten ' +
-    'leiten leite durchstellen zurückruf* zurueckruf* rückruf* rueckruf* callback escalate put through ' +
+    'leiten leite durchstellen escalate put through ' +
     'besprechen',
   bot: 'bot bots robot chatbot machine automated ki ai automat computer',
   real: 'real live actual echte echten echter echtem lebendig leibhaftig',

@@ -53,8 +53,12 @@ export function numberMentions(message: string): NumberMention[] {
     const at = m.index ?? 0;
     const before = text.slice(Math.max(0, at - 60), at);
     const after = text.slice(at + m[0].length, at + m[0].length + 16);
-    // An amount has no letters: "bis AB-2023-1142" is an order, "bis 100" a price.
-    if (UNIT_AFTER.test(after) || (UNIT_BEFORE.test(before) && !/\p{L}/u.test(value))) continue;
+    // An amount has no letters and no #: "bis AB-2023-1142" and "bis #62019" are orders, "bis 100" a price.
+    if (
+      UNIT_AFTER.test(after) ||
+      (UNIT_BEFORE.test(before) && !/\p{L}/u.test(value) && !m[0].startsWith('#'))
+    )
+      continue;
     // Dates and times: 12.03.2025, 9:30, 2025-03-12.
     if (/\d[.:]\s*$/.test(before) || /^\d{4}-\d{2}-\d{2}$/.test(value)) continue;
     const kind = cueKind(before);
@@ -73,6 +77,9 @@ function cueKind(before: string): NumberMention['kind'] {
   for (let i = tokens.length - 1, seen = 0; i >= 0 && seen < 4; i--, seen++) {
     const token = tokens[i];
     if (OTHER_CUE.test(token) && !ORDER_CUE.test(token)) return 'other';
+    // "to order 30 jerseys", "I'd like to order 2": the verb counts things, it names no order.
+    if (/^order$/i.test(token) && /^(?:to|i|we|can|could|would|will)$/i.test(tokens[i - 1] ?? ''))
+      return 'bare';
     if (ORDER_CUE.test(token)) return 'order';
     if (!BRIDGE.test(token)) return 'bare';
   }

@@ -99,3 +99,35 @@ describe('readRequest(): feedback and invoices are not requests for a person or 
     });
   });
 });
+
+describe('readRequest(): not sending, waiting, calling back', () => {
+  it.each([
+    ['please do not ship 5512, I ordered twice', '5512'],
+    ['bitte 4410 nicht mehr losschicken', '4410'],
+    ['schickt 7781 bitte nicht raus', '7781'],
+    ["I won't need order 3321 after all", '3321'],
+  ])('"%s" calls order %s off', (text, id) => {
+    expect(kind(text)).toEqual({ kind: 'cancel-order', orderNumbers: [id] });
+  });
+
+  it.each([
+    ["why didn't you ship 5512 yet?", '5512'],
+    ['warum ist 4410 noch nicht verschickt', '4410'],
+    ['still waiting for #8812', '8812'],
+    ['has A-7781 been sent', 'A-7781'],
+    ['nix von DPD wegen 66120', '66120'],
+  ])('"%s" asks where order %s is, and cancels nothing', (text, id) => {
+    expect(kind(text)).toMatchObject({ kind: 'order-status', orderNumbers: [id] });
+  });
+
+  it.each(['call me back please', 'Rückruf bitte', 'können Sie mich morgen zurückrufen?'])(
+    '"%s" asks for a person',
+    (text) => {
+      expect(kind(text).kind).toBe('person');
+    },
+  );
+
+  it('"I\'d like to order 3 tents" counts tents, it names no order', () => {
+    expect(kind("I'd like to order 3 tents for our club")).toEqual({ kind: 'other' });
+  });
+});

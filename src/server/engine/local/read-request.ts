@@ -22,7 +22,13 @@ export type ShopperRequest =
   | { kind: 'other' };
 
 const NOT_WANT =
-  /(?:\b(?:don'?t|do not|dont|no longer|not)\s+(?:want|need)\b|\bchanged my mind\b|\b(?:nicht mehr|doch nicht)\b)/iu;
+  /(?:\b(?:don'?t|do not|dont|no longer|not|won'?t|wont|will not)\s+(?:want|need)\b|\bchanged my mind\b|\bforget (?:about )?(?:it|my|the|this|that|order)\b|(?<!\p{L})(?:nicht mehr|doch nicht|nimmer|kann weg|hat sich erledigt)(?!\p{L}))/iu;
+/**
+ * "Don't ship 40055", "bitte nicht liefern", "schick 26694 bitte nicht los": not sending it is calling it off. Only
+ * the imperative: "why didn't you ship it" and "noch nicht verschickt" ask where it is.
+ */
+const DO_NOT_SEND =
+  /(?:\b(?:don'?t|dont|do not|please don'?t|pls don'?t|never)\s+(?:send|ship|deliver|dispatch|mail)\b|(?<!noch\s)\bnicht\s+(?:mehr\s+)?(?:verschicken|versenden|senden|schicken|liefern|losschicken|abschicken|rausschicken|ausliefern)(?!\p{L})|\bschick\w*\s+(?:\S+\s+){0,3}?nicht\s+(?:los|ab|raus)(?!\p{L}))/iu;
 const CANNOT_PAY =
   /(?:\b(?:can'?t|cannot|can not|unable to)\s+(?:pay|afford)\b|\bkann\b.*\bnicht\b.*\b(?:be)?zahlen\b|\bnicht leisten\b)/iu;
 
@@ -42,6 +48,10 @@ const TOPICS = [
 
 /** "call off my order": the phrasal verb, whose "call" alone is a way to reach someone. */
 const CALL_OFF = /\bcall(?:s|ed|ing)?\s+(?:\S+\s+){0,3}?off\b/iu;
+
+/** A call back is asked of a person: "call me back", "Rückruf bitte", "können Sie mich zurückrufen", "ruf mich zurück". */
+const CALL_BACK =
+  /(?:\bcall\s+(?:me\s+)?back\b|\bcallback\b|(?<!\p{L})(?:zurückruf|zurueckruf|rückruf|rueckruf)\w*|\bruf\w*\s+(?:\S+\s+){0,4}?(?:zurück|zurueck)(?!\p{L}))/iu;
 
 const CUSTOMER_SERVICE = /\bcustomer\s+(?:service|support|care)\b/iu;
 
@@ -75,14 +85,18 @@ export function readRequest(message: string): { request: ShopperRequest; words: 
   const asksToReach = has(words, 'talk') || has(words, 'bot');
   const wishes = (has(words, 'want') || has(words, 'real')) && !has(words, 'feedback');
   const nothingElse = !TOPICS.some((topic) => has(words, topic)) && numbers.length === 0;
-  if (!negated && (((staff || anyone) && (asksToReach || wishes)) || (staff && nothingElse)))
+  if (
+    !negated &&
+    (((staff || anyone) && (asksToReach || wishes)) || (staff && nothingElse) || CALL_BACK.test(message))
+  )
     return { request: { kind: 'person' }, words };
 
   const orderish = aboutOrder || (numbers.length > 0 && !otherObject);
   const callsOff =
     has(words, 'cancel') ||
     CALL_OFF.test(message) ||
-    (negated && (aboutOrder || /\bitem/i.test(message))) ||
+    (negated && (aboutOrder || numbers.length > 0 || /\bitem/i.test(message))) ||
+    DO_NOT_SEND.test(message) ||
     CANNOT_PAY.test(message);
   if (callsOff && orderish && (aboutOrder || !otherObject))
     return { request: { kind: 'cancel-order', orderNumbers: numbers }, words };
