@@ -24,6 +24,8 @@ export interface InboxConversation {
   customInstructions: string | null;
   /** The customer an identity token verified (issue 18); null for an anonymous conversation. */
   user?: { id: string; email?: string; name?: string } | null;
+  /** The widget's locale as the page last sent it (`de`, `en-GB`), so an agent knows the shopper's language. */
+  locale?: string | null;
   messageCount: number;
   /** ISO 8601, or null for a conversation without messages. */
   lastMessageAt: string | null;

@@ -170,6 +170,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       userData: { name: 'Ada', tier: 'gold', visits: 3, vip: true, note: null },
       customInstructions: 'Be brief.\nAddress her as Ms Lovelace.',
       user: null,
+      locale: null,
       messageCount: 2,
       lastMessageAt: expect.any(String),
     });
@@ -282,6 +283,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       userData: { email: 'ada@example.com' },
       customInstructions: 'Mention free returns.',
       user: null,
+      locale: null,
       messageCount: 4,
       lastMessageAt: detail.messages[3].createdAt,
     });
