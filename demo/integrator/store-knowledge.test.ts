@@ -37,6 +37,7 @@ const ENGLISH: Record<string, string> = {
   'Hello, I have a question about returns': 'Returns and refunds',
   'i forgot my password': 'Your account',
   'can I get an invoice for my company': 'Invoices',
+  'how do I unsubscribe from the newsletter': 'Your account',
 };
 const GERMAN: Record<string, string> = {
   'Wie lange dauert der Versand?': 'Versand und Lieferung',
@@ -173,5 +174,10 @@ describe('the demo store’s knowledge', async () => {
 
   it.each(UNRELATED)('has no answer for "%s"', async (question) => {
     expect(await knowledge.search(DEMO_WIDGET_ID, question)).toEqual([]);
+  });
+
+  it('finds the German account section for "Newsletter abbestellen" beside the English one, for the engine to pick by language', async () => {
+    const titles = (await knowledge.search(DEMO_WIDGET_ID, 'Newsletter abbestellen')).map((hit) => hit.title);
+    expect(titles).toContain('Kundenkonto');
   });
 });

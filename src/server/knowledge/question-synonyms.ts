@@ -24,6 +24,14 @@ const GROUPS = [
   // Opening hours.
   'hours open opening closed',
   'öffnungszeiten geöffnet offen geschlossen',
+  // Newsletter and the account.
+  'unsubscribe subscribe newsletter emails',
+  'abbestellen abmelden anmelden abonnieren kündigen newsletter',
+  'account login password sign',
+  'konto kundenkonto passwort einloggen anmelden',
+  // Invoices.
+  'invoice bill receipt',
+  'rechnung quittung beleg',
 ];
 
 /** Each form of a group word → the forms of its group's other words. */

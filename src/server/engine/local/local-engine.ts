@@ -343,14 +343,14 @@ function shopperName(turn: EngineTurn): string | undefined {
 
 /**
  * What the engine can do: the store's action names, and cancelling orders. The names are the merchant's words, in
- * the merchant's language: a German answer lists only those that are not plainly English ("order status" would sit
- * oddly in a German sentence), and names looking orders up in its own words.
+ * the merchant's language: a German answer lists only those written in German ("Store hours" would sit oddly in a
+ * German sentence), and names looking orders up in its own words.
  */
 function capabilities(turn: EngineTurn, p: Phrases, canCancel: boolean, language: ReplyLanguage): string {
   const statusAction = orderStatusAction(turn.actions);
   const names = turn.actions
     .filter((a) => a.enabled && a !== statusAction)
-    .filter((a) => language === 'en' || detectLanguage(a.name) !== 'en')
+    .filter((a) => language === 'en' || detectLanguage(a.name) === 'de')
     .map((a) => (language === 'en' ? a.name.toLowerCase() : a.name));
   return p.canHelpWith([
     ...(statusAction ? [p.orderStatus] : []),
