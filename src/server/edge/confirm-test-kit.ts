@@ -48,7 +48,11 @@ export interface ConfirmKit {
   cancellations(): RecordedRequest[];
   /** Calls of the `confirm: true` action "Return an item". */
   returns(): RecordedRequest[];
-  chat(context?: { userData?: Record<string, unknown>; customInstructions?: string }): Promise<TestChat>;
+  chat(context?: {
+    userData?: Record<string, unknown>;
+    customInstructions?: string;
+    locale?: string;
+  }): Promise<TestChat>;
   addProducts(products: CatalogProduct[]): Promise<void>;
   close(): Promise<void>;
 }
