@@ -214,3 +214,15 @@ describe('local engine: answers to its questions', () => {
     expect(calls).toEqual([{ query: 'STR-TEMPO-3' }]);
   });
 });
+
+describe('local engine: moving on from its question', () => {
+  it('answers a new question asked instead of the order number, and drops its own', async () => {
+    const h = harness();
+    expect(await h.turn('where is my order?')).toMatch(/^Which order do you mean\?/);
+    expect(await h.turn('how long does shipping take to germany?')).toMatch(
+      /^From our "Shipping" information:/,
+    );
+    expect(await h.turn('hmm')).not.toMatch(/^Which order/);
+    expect(h.calls).toEqual([]);
+  });
+});

@@ -111,7 +111,10 @@ export function createLocalEngine(): AssistantEngine {
             ...state.pending.values,
             ...answerFor(message, action, state.pending, action === statusAction),
           };
-          return run(turn, action, values, emit, p);
+          // A reply that holds no answer and says more than a few words is the shopper moving on ("what payment
+          // methods do you take?"): it is answered as a new question, and the question asked is dropped.
+          const answered = values[state.pending.asked] !== undefined;
+          if (answered || words.length <= 3) return run(turn, action, values, emit, p);
         }
       }
 
