@@ -25,6 +25,8 @@ export interface DemoOptions {
   limits?: Record<string, number>;
   /** The secret the service signs its calls with and the integrator verifies them with. Default: the development one. */
   signingSecret?: string;
+  /** More origins the demo widgets admit besides the store's, e.g. the playground's Vite origin (`npm run dev`). */
+  extraOrigins?: string[];
 }
 
 export interface RunningDemo {
@@ -147,7 +149,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       signingSecret,
     });
     integrator = started;
-    const raw = demoServiceConfig(store.origins, started.url) as { widgets: Record<string, unknown>[] };
+    const raw = demoServiceConfig([...store.origins, ...(options.extraOrigins ?? [])], started.url) as {
+      widgets: Record<string, unknown>[];
+    };
     if (options.limits) raw.widgets[0].limits = options.limits;
     const config = parseConfig(raw);
     if (!config.ok) throw new Error(`demo: service config: ${config.error}`);

@@ -111,7 +111,10 @@ export async function renderTemplate(
  * What a store's back end does for a signed-in customer (README "Identity"): an HS256 JWT with their id, valid for two
  * hours. The demo "signs in" whoever `?customer=` names (letters, digits, `-`, `_`); a real store uses its session.
  */
-async function demoIdentityToken(secret: string | undefined, customer: string | undefined): Promise<string> {
+export async function demoIdentityToken(
+  secret: string | undefined,
+  customer: string | undefined,
+): Promise<string> {
   if (!secret || !customer || !/^[\w-]{1,64}$/.test(customer)) return '';
   return new SignJWT({ sub: customer, email: `${customer}@example.com`, name: customer })
     .setProtectedHeader({ alg: 'HS256' })
