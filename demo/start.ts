@@ -12,7 +12,8 @@ const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
 
 try {
-  const dataDir = process.env.DATA_DIR ?? '.data/demo';
+  // An empty DATA_DIR is unset, not the current folder (a database in the checkout's root).
+  const dataDir = process.env.DATA_DIR || '.data/demo';
   const signingSecret = process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET;
   if (signingSecret === DEMO_SIGNING_SECRET) {
     console.warn(
