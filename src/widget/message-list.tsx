@@ -152,14 +152,7 @@ export function MessageList(props: MessageListProps) {
     const { anchor } = state;
     state.anchor = undefined;
     if (anchor) list.scrollTop += anchor.getBoundingClientRect().top - state.top;
-    else if (state.pinned) {
-      // A long answer is read from its start: the list follows it until its first line reaches the top, then stays.
-      const reply = list.querySelector<HTMLElement>(':scope>[data-status=streaming]');
-      if (reply && reply.offsetHeight > list.clientHeight) {
-        list.scrollTop += reply.getBoundingClientRect().top - list.getBoundingClientRect().top;
-        state.pinned = false;
-      } else list.scrollTop = list.scrollHeight;
-    }
+    else if (state.pinned) list.scrollTop = list.scrollHeight;
   }, [messages, props.isOpen]);
   const onScroll = ({ currentTarget: list }: { currentTarget: HTMLDivElement }) => {
     const fromBottom = list.scrollHeight - list.scrollTop - list.clientHeight;
