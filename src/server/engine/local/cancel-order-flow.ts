@@ -31,7 +31,7 @@ export interface CancelOrderState {
 }
 
 type Emit = (event: ReplyEvent) => Promise<void>;
-export type FlowResult = { state: { cancelOrder?: CancelOrderState } };
+type FlowResult = { state: { cancelOrder?: CancelOrderState } };
 
 /** The integrator's reason is shown to the shopper up to this many characters. */
 const ANSWER_MAX = 500;

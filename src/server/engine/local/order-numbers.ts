@@ -45,7 +45,7 @@ function spaced(message: string): string {
 }
 
 /** Every number in the message that could identify something, with what it is a number of. */
-export function numberMentions(message: string): NumberMention[] {
+function numberMentions(message: string): NumberMention[] {
   const text = spaced(message.normalize('NFKC'));
   const out: NumberMention[] = [];
   for (const m of text.matchAll(CANDIDATE)) {

@@ -35,7 +35,7 @@ export interface ShopperWord {
 /**
  * Optimal string alignment distance (Levenshtein plus swapped neighbours, "assistnace"), stopping early above `max`.
  */
-export function editDistance(a: string, b: string, max: number): number {
+function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prevPrev: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
