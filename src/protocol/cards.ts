@@ -4,6 +4,8 @@
  * cannot be shown safely is left out and the card still shows (issue 19: cards degrade, never dump).
  */
 export interface ProductCard {
+  /** The store's product id, when the source knows it (a catalog feed's `identifier`): what a cart adds. */
+  id?: string;
   /** The product page; absent when the integrator's was not an http(s) URL (the card then links nowhere). */
   url?: string;
   name: string;

@@ -11,7 +11,36 @@ export type MessagePart =
    * A call that needs the shopper's yes (`text`: "Cancel order 1003?"), shown with Yes and No buttons that post to
    * `…/conversations/{id}/confirmations/{id}`; a typed yes or no as the next message answers it too.
    */
-  | { type: 'confirm'; id: string; text: string };
+  | { type: 'confirm'; id: string; text: string }
+  /**
+   * Answers the assistant offers (DESIGN "Starters and choices"), shown as chips; a chip sends its text as the
+   * shopper's next message. 1..`CHOICES_MAX` options of 1..`CHOICE_TEXT_MAX` characters.
+   */
+  | { type: 'choices'; options: string[] };
+
+export const CHOICES_MAX = 6;
+export const CHOICE_TEXT_MAX = 80;
+
+/**
+ * What the page tells the assistant about where the shopper is (`Service.setPageContext`, DESIGN "Page context"):
+ * sent with the next message, so "does this come in blue?" means the product on the page. Data from the page, never
+ * instructions: engines quote it as third-party data. Limits: `PAGE_CONTEXT_LIMITS`.
+ */
+export interface PageContext {
+  page?: { url?: string; title?: string; type?: string };
+  product?: { id?: string; url?: string; name: string; price?: string; description?: string };
+  cart?: { items: { id?: string; name: string; quantity?: number; price?: string }[]; total?: string };
+}
+
+/** The service refuses (`400`) a page context above these; the widget drops one before sending and logs why. */
+export const PAGE_CONTEXT_LIMITS = {
+  /** The JSON of the whole object, in UTF-16 code units. */
+  json: 8192,
+  /** Any one string but `description`. */
+  text: 500,
+  description: 2000,
+  cartItems: 50,
+} as const;
 
 export type MessagePartType = MessagePart['type'];
 
@@ -71,6 +100,8 @@ export interface SendMessageRequest {
   identityToken?: string | null;
   /** As in `CreateConversationRequest`; updates the conversation's locale when the page changed it. */
   locale?: string | null;
+  /** Where the shopper is as they send this message (`Service.setPageContext`); `null` when the page cleared it. */
+  pageContext?: PageContext | null;
 }
 
 /**

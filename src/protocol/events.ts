@@ -4,6 +4,20 @@ export const EVENT_CHAT_OPEN = 'service:chat-open';
 export const EVENT_CHAT_CLOSE = 'service:chat-close';
 export const EVENT_MESSAGE_SENT = 'service:message-sent';
 export const EVENT_LINK_CLICK = 'service:link-click';
+/** "Add to cart" on a product card (widget config `cart: true`). */
+export const EVENT_ADD_TO_CART = 'service:add-to-cart';
+/** The shopper followed a product card's link. */
+export const EVENT_PRODUCT_CLICK = 'service:product-click';
+
+/** A product as `service:add-to-cart` and `service:product-click` hand it to the page. */
+export interface CartProduct {
+  /** The store's id, when the card came with one (catalog products do). */
+  id?: string;
+  url?: string;
+  name: string;
+  /** As shown on the card ("19,90 €"); `""` when it showed none. */
+  price: string;
+}
 
 export interface EventDetail {
   widgetId: string;
@@ -16,6 +30,8 @@ export interface ServiceEventMap {
   [EVENT_CHAT_CLOSE]: EventDetail;
   [EVENT_MESSAGE_SENT]: EventDetail & { text: string };
   [EVENT_LINK_CLICK]: EventDetail & { url: string };
+  [EVENT_ADD_TO_CART]: EventDetail & { product: CartProduct };
+  [EVENT_PRODUCT_CLICK]: EventDetail & { product: CartProduct };
 }
 
 export type ServiceEventName = keyof ServiceEventMap;

@@ -1,4 +1,4 @@
-import type { EventDetail } from './events';
+import type { CartProduct, EventDetail } from './events';
 
 /** A value allowed in `userData`: the object is flat, so no nested objects or arrays. */
 export type UserDataValue = string | number | boolean | null;
@@ -27,11 +27,32 @@ export interface ServiceSettings {
    * signed by the store's back end: the only way integrators learn who the shopper is (DESIGN "Identity verification").
    */
   identityToken?: string;
-  /** BCP 47; default `navigator.language`. */
+  /** BCP 47; default `navigator.language`. `ar` and `he` lay the chat out right to left. */
   locale?: string;
+  /**
+   * Where the widget keeps the conversation id, its token and the open state (DESIGN "Consent"): `local` (default,
+   * survives the tab), `session` (this tab only), `none` (nothing in the browser's storage; the conversation lives as
+   * long as the page). `Service.setConsent(true|false)` moves between `local` and `none` later.
+   */
+  storage?: 'local' | 'session' | 'none';
+  /** `auto` follows the device's `prefers-color-scheme`, live. Default: the widget config's, else `light`. */
+  theme?: 'light' | 'dark' | 'auto';
+  /** `dataLayer`: every `service:*` event is also pushed to `window.dataLayer` as `{ event: 'service_<name>', ... }`. */
+  analytics?: 'dataLayer';
+  /**
+   * Inline mode: the chat renders inside this element (or the first match of this selector), without a launcher,
+   * sized by the element (a help page, the console's preview).
+   */
+  container?: HTMLElement | string;
   onReady?: (detail: EventDetail) => void;
   onChatOpen?: (detail: EventDetail) => void;
   onChatClose?: (detail: EventDetail) => void;
   onMessageSent?: (detail: EventDetail & { text: string }) => void;
   onLinkClick?: (detail: EventDetail & { url: string }) => void;
+  /**
+   * "Add to cart" was pressed (widget config `cart: true`). Return a promise and the button shows progress, then done
+   * (fulfilled) or failed (rejected); each state is announced to screen readers.
+   */
+  onAddToCart?: (detail: EventDetail & { product: CartProduct }) => unknown;
+  onProductClick?: (detail: EventDetail & { product: CartProduct }) => void;
 }

@@ -4,13 +4,20 @@ export interface WidgetConfig {
   greeting: string;
   /** Assistant name shown in the panel header. */
   title: string;
-  theme: { color: string };
+  /** `mode`: the merchant's default colour scheme; the page's `theme` setting overrides it. */
+  theme: { color: string; mode?: 'light' | 'dark' | 'auto' };
   launcherPosition: 'bottom-right' | 'bottom-left';
   /** Where links in answers open. */
   linkTarget: '_self' | '_blank';
   /** Pages (path prefixes) on which the widget stays out of sight. */
   hideUrls: string[];
+  /** "Add to cart" on product cards (DESIGN "Shopper features"). */
+  cart?: boolean;
+  /** Up to `STARTERS_MAX` questions shown as chips in an empty conversation; a chip sends its text. */
+  starters?: string[];
 }
+
+export const STARTERS_MAX = 4;
 
 export const WIDGET_API_PREFIX = '/v0/widget';
 

@@ -74,6 +74,8 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
           onLinkClick={onLinkClick}
           confirmations={store.confirmations}
           onAnswer={onAnswer}
+          openChoices={store.openChoices}
+          onChoose={store.send}
         />
       ),
     [strings, linkTarget, onLinkClick, onAnswer],

@@ -22,6 +22,7 @@ const en = {
   // A `confirm` part's buttons, and the shopper's answer as their message: needed before its chunk loads.
   yes: 'Yes',
   no: 'No',
+  choices: 'Suggested answers',
 };
 
 export type Strings = typeof en;
@@ -50,6 +51,7 @@ const de: Strings = {
   unread: 'neue Antworten',
   yes: 'Ja',
   no: 'Nein',
+  choices: 'Antwortvorschläge',
 };
 
 const STRINGS = new Map<string, Strings>([

@@ -1,5 +1,5 @@
 import { action, computed, signal } from '@preact/signals';
-import type { ChatMessage, OpenChatOptions, UserData, WidgetConfig } from '../protocol';
+import type { ChatMessage, MessagePart, OpenChatOptions, UserData, WidgetConfig } from '../protocol';
 import { createId } from './id';
 
 /**
@@ -96,10 +96,19 @@ export function createStore(init: StoreInit) {
     return states;
   });
 
+  /** The `choices` parts still answerable: those of the last message, while it is the assistant's. */
+  const openChoices = computed(() => {
+    const last = messages.value.at(-1);
+    return new Set<MessagePart>(
+      last?.role === 'assistant' ? last.parts.filter((p) => p.type === 'choices') : [],
+    );
+  });
+
   return {
     config,
     status,
     confirmations,
+    openChoices,
     /** The shopper pressed Yes or No on a confirm part: the answer joins the outbox as their message (`label`). */
     answer: action((id: string, answer: 'yes' | 'no', label: string) => {
       const clientMessageId = `confirm-${id}`;

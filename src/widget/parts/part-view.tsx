@@ -13,6 +13,9 @@ export interface PartViewProps extends LinkOptions {
   /** For `confirm` parts: every confirm part's state by id (the store's `confirmations`), and what Yes or No does. */
   confirmations?: ReadonlySignal<ReadonlyMap<string, 'yes' | 'no' | 'closed'>>;
   onAnswer?: (id: string, answer: 'yes' | 'no') => void;
+  /** For `choices` parts: the ones still answerable (the last message's), and what a chip does (sends its text). */
+  openChoices?: ReadonlySignal<ReadonlySet<MessagePart>>;
+  onChoose?: (text: string) => void;
 }
 
 /** What a part's component gets: its part, narrowed to its type, the UI strings and how links behave. */
@@ -40,6 +43,7 @@ const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
   products: lazyPart(() => import('./product-cards'), 'ProductsPart'),
   'order-card': lazyPart(() => import('./order-card'), 'OrderCardPart'),
   confirm: lazyPart(() => import('./confirm-part'), 'ConfirmPart', Question),
+  choices: lazyPart(() => import('./choices-part'), 'ChoicesPart'),
 };
 
 /**

@@ -45,6 +45,8 @@ export function summarizePart(part: MessagePart): string {
       return part.cards.map(productNote).join('\n');
     case 'confirm':
       return `[asked the shopper to confirm, with Yes and No buttons: ${part.text}]`;
+    case 'choices':
+      return `[offered the shopper these answers as buttons: ${part.options.join(' | ')}]`;
   }
 }
 
