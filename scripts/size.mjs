@@ -4,6 +4,8 @@
 // - The widget until the chat is open, brotli: ≤ 20 KB: the files a browser fetches from loading dist/widget.js to the
 //   panel open with an empty conversation (scripts/widget-files.mjs; e2e/lazy-parts.e2e.ts checks them against
 //   Chromium's requests).
+//   Until `service:ready` only the launcher's code is fetched and runs (the first line, no budget of its own); the
+//   chat's chunk comes at idle after ready.
 // - Everything the widget can ever load, the lazy parts' chunks included, brotli: ≤ 40 KB.
 // - Each published webhook schema module (dist/schemas/vYYYYMMDD.js with its chunks), brotli: ≤ 4 KB, which holds
 //   only while the schema library tree-shakes (issue #7).
@@ -47,6 +49,7 @@ function main() {
 
   measure('loader (script tag)', [resolve(dist, 'loader.js')], BUDGETS.loader);
   const widget = widgetFiles(dist);
+  measure('widget until ready (launcher)', widget.script.untilReady, undefined);
   measure('widget until chat open', widget.script.untilOpen, BUDGETS.untilOpen);
   measure('widget everything', widget.script.everything, BUDGETS.everything);
   measure('npm entry until chat open (load())', widget.npm.untilOpen, undefined);

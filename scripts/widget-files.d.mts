@@ -2,6 +2,7 @@
 export declare function importsOf(code: string): { static: string[]; dynamic: string[] };
 export declare function reachable(entries: string[], options?: { dynamic?: boolean }): string[];
 interface Files {
+  untilReady: string[];
   untilOpen: string[];
   everything: string[];
 }

@@ -30,19 +30,42 @@ export function reachable(entries, { dynamic = false } = {}) {
   return [...seen];
 }
 
+/** The chat's chunk (src/widget/chat-view.tsx), which the first chunk imports at idle after ready or at the first open. */
+const CHAT_CHUNK = /\/chat-view-[\w-]+\.js$/;
+
+/** The chat chunk among the files `files` import dynamically. */
+function chatChunks(files) {
+  return files.flatMap((file) =>
+    importsOf(readFileSync(file, 'utf8'))
+      .dynamic.map((spec) => resolve(dirname(file), spec))
+      .filter((path) => CHAT_CHUNK.test(path)),
+  );
+}
+
 /**
  * The widget's files in `dist`, as absolute paths:
- * - `untilOpen`: what a browser fetches from loading the widget to the chat open and empty. The script tag: the static
- *   graph of `widget.js` (opening the panel imports nothing more: it is built at idle from the first chunk). The npm
- *   entry: the static graph of `index.js` and of the chunk `load()` imports.
+ * - `untilReady`: what runs until `service:ready`: the static graph of the entry (the launcher's code).
+ * - `untilOpen`: what a browser fetches from loading the widget to the chat open and empty: that, plus the chat's chunk
+ *   and its static imports (fetched at idle after ready, or at the first open). The npm entry: the static graph of
+ *   `index.js` and of the chunk `load()` imports, plus the chat's chunk.
  * - `everything`: all the widget can ever load, dynamic imports (the lazy parts) included.
  */
 export function widgetFiles(dist) {
   const widget = resolve(dist, 'widget.js');
   const index = resolve(dist, 'index.js');
   const loaded = importsOf(readFileSync(index, 'utf8')).dynamic.map((spec) => resolve(dist, spec));
+  const untilReady = reachable([widget]);
+  const npmUntilReady = reachable([index, ...loaded]);
   return {
-    script: { untilOpen: reachable([widget]), everything: reachable([widget], { dynamic: true }) },
-    npm: { untilOpen: reachable([index, ...loaded]), everything: reachable([index], { dynamic: true }) },
+    script: {
+      untilReady,
+      untilOpen: reachable([widget, ...chatChunks(untilReady)]),
+      everything: reachable([widget], { dynamic: true }),
+    },
+    npm: {
+      untilReady: npmUntilReady,
+      untilOpen: reachable([index, ...loaded, ...chatChunks(npmUntilReady)]),
+      everything: reachable([index], { dynamic: true }),
+    },
   };
 }

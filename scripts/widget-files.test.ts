@@ -33,8 +33,10 @@ describe('widgetFiles', () => {
     'widget.js': 'import"./chunks/mount.js";',
     'index.js': 'import{a}from"./chunks/version.js";const l=()=>import("./chunks/mount.js");',
     'chunks/version.js': 'export const a=1;',
-    'chunks/mount.js':
-      'import{a}from"./version.js";const p={t:()=>import("./text.js"),c:()=>import("./card.js")};',
+    'chunks/mount.js': 'import{a}from"./version.js";const c=()=>import("./chat-view-Ab1_.js");',
+    'chunks/chat-view-Ab1_.js':
+      'import{x}from"./mount.js";import{z}from"./pure.js";const p={t:()=>import("./text.js"),c:()=>import("./card.js")};',
+    'chunks/pure.js': 'export const z=1;',
     'chunks/text.js': 'import{x}from"./mount.js";import{y}from"./link.js";',
     'chunks/card.js': 'import{y}from"./link.js";',
     'chunks/link.js': 'import{x}from"./mount.js";',
@@ -42,23 +44,41 @@ describe('widgetFiles', () => {
   for (const [name, code] of Object.entries(files)) writeFileSync(join(dist, name), code);
   const names = (paths: string[]) => paths.map((p) => relative(dist, p)).sort();
 
-  it('counts until open only what the static imports fetch, and everything with the lazy parts', () => {
+  it('counts until ready the static imports, until open the chat chunk too, and everything with the lazy parts', () => {
     const { script, npm } = widgetFiles(dist);
-    expect(names(script.untilOpen)).toEqual(['chunks/mount.js', 'chunks/version.js', 'widget.js']);
+    expect(names(script.untilReady)).toEqual(['chunks/mount.js', 'chunks/version.js', 'widget.js']);
+    expect(names(script.untilOpen)).toEqual([
+      'chunks/chat-view-Ab1_.js',
+      'chunks/mount.js',
+      'chunks/pure.js',
+      'chunks/version.js',
+      'widget.js',
+    ]);
     expect(names(script.everything)).toEqual([
       'chunks/card.js',
+      'chunks/chat-view-Ab1_.js',
       'chunks/link.js',
       'chunks/mount.js',
+      'chunks/pure.js',
       'chunks/text.js',
       'chunks/version.js',
       'widget.js',
     ]);
-    // load() imports the widget's chunk: the npm entry's until-open has it, and not the lazy parts.
-    expect(names(npm.untilOpen)).toEqual(['chunks/mount.js', 'chunks/version.js', 'index.js']);
+    // load() imports the widget's chunk: the npm entry's until-open has it and the chat chunk, not the lazy parts.
+    expect(names(npm.untilReady)).toEqual(['chunks/mount.js', 'chunks/version.js', 'index.js']);
+    expect(names(npm.untilOpen)).toEqual([
+      'chunks/chat-view-Ab1_.js',
+      'chunks/mount.js',
+      'chunks/pure.js',
+      'chunks/version.js',
+      'index.js',
+    ]);
     expect(names(npm.everything)).toEqual([
       'chunks/card.js',
+      'chunks/chat-view-Ab1_.js',
       'chunks/link.js',
       'chunks/mount.js',
+      'chunks/pure.js',
       'chunks/text.js',
       'chunks/version.js',
       'index.js',

@@ -102,7 +102,14 @@ export interface SendMessageRequest {
   locale?: string | null;
   /** Where the shopper is as they send this message (`Service.setPageContext`); `null` when the page cleared it. */
   pageContext?: PageContext | null;
+  /**
+   * The proactive message (`Service.showMessage`) this message answers: the service stores it as the assistant's
+   * message just before this one, so it joins the conversation only once the shopper answers. 1..`PROACTIVE_TEXT_MAX`.
+   */
+  proactiveMessage?: string;
 }
+
+export const PROACTIVE_TEXT_MAX = 500;
 
 /**
  * `POST /v0/widget/{widgetId}/conversations/{id}/confirmations/{confirmId}` body; the answer is the event stream of

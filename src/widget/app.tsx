@@ -1,20 +1,28 @@
-import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
-import type { MessagePart } from '../protocol';
-import { Composer } from './composer';
+import type { ReadonlySignal } from '@preact/signals';
+import type { ComponentType } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { ChatViewProps } from './chat-view';
 import type { Strings } from './i18n';
+import { Icon } from './icon';
 import { Launcher } from './launcher';
-import { MessageList } from './message-list';
-import { Panel } from './panel';
-import { PartView } from './parts';
+import type { CardActions } from './parts/part-view';
 import type { Store } from './store';
+
+/** The chat's chunk once it has arrived (chat-view.tsx): its view, and the conversation's retry. */
+export interface LoadedChat {
+  View: ComponentType<ChatViewProps>;
+  retry: (messageId: string) => void;
+}
 
 export interface AppProps {
   store: Store;
   strings: Strings;
-  /** Sends a failed message again (the conversation's `retry`). */
-  onRetry: (messageId: string) => void;
+  /** The chat's chunk, absent until it has loaded (at idle after ready, or at the first open). */
+  chat: ReadonlySignal<LoadedChat | undefined>;
   /** A link in a message or card was followed: `service:link-click` and `onLinkClick`. */
   onLinkClick: (url: string) => void;
+  /** Product cards' click report and, with a cart, "Add to cart". */
+  cardActions: CardActions;
 }
 
 // On touch devices, focusing the textarea would pop the keyboard over a panel the shopper has not read yet.
@@ -29,8 +37,11 @@ const isTouchFirst = (): boolean =>
  *   returns focus to the launcher, or when the launcher is hidden to what had focus before the panel opened.
  *   `closeChat()` called while the shopper is elsewhere on the page leaves focus where it is.
  */
-export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
+export function App({ store, strings, chat, onLinkClick, cardActions }: AppProps) {
   const isOpen = store.isOpen.value;
+  const loaded = chat.value;
+  const isInline = store.isInline.value;
+  const proactive = store.proactive.value;
   const config = store.config.value;
   const launcherRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
@@ -41,6 +52,8 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
 
   useLayoutEffect(() => {
     if (wasOpen.current === isOpen) return;
+    // Opened before the chat's code arrived: the panel takes focus when it renders, a moment later.
+    if (isOpen && !panelRef.current) return;
     wasOpen.current = isOpen;
     const root = panelRef.current?.getRootNode() as ShadowRoot | undefined;
     if (isOpen) {
@@ -56,30 +69,7 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
     if (!isFocusInside) return;
     if (!store.isHidden.peek()) launcherRef.current?.focus();
     else if (focusBeforeOpen.current?.isConnected) (focusBeforeOpen.current as HTMLElement).focus?.();
-  }, [isOpen]);
-
-  const linkTarget = config.linkTarget;
-  const onAnswer = useMemo(
-    () => (id: string, answer: 'yes' | 'no') => store.answer(id, answer, strings[answer]),
-    [store, strings],
-  );
-  const renderPart = useMemo(
-    () =>
-      (part: MessagePart, index: number): preact.ComponentChild => (
-        <PartView
-          key={index}
-          part={part}
-          strings={strings}
-          linkTarget={linkTarget}
-          onLinkClick={onLinkClick}
-          confirmations={store.confirmations}
-          onAnswer={onAnswer}
-          openChoices={store.openChoices}
-          onChoose={store.send}
-        />
-      ),
-    [strings, linkTarget, onLinkClick, onAnswer],
-  );
+  }, [isOpen, loaded]);
 
   const closeFromInside = (): void => {
     isCloseFromInside.current = true;
@@ -88,45 +78,53 @@ export function App({ store, strings, onRetry, onLinkClick }: AppProps) {
 
   return (
     <div
-      class={`root ${config.launcherPosition === 'bottom-left' ? 'left' : 'right'}${isOpen ? ' open' : ''}`}
+      class={`root ${config.launcherPosition === 'bottom-left' ? 'left' : 'right'}${isOpen ? ' open' : ''}${isInline ? ' inline' : ''}`}
       lang={strings.lang}
     >
-      {store.isPanelMounted.value && (
-        <Panel
-          isOpen={isOpen}
-          title={config.title}
+      {loaded && (
+        <loaded.View
+          store={store}
           strings={strings}
+          isOpen={isOpen}
           panelRef={panelRef}
+          inputRef={inputRef}
           onClose={closeFromInside}
-        >
-          <MessageList
-            isOpen={isOpen}
-            greeting={config.greeting}
-            status={store.status}
-            messages={store.messages}
-            announcement={store.announcement}
-            strings={strings}
-            renderPart={renderPart}
-            onRetry={onRetry}
-          />
-          <Composer
-            draft={store.draft}
-            strings={strings}
-            inputRef={inputRef}
-            onDraft={store.setDraft}
-            onSend={() => store.send(store.draft.peek())}
-          />
-        </Panel>
+          onRetry={loaded.retry}
+          onLinkClick={onLinkClick}
+          cardActions={cardActions}
+        />
       )}
-      <Launcher
-        isOpen={isOpen}
-        isHidden={store.isHidden.value}
-        isPanelMounted={store.isPanelMounted.value}
-        unread={store.unread.value}
-        strings={strings}
-        buttonRef={launcherRef}
-        onClick={() => (store.isOpen.peek() ? closeFromInside() : store.openChat())}
-      />
+      {!isInline && (
+        // A live region that is always there, so the bubble's text is announced when it appears.
+        <div class="nudge-live" aria-live="polite">
+          {proactive && !isOpen && !store.isBubbleDismissed.value && !store.isHidden.value && (
+            <div class="nudge">
+              <button type="button" class="nudge-text" onClick={() => store.openChat()}>
+                {proactive}
+              </button>
+              <button
+                type="button"
+                class="nudge-close"
+                aria-label={strings.dismiss}
+                onClick={store.dismissBubble}
+              >
+                <Icon name="close" />
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {!isInline && (
+        <Launcher
+          isOpen={isOpen}
+          isHidden={store.isHidden.value}
+          isPanelMounted={Boolean(loaded)}
+          unread={store.unread.value}
+          strings={strings}
+          buttonRef={launcherRef}
+          onClick={() => (store.isOpen.peek() ? closeFromInside() : store.openChat())}
+        />
+      )}
     </div>
   );
 }

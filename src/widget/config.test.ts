@@ -120,3 +120,38 @@ describe('fetchWidgetConfig()', () => {
     expect(result.ok).toBe(false);
   });
 });
+
+describe('parseWidgetConfig: issue 20 fields', () => {
+  const fallback = {
+    greeting: 'Hi',
+    title: 'Shop',
+    theme: { color: '#1d4ed8' },
+    launcherPosition: 'bottom-right' as const,
+    linkTarget: '_self' as const,
+    hideUrls: [],
+  };
+
+  it('takes cart, up to four starters and a theme mode', () => {
+    const config = parseWidgetConfig(
+      {
+        cart: true,
+        starters: ['Where is my order?', 'Do you ship to Austria?'],
+        theme: { color: '#000000', mode: 'dark' },
+      },
+      fallback,
+    );
+    expect(config.cart).toBe(true);
+    expect(config.starters).toEqual(['Where is my order?', 'Do you ship to Austria?']);
+    expect(config.theme).toEqual({ color: '#000000', mode: 'dark' });
+  });
+
+  it('drops what a hostile or newer service sends that it cannot show: a cart that is not true, starters that are not short text, a fifth starter, an unknown mode', () => {
+    const config = parseWidgetConfig(
+      { cart: 'yes', starters: ['a', 42, '', 'x'.repeat(81), 'b', 'c', 'd', 'e'], theme: { mode: 'neon' } },
+      fallback,
+    );
+    expect(config.cart).toBeUndefined();
+    expect(config.starters).toEqual(['a', 'b', 'c', 'd']);
+    expect(config.theme).toEqual({ color: '#1d4ed8' });
+  });
+});

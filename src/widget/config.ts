@@ -1,4 +1,12 @@
-import { err, ok, type Result, type WidgetConfig, widgetConfigPath } from '../protocol';
+import {
+  CHOICE_TEXT_MAX,
+  err,
+  ok,
+  type Result,
+  STARTERS_MAX,
+  type WidgetConfig,
+  widgetConfigPath,
+} from '../protocol';
 import { isHexColor } from './theme';
 
 /** How long the widget waits for its config before it shows up offline. */
@@ -24,10 +32,19 @@ export function parseWidgetConfig(raw: unknown, fallback: WidgetConfig): WidgetC
   const hideUrls = Array.isArray(input.hideUrls)
     ? input.hideUrls.filter((path): path is string => typeof path === 'string' && path.startsWith('/'))
     : fallback.hideUrls;
+  // What the service checked already; a widget pointed at another service shows only what it can.
+  const starters = Array.isArray(input.starters)
+    ? input.starters.filter((text) => isText(text, CHOICE_TEXT_MAX)).slice(0, STARTERS_MAX)
+    : [];
   return {
     greeting: isText(input.greeting, GREETING_MAX) ? input.greeting : fallback.greeting,
     title: isText(input.title, TITLE_MAX) ? input.title : fallback.title,
-    theme: { color: isHexColor(theme.color) ? theme.color : fallback.theme.color },
+    theme: {
+      color: isHexColor(theme.color) ? theme.color : fallback.theme.color,
+      ...(theme.mode === 'light' || theme.mode === 'dark' || theme.mode === 'auto'
+        ? { mode: theme.mode }
+        : {}),
+    },
     launcherPosition:
       input.launcherPosition === 'bottom-left' || input.launcherPosition === 'bottom-right'
         ? input.launcherPosition
@@ -35,6 +52,8 @@ export function parseWidgetConfig(raw: unknown, fallback: WidgetConfig): WidgetC
     linkTarget:
       input.linkTarget === '_self' || input.linkTarget === '_blank' ? input.linkTarget : fallback.linkTarget,
     hideUrls: hideUrls.slice(0, HIDE_URLS_MAX),
+    ...(input.cart === true ? { cart: true } : {}),
+    ...(starters.length ? { starters } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ const en = {
   yes: 'Yes',
   no: 'No',
   choices: 'Suggested answers',
+  starters: 'Suggested questions',
+  dismiss: 'Dismiss',
 };
 
 export type Strings = typeof en;
@@ -52,6 +54,8 @@ const de: Strings = {
   yes: 'Ja',
   no: 'Nein',
   choices: 'Antwortvorschläge',
+  starters: 'Vorgeschlagene Fragen',
+  dismiss: 'Ausblenden',
 };
 
 const STRINGS = new Map<string, Strings>([

@@ -13,6 +13,8 @@ export interface MessageListProps {
   strings: Strings;
   renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
+  /** After the messages: the proactive message and the starters (chat-view.tsx). */
+  trailing?: preact.ComponentChildren;
   /** Whether the panel shows: a history that came back while it was closed is scrolled to its newest as it opens. */
   isOpen: boolean;
 }
@@ -186,6 +188,7 @@ export function MessageList(props: MessageListProps) {
           onRetry={props.onRetry}
         />
       ))}
+      {props.trailing}
       {status.value !== 'online' && (
         <p class="notice" role="status">
           {status.value === 'offline' ? strings.offline : strings.reconnecting}

@@ -1,10 +1,12 @@
-import { effect, untracked } from '@preact/signals';
+import { effect, signal, untracked } from '@preact/signals';
 import { h, render } from 'preact';
 import {
+  EVENT_ADD_TO_CART,
   EVENT_CHAT_CLOSE,
   EVENT_CHAT_OPEN,
   EVENT_LINK_CLICK,
   EVENT_MESSAGE_SENT,
+  EVENT_PRODUCT_CLICK,
   EVENT_READY,
   err,
   GLOBAL_NAME,
@@ -15,19 +17,18 @@ import {
   type WidgetConfig,
 } from '../protocol';
 import { adoptStyles } from './adopt-styles';
-import { App } from './app';
-import { createConversation } from './chat/conversation';
+import { App, type LoadedChat } from './app';
 import { fetchWidgetConfig, matchesHideUrls, parseWidgetConfig } from './config';
 import { createDisposer, type Disposer } from './disposer';
-import { emit } from './emit';
+import { emit, pushEventsToDataLayer } from './emit';
 import { pickStrings } from './i18n';
+import css from './launcher.css?inline';
 import { logError } from './log';
-import { partsCss, prefetchParts } from './parts';
+import type { CardActions } from './parts/part-view';
 import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
-import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
+import { clearWidgetItems, readItem, setStorageMode, storageKey, writeItem } from './storage';
 import { createStore } from './store';
-import css from './styles.css?inline';
 import { contrastColor } from './theme';
 import { whenIdle } from './when-idle';
 
@@ -107,6 +108,8 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   // Boot runs as several short tasks, never one long one (issue: embed runtime, "no long task until ready").
   // The first localStorage access is a synchronous trip to the browser process: done while the request is out.
   await yieldToHost();
+  setStorageMode(widgetId, settings.storage ?? 'local');
+  pushEventsToDataLayer(settings.analytics === 'dataLayer');
   const openKey = storageKey(widgetId, 'open');
   const wasOpenBefore = readItem(openKey) === '1';
   const response = await configRequest;
@@ -126,6 +129,7 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     status: response.ok ? 'online' : 'offline',
     isHidden: resolveHidden(settings.hidden, inIframe, onHiddenUrl),
     isOpen: !isHiddenByDefault && wasOpenBefore,
+    isInline: Boolean(settings.container),
     userData: settings.userData,
     customInstructions: settings.customInstructions,
     identityToken: settings.identityToken,
@@ -133,25 +137,110 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
 
   const host = document.createElement(HOST_TAG);
   const shadow = host.attachShadow({ mode: 'open' });
-  adoptStyles(shadow, css + partsCss);
+  adoptStyles(shadow, css);
   host.style.setProperty('--service-color', config.theme.color);
   host.style.setProperty('--service-on-color', contrastColor(config.theme.color));
   trackVisualViewport(host, disposer);
-  (document.body ?? document.documentElement).append(host);
+  if (settings.container) host.setAttribute('inline', '');
+  (settings.container ?? document.body ?? document.documentElement).append(host);
   // Styles are parsed; the first render (Preact's first run on this page) gets a task of its own.
   await yieldToHost();
   if (controller.signal.aborted) return err('the widget was destroyed while it started');
-  const conversation = createConversation({
-    store,
-    strings,
-    baseUrl: settings.baseUrl,
-    widgetId,
-    locale: settings.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language),
-    onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
-  });
-  disposer.add(() => conversation.dispose());
   const onLinkClick = (url: string): void => emit(EVENT_LINK_CLICK, { widgetId, url }, settings.onLinkClick);
-  render(h(App, { store, strings, onRetry: conversation.retry, onLinkClick }), shadow);
+  const chat = signal<LoadedChat | undefined>(undefined);
+  let conversation: import('./chat/conversation').Conversation | undefined;
+  const cardActions: CardActions = {
+    onProductClick: (product) => emit(EVENT_PRODUCT_CLICK, { widgetId, product }, settings.onProductClick),
+  };
+  if (config.cart) {
+    // The page's promise (if any) drives the button: so the callback is called here, not through emit(), which
+    // contains what a callback returns.
+    cardActions.onAddToCart = (product) => {
+      emit(EVENT_ADD_TO_CART, { widgetId, product });
+      try {
+        return settings.onAddToCart?.({ widgetId, product: { ...product } });
+      } catch (error) {
+        // Shown as "not added" on the button; logged for the page's developer, never thrown into the page.
+        logError(`the ${EVENT_ADD_TO_CART} callback threw`, error);
+        return Promise.reject(error);
+      }
+    };
+  }
+  render(h(App, { store, strings, chat, onLinkClick, cardActions }), shadow);
+
+  // The chat's view: a chunk wanted at idle after ready (schedulePanel) or at the first open, whichever comes first.
+  // A chunk that fails to load (the network) is asked for again at the next open.
+  let isViewLoading = false;
+  const loadView = (): void => {
+    if (isViewLoading) return;
+    isViewLoading = true;
+    import('./chat-view').then(
+      (module) => {
+        if (controller.signal.aborted) return;
+        adoptStyles(shadow, module.css);
+        chat.value = { View: module.ChatView, retry: (id) => conversation?.retry(id) };
+        // The parts an empty chat does not need (cards, markdown) are chunks of their own: fetched at idle once the
+        // chat is open, so the next answer's card renders at once (issue 10, "Bytes").
+        disposer.add(
+          effect(() => {
+            if (store.isOpen.value) whenIdle(() => void module.prefetchParts(), disposer);
+          }),
+        );
+      },
+      (error: unknown) => {
+        isViewLoading = false;
+        logError('could not load the chat', error);
+      },
+    );
+  };
+  disposer.add(
+    effect(() => {
+      // Both read on every run: a chunk that failed to load is asked for again when the shopper opens the chat.
+      const isWanted = store.isPanelMounted.value;
+      if (store.isOpen.value || isWanted) untracked(loadView);
+    }),
+  );
+
+  // The conversation with the service, a chunk of its own: an empty chat opens without it. It loads with the view
+  // when there is a conversation to show (a returning shopper's, stored), at once when a message waits to go out,
+  // and otherwise at idle once the chat is open, long before a first message is typed. It restores the history and
+  // sends what waits in the store's outbox as it starts.
+  let isConversationLoading = false;
+  const loadConversation = (): void => {
+    if (isConversationLoading) return;
+    isConversationLoading = true;
+    import('./chat/conversation').then(
+      (module) => {
+        if (controller.signal.aborted) return;
+        const started = module.createConversation({
+          store,
+          strings,
+          baseUrl: settings.baseUrl,
+          widgetId,
+          locale: settings.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language),
+          onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
+        });
+        conversation = started;
+        disposer.add(() => started.dispose());
+      },
+      (error: unknown) => {
+        isConversationLoading = false;
+        logError('could not load the conversation', error);
+      },
+    );
+  };
+  const hasStoredConversation = readItem(storageKey(widgetId, 'conversation')) !== null;
+  disposer.add(
+    effect(() => {
+      // All three read on every run, so each stays a dependency.
+      const isViewLoaded = chat.value !== undefined;
+      const hasMessages = store.messages.value.length > 0;
+      const isOpen = store.isOpen.value;
+      if (hasMessages) untracked(loadConversation);
+      else if (isViewLoaded && hasStoredConversation) untracked(loadConversation);
+      else if (isViewLoaded && isOpen) whenIdle(loadConversation, disposer);
+    }),
+  );
 
   // Open state: remembered per widget, and announced only when it changes.
   let wasOpen = store.isOpen.peek();
@@ -161,7 +250,8 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
       if (isOpen === wasOpen) return;
       wasOpen = isOpen;
       untracked(() => {
-        writeItem(openKey, isOpen ? '1' : null);
+        // Inline, the chat is part of the page: nothing to remember about it being open.
+        if (!store.isInline.peek()) writeItem(openKey, isOpen ? '1' : null);
         emit(
           isOpen ? EVENT_CHAT_OPEN : EVENT_CHAT_CLOSE,
           { widgetId },
@@ -171,19 +261,12 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     }),
   );
 
-  // The parts an empty chat does not need (cards, markdown) are chunks of their own: fetched at idle once the chat is
-  // open, so the next answer's card renders at once (issue 10, "Bytes").
-  disposer.add(
-    effect(() => {
-      if (store.isOpen.value) whenIdle(() => void prefetchParts(), disposer);
-    }),
-  );
-
   const api = createPublicApi({
     store,
     widgetId,
     reset: () => {
-      conversation.reset();
+      if (conversation) conversation.reset();
+      else store.reset();
       clearWidgetItems(widgetId);
     },
     destroy: () => {
@@ -192,6 +275,22 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
       disposer.dispose();
       if (globals()[GLOBAL_NAME] === api) delete globals()[GLOBAL_NAME];
       booting = undefined;
+    },
+    mountInline: (element) => {
+      host.setAttribute('inline', '');
+      element.append(host);
+      writeItem(openKey, null);
+      store.goInline();
+    },
+    // Consent given: the page's own choice of storage, or localStorage when that was `none`.
+    setConsent: (granted) =>
+      setStorageMode(
+        widgetId,
+        granted ? (settings.storage && settings.storage !== 'none' ? settings.storage : 'local') : 'none',
+      ),
+    later: (task, ms) => {
+      const timer = setTimeout(task, ms);
+      disposer.add(() => clearTimeout(timer));
     },
   });
   // SPEC "Widget browser controls": the object appears, then `service:ready` announces it.

@@ -8,6 +8,8 @@ export interface PanelProps {
   title: string;
   strings: Strings;
   panelRef: Ref<HTMLDivElement>;
+  /** Inline mode: a region of the page, not a dialog, and nothing to close. */
+  isInline?: boolean;
   onClose: () => void;
   children: ComponentChildren;
 }
@@ -16,14 +18,16 @@ export interface PanelProps {
  * The chat window. It stays in the DOM while closed, so the launcher's `aria-controls` always resolves. Escape anywhere
  * inside closes it.
  */
-export function Panel({ isOpen, title, strings, panelRef, onClose, children }: PanelProps) {
+export function Panel({ isOpen, title, strings, panelRef, isInline, onClose, children }: PanelProps) {
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the role is `dialog` or `region` (set below), not static.
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: both roles take aria-labelledby; biome cannot read a dynamic role.
     <div
       ref={panelRef}
       id={PANEL_ID}
       part="panel"
       class="panel"
-      role="dialog"
+      role={isInline ? 'region' : 'dialog'}
       aria-labelledby={TITLE_ID}
       tabIndex={-1}
       hidden={!isOpen}
@@ -38,9 +42,11 @@ export function Panel({ isOpen, title, strings, panelRef, onClose, children }: P
         <h2 id={TITLE_ID} class="title">
           {title}
         </h2>
-        <button type="button" class="close" aria-label={strings.closeChat} onClick={onClose}>
-          <Icon name="close" />
-        </button>
+        {!isInline && (
+          <button type="button" class="close" aria-label={strings.closeChat} onClick={onClose}>
+            <Icon name="close" />
+          </button>
+        )}
       </div>
       {children}
     </div>

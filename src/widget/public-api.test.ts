@@ -14,6 +14,7 @@ import {
   startTestService,
   TEST_CONFIG,
   type TestService,
+  untilPanel,
 } from './test-support';
 import { VERSION } from './version';
 
@@ -95,6 +96,7 @@ describe('showLauncher() / hideLauncher() / setHidden()', () => {
     const api = await mountWidget();
     api.openChat();
     api.hideLauncher();
+    await untilPanel();
     await flush();
     expect(api.isOpen).toBe(true);
     expect(panel().hidden).toBe(false);
@@ -109,6 +111,7 @@ describe('openChat()', () => {
     api.openChat();
     api.openChat();
     events.stop();
+    await untilPanel();
     await flush();
     expect(api.isOpen).toBe(true);
     expect(panel().hidden).toBe(false);
@@ -119,6 +122,7 @@ describe('openChat()', () => {
   it('works while the launcher is hidden (the merchant opens the chat from a button of its own)', async () => {
     const api = await mountWidget({ hidden: true });
     api.openChat();
+    await untilPanel();
     await flush();
     expect(panel().hidden).toBe(false);
     expect(launcher().hidden).toBe(true);
@@ -127,6 +131,7 @@ describe('openChat()', () => {
   it('puts `message` in the composer', async () => {
     const api = await mountWidget();
     api.openChat({ message: 'Do you ship to Austria?' });
+    await untilPanel();
     await flush();
     expect(textarea().value).toBe('Do you ship to Austria?');
     expect(messageTexts()).toEqual([]);
@@ -135,6 +140,7 @@ describe('openChat()', () => {
   it('with autoSend, sends `message` as a pending user message and clears the composer', async () => {
     const api = await mountWidget();
     api.openChat({ message: 'Is the blue one in stock?', autoSend: true });
+    await untilPanel();
     await flush();
     expect(messageTexts()).toEqual(['Is the blue one in stock?']);
     expect(part('[part="messages"] .user').getAttribute('data-status')).toBe('pending');
@@ -144,6 +150,7 @@ describe('openChat()', () => {
   it('with autoSend and a blank message, only opens', async () => {
     const api = await mountWidget();
     api.openChat({ message: '  ', autoSend: true });
+    await untilPanel();
     await flush();
     expect(api.isOpen).toBe(true);
     expect(messageTexts()).toEqual([]);
@@ -152,6 +159,7 @@ describe('openChat()', () => {
   it('moves focus into the panel', async () => {
     const api = await mountWidget();
     api.openChat();
+    await untilPanel();
     await flush();
     expect(hostElement()?.shadowRoot?.activeElement).toBe(textarea());
   });
@@ -180,6 +188,7 @@ describe('closeChat()', () => {
     api.closeChat();
     api.closeChat();
     events.stop();
+    await untilPanel();
     await flush();
     expect(panel().hidden).toBe(true);
     expect(events.events.map((event) => event.detail)).toEqual([{ widgetId: 'demo' }]);
@@ -199,6 +208,7 @@ describe('closeChat()', () => {
     const search = document.createElement('input');
     document.body.append(search);
     api.openChat();
+    await untilPanel();
     await flush();
     search.focus();
     api.closeChat();
@@ -229,6 +239,7 @@ describe('reset()', () => {
     const events = recordEvents(EVENT_CHAT_CLOSE);
     api.reset();
     events.stop();
+    await untilPanel();
     await flush();
     expect(messageTexts()).toEqual([]);
     expect(textarea().value).toBe('');

@@ -1,6 +1,23 @@
-import { err, MESSAGE_TEXT_MAX, type OpenChatOptions, ok, type Result, type ServiceApi } from '../protocol';
+import {
+  err,
+  MESSAGE_TEXT_MAX,
+  type OpenChatOptions,
+  ok,
+  PAGE_CONTEXT_LIMITS,
+  type PageContext,
+  PROACTIVE_TEXT_MAX,
+  type Result,
+  type ServiceApi,
+  type ShowMessageOptions,
+} from '../protocol';
 import { logError } from './log';
-import { checkCustomInstructions, checkHidden, checkIdentityToken, checkUserData } from './settings';
+import {
+  checkContainer,
+  checkCustomInstructions,
+  checkHidden,
+  checkIdentityToken,
+  checkUserData,
+} from './settings';
 import type { Store } from './store';
 import { VERSION } from './version';
 
@@ -11,7 +28,36 @@ export interface PublicApiDeps {
   reset(): void;
   /** Removes the host element, listeners and global; called once. */
   destroy(): void;
+  /** Moves the widget into `element`, inline from then on. */
+  mountInline?(element: HTMLElement): void;
+  /** The shopper's storage consent (`setConsent`). */
+  setConsent?(granted: boolean): void;
+  /** Runs `task` after `ms`, unless the widget is destroyed first. */
+  later?(task: () => void, ms: number): void;
 }
+
+/**
+ * What `setPageContext` keeps at once: a JSON copy, so the page changing its object later changes nothing; `null`
+ * clears. Its fields are checked before sending (chat/page-context.ts, with the conversation's code).
+ */
+const copyPageContext = (value: unknown): Result<PageContext | null> => {
+  if (value === null) return ok(null);
+  const json = typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : '';
+  return json && json.length <= PAGE_CONTEXT_LIMITS.json
+    ? ok(JSON.parse(json))
+    : err(`pageContext must be an object of at most ${PAGE_CONTEXT_LIMITS.json} characters as JSON, or null`);
+};
+
+const checkShowMessage = (text: unknown, options: unknown): Result<[string, number]> => {
+  if (typeof text !== 'string' || !text.trim() || text.length > PROACTIVE_TEXT_MAX)
+    return err(`text must be a string of 1 to ${PROACTIVE_TEXT_MAX} characters`);
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    return err('options must be an object like { delayMs }');
+  const delayMs = (options as ShowMessageOptions | undefined)?.delayMs ?? 0;
+  if (typeof delayMs !== 'number' || !(delayMs >= 0) || delayMs > 86_400_000)
+    return err('options.delayMs must be a number of milliseconds from 0 to 86400000');
+  return ok([text.trim(), delayMs]);
+};
 
 const checkOpenChatOptions = (value: unknown): Result<OpenChatOptions> => {
   if (value === undefined) return ok({});
@@ -73,6 +119,21 @@ export function createPublicApi(deps: PublicApiDeps): ServiceApi {
       store.setCustomInstructions,
     ),
     setIdentityToken: setter('setIdentityToken', checkIdentityToken, store.setIdentityToken),
+    setPageContext: setter('setPageContext', copyPageContext, store.setPageContext),
+    showMessage: guard('showMessage', (text: unknown, options?: unknown) => {
+      const checked = checkShowMessage(text, options);
+      if (!checked.ok) return logError(`showMessage(): ${checked.error}`);
+      const [message, delayMs] = checked.value;
+      const show = () => store.showProactive(message);
+      if (deps.later) deps.later(show, delayMs);
+      else setTimeout(show, delayMs);
+    }),
+    mount: setter('mount', checkContainer, (element) => deps.mountInline?.(element)),
+    setConsent: setter(
+      'setConsent',
+      (value) => (typeof value === 'boolean' ? ok(value) : err('granted must be a boolean')),
+      (granted) => deps.setConsent?.(granted),
+    ),
     reset: guard('reset', () => deps.reset()),
     destroy: guard('destroy', () => {
       isDestroyed = true;

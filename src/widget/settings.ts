@@ -9,7 +9,9 @@ import {
 } from '../protocol';
 
 /** `ServiceSettings` once checked: the ids are known, every other field is valid or absent. */
-export interface WidgetSettings extends Omit<ServiceSettings, 'widgetId' | 'baseUrl'> {
+export interface WidgetSettings extends Omit<ServiceSettings, 'widgetId' | 'baseUrl' | 'container'> {
+  /** Inline mode's element, found. */
+  container?: HTMLElement;
   widgetId: string;
   /** Absolute http(s) URL without a trailing slash. */
   baseUrl: string;
@@ -27,7 +29,43 @@ export interface ParsedSettings {
   issues: string[];
 }
 
-const CALLBACKS = ['onReady', 'onChatOpen', 'onChatClose', 'onMessageSent', 'onLinkClick'] as const;
+const CALLBACKS = [
+  'onReady',
+  'onChatOpen',
+  'onChatClose',
+  'onMessageSent',
+  'onLinkClick',
+  'onAddToCart',
+  'onProductClick',
+] as const;
+
+/** A check for a setting that takes one of a few words. */
+const oneOf =
+  <T extends string>(name: string, words: readonly T[]) =>
+  (value: unknown): Result<T> =>
+    words.includes(value as T)
+      ? ok(value as T)
+      : err(`${name} must be ${words.map((w) => `"${w}"`).join(' or ')}`);
+
+export const checkStorage = oneOf('storage', ['local', 'session', 'none'] as const);
+export const checkTheme = oneOf('theme', ['light', 'dark', 'auto'] as const);
+export const checkAnalytics = oneOf('analytics', ['dataLayer'] as const);
+
+/** Inline mode's element: an element of this page, or a selector that finds one when the widget loads. */
+export const checkContainer = (value: unknown): Result<HTMLElement> => {
+  let element: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      element = document.querySelector(value);
+    } catch {
+      return err(`container "${value}" is not a valid CSS selector`);
+    }
+    if (!element) return err(`container "${value}" matches no element on this page`);
+  }
+  return element instanceof HTMLElement && element.isConnected
+    ? ok(element)
+    : err('container must be an element of this page or a CSS selector that finds one');
+};
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null) return false;
@@ -152,6 +190,18 @@ export function parseSettings(raw: unknown, defaults: SettingsDefaults): Result<
   });
   take('locale', checkLocale, (value) => {
     settings.locale = value;
+  });
+  take('storage', checkStorage, (value) => {
+    settings.storage = value;
+  });
+  take('theme', checkTheme, (value) => {
+    settings.theme = value;
+  });
+  take('analytics', checkAnalytics, (value) => {
+    settings.analytics = value;
+  });
+  take('container', checkContainer, (value) => {
+    settings.container = value;
   });
   for (const name of CALLBACKS) {
     take(

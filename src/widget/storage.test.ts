@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clearWidgetItems, readItem, storageKey, writeItem } from './storage';
+import { clearWidgetItems, readItem, setStorageMode, storageKey, storageMode, writeItem } from './storage';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -52,5 +52,49 @@ describe('when localStorage throws', () => {
     });
     expect(readItem('_service_demo_open')).toBeNull();
     expect(() => writeItem('_service_demo_open', null)).not.toThrow();
+  });
+});
+
+describe('setStorageMode()', () => {
+  afterEach(() => {
+    setStorageMode('demo', 'local');
+    sessionStorage.clear();
+  });
+
+  it('none: reads and writes stay in memory; localStorage and sessionStorage get nothing, and lose what they had', () => {
+    localStorage.setItem('_service_demo_conversation', 'old');
+    sessionStorage.setItem('_service_demo_open', '1');
+    localStorage.setItem('cart', '3 items');
+    setStorageMode('demo', 'none');
+    expect(readItem('_service_demo_conversation')).toBe('old');
+    writeItem('_service_demo_token', 't1');
+    expect(readItem('_service_demo_token')).toBe('t1');
+    expect(Object.keys(localStorage)).toEqual(['cart']);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('session: what the widget stores goes to sessionStorage, never localStorage', () => {
+    setStorageMode('demo', 'session');
+    writeItem('_service_demo_conversation', 'c1');
+    expect(sessionStorage.getItem('_service_demo_conversation')).toBe('c1');
+    expect(localStorage.length).toBe(0);
+    expect(readItem('_service_demo_conversation')).toBe('c1');
+  });
+
+  it('a consent given mid-conversation keeps the conversation: none → local moves the items into localStorage', () => {
+    setStorageMode('demo', 'none');
+    writeItem('_service_demo_conversation', 'c1');
+    setStorageMode('demo', 'local');
+    expect(localStorage.getItem('_service_demo_conversation')).toBe('c1');
+    expect(storageMode()).toBe('local');
+  });
+
+  it('withdrawn consent (local → none) removes the stored items and keeps the conversation in memory', () => {
+    writeItem('_service_demo_conversation', 'c1');
+    setStorageMode('demo', 'none');
+    expect(localStorage.length).toBe(0);
+    expect(readItem('_service_demo_conversation')).toBe('c1');
+    clearWidgetItems('demo');
+    expect(readItem('_service_demo_conversation')).toBeNull();
   });
 });

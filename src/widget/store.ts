@@ -1,5 +1,12 @@
 import { action, computed, signal } from '@preact/signals';
-import type { ChatMessage, MessagePart, OpenChatOptions, UserData, WidgetConfig } from '../protocol';
+import type {
+  ChatMessage,
+  MessagePart,
+  OpenChatOptions,
+  PageContext,
+  UserData,
+  WidgetConfig,
+} from '../protocol';
 import { createId } from './id';
 
 /**
@@ -26,6 +33,8 @@ export interface WidgetMessage extends ChatMessage {
   answer?: 'yes' | 'no';
   /** A message refused over a limit, until the service's Retry-After is up ("Send again" is disabled meanwhile). */
   isLimited?: boolean;
+  /** A user message that answers a proactive message (`Service.showMessage`): posted with it as `proactiveMessage`. */
+  proactive?: string;
 }
 
 export interface StoreInit {
@@ -33,6 +42,8 @@ export interface StoreInit {
   status: ConnectionStatus;
   isHidden: boolean;
   isOpen: boolean;
+  /** Inline mode (`container`): the chat lives in a page element, always open, without a launcher. */
+  isInline?: boolean;
   userData?: UserData;
   customInstructions?: string;
   identityToken?: string;
@@ -46,13 +57,16 @@ export function createStore(init: StoreInit) {
   const config = signal(init.config);
   const status = signal(init.status);
   const isHidden = signal(init.isHidden);
-  const isOpen = signal(init.isOpen);
+  const isInline = signal(Boolean(init.isInline));
+  const isOpen = signal(init.isOpen || isInline.peek());
   // The panel's DOM is built after boot (or at the first open), so the boot task stays short on slow phones.
-  const isPanelMounted = signal(init.isOpen);
+  const isPanelMounted = signal(isOpen.peek());
   const draft = signal('');
   const messages = signal<readonly WidgetMessage[]>([]);
   const userData = signal(init.userData);
   const customInstructions = signal(init.customInstructions);
+  /** `Service.setPageContext`: absent until the page sets one, `null` once it cleared it. */
+  const pageContext = signal<PageContext | null | undefined>(undefined);
   /** The page's identity token; not cleared by `reset()`: a new conversation is still this customer's. */
   const identityToken = signal(init.identityToken);
   /** Answers that arrived while the panel was closed (the launcher's badge). */
@@ -60,6 +74,13 @@ export function createStore(init: StoreInit) {
   /** The last finished answer as plain text, for the polite live region. */
   const announcement = signal('');
 
+  /**
+   * `Service.showMessage`: the proactive message, shown by the closed launcher and atop the chat, until the shopper
+   * answers it (it then goes out with their message and is part of the conversation) or dismisses it.
+   */
+  const proactive = signal<string | undefined>(undefined);
+  /** The proactive message's bubble by the launcher was closed (×) or the chat was opened. */
+  const isBubbleDismissed = signal(false);
   const send = action((text: string): boolean => {
     const trimmed = text.trim();
     if (!trimmed) return false;
@@ -72,7 +93,20 @@ export function createStore(init: StoreInit) {
       createdAt: new Date().toISOString(),
       status: 'pending',
     };
-    messages.value = [...messages.value, message];
+    // Answering a proactive message makes it part of the conversation: shown as the assistant's, just before.
+    const asked = proactive.value;
+    if (asked) {
+      message.proactive = asked;
+      proactive.value = undefined;
+      const said: WidgetMessage = {
+        id: `proactive-${clientMessageId}`,
+        role: 'assistant',
+        parts: [{ type: 'text', text: asked }],
+        createdAt: message.createdAt,
+        status: 'done',
+      };
+      messages.value = [...messages.value, said, message];
+    } else messages.value = [...messages.value, message];
     draft.value = '';
     return true;
   });
@@ -141,6 +175,7 @@ export function createStore(init: StoreInit) {
     }),
     /** Opens the panel; `message` replaces the draft, or is sent at once with `autoSend`. */
     openChat: action(({ message, autoSend }: OpenChatOptions = {}) => {
+      isBubbleDismissed.value = true;
       isPanelMounted.value = true;
       isOpen.value = true;
       unread.value = 0;
@@ -148,8 +183,17 @@ export function createStore(init: StoreInit) {
       if (autoSend) send(message);
       else draft.value = message;
     }),
+    /** Inline, the chat cannot close: it is part of the page. */
     closeChat: action(() => {
-      isOpen.value = false;
+      if (!isInline.value) isOpen.value = false;
+    }),
+    isInline,
+    /** Inline mode from now on (`Service.mount(element)`): open, the panel built, nothing unread. */
+    goInline: action(() => {
+      isInline.value = true;
+      isPanelMounted.value = true;
+      isOpen.value = true;
+      unread.value = 0;
     }),
     /** Builds the (closed) panel ahead of the first open; idempotent. */
     mountPanel: action(() => {
@@ -161,6 +205,19 @@ export function createStore(init: StoreInit) {
     send,
     setUserData: action((value: UserData) => {
       userData.value = value;
+    }),
+    proactive,
+    isBubbleDismissed,
+    showProactive: action((text: string) => {
+      proactive.value = text;
+      isBubbleDismissed.value = false;
+    }),
+    dismissBubble: action(() => {
+      isBubbleDismissed.value = true;
+    }),
+    pageContext,
+    setPageContext: action((value: PageContext | null) => {
+      pageContext.value = value;
     }),
     setCustomInstructions: action((value: string) => {
       customInstructions.value = value;

@@ -6,6 +6,7 @@ import {
   IDENTITY_INVALID,
   IDENTITY_MISMATCH,
   type MessagePart,
+  type PageContext,
   REPLY_ID_HEADER,
   type StreamEvent,
   WIDGET_API_PREFIX,
@@ -18,6 +19,7 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
+import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
 
 export interface ConversationDeps {
@@ -209,6 +211,21 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return value && value !== refusedToken ? { identityToken: value } : {};
   };
 
+  /**
+   * Where the shopper is (`Service.setPageContext`), sent with every message while the page has set one; one the
+   * service would refuse is left out, said once per value (chat/page-context.ts).
+   */
+  let refusedContext: unknown;
+  const pageContext = (): { pageContext?: PageContext | null } => {
+    const value = store.pageContext.peek();
+    if (value === undefined) return {};
+    const checked = checkPageContext(value);
+    if (checked.ok) return { pageContext: checked.value };
+    if (refusedContext !== value) logError(`setPageContext(): ${checked.error}; not sent`);
+    refusedContext = value;
+    return {};
+  };
+
   const context = () => ({
     userData: store.userData.peek() ?? null,
     customInstructions: store.customInstructions.peek() ?? null,
@@ -364,7 +381,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
             : `/${conversationId}/messages?lastEventId=${lastSeq}`,
           message.answer
             ? { answer: message.answer, ...sentIdentity }
-            : { clientMessageId, text: textOf(message), ...sentIdentity, locale },
+            : {
+                clientMessageId,
+                text: textOf(message),
+                ...sentIdentity,
+                locale,
+                ...pageContext(),
+                ...(message.proactive ? { proactiveMessage: message.proactive } : {}),
+              },
         );
         // Signed in mid-chat: the service made the anonymous conversation this customer's.
         if (sentIdentity.identityToken && !message.answer) bind(subOf(sentIdentity.identityToken));

@@ -23,7 +23,9 @@ const JACKET: Product = { url: 'https://shop.example/p/jacket', name: 'Rain jack
 
 function renderCard(card: Product, linkTarget: '_self' | '_blank' = '_blank') {
   const onLinkClick = vi.fn();
-  const { container } = render(<ProductCard card={card} linkTarget={linkTarget} onLinkClick={onLinkClick} />);
+  const { container } = render(
+    <ProductCard card={card} strings={pickStrings('en')} linkTarget={linkTarget} onLinkClick={onLinkClick} />,
+  );
   return { card: container.querySelector('[part="product-card"]')!, onLinkClick };
 }
 
@@ -149,5 +151,89 @@ describe('<ProductList>', () => {
 
   it('renders an empty list as an empty list, without throwing', () => {
     expect(within(renderList([]).list).queryAllByRole('listitem')).toHaveLength(0);
+  });
+});
+
+describe('<ProductCard> with a cart (widget config cart: true)', () => {
+  const renderCartCard = (onAddToCart: (p: unknown) => unknown, card: Product = { ...SHOE, id: 'sku-1' }) => {
+    const onProductClick = vi.fn();
+    const onLinkClick = vi.fn();
+    render(
+      <ProductCard
+        card={card}
+        strings={pickStrings('en')}
+        cardActions={{ onAddToCart, onProductClick }}
+        linkTarget="_blank"
+        onLinkClick={onLinkClick}
+      />,
+    );
+    return { button: screen.getByRole('button'), onProductClick, onLinkClick };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('hands the page the product (id, url, name, price) and shows pending, then done, each said to screen readers', async () => {
+    let resolve!: () => void;
+    const onAdd = vi.fn(() => new Promise<void>((r) => (resolve = r)));
+    const { button } = renderCartCard(onAdd);
+    expect(button.textContent).toBe('Add to cart');
+    fireEvent.click(button);
+    expect(onAdd).toHaveBeenCalledExactlyOnceWith({
+      id: 'sku-1',
+      url: SHOE.url,
+      name: 'Trail Runner 3',
+      price: '129,90 €',
+    });
+    expect(button.textContent).toBe('Adding…');
+    expect(screen.getByRole('status').textContent).toBe('Adding Trail Runner 3 to the cart');
+    fireEvent.click(button);
+    expect(onAdd).toHaveBeenCalledTimes(1);
+    resolve();
+    await settle();
+    expect(button.textContent).toBe('Added ✓');
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('status').textContent).toBe('Trail Runner 3 is in the cart');
+  });
+
+  it('a rejected promise shows failed, said so, and the button tries again', async () => {
+    const onAdd = vi.fn().mockRejectedValueOnce(new Error('out of stock')).mockResolvedValueOnce(undefined);
+    const { button } = renderCartCard(onAdd);
+    fireEvent.click(button);
+    await settle();
+    expect(button.textContent).toBe('Not added. Try again');
+    expect(screen.getByRole('status').textContent).toBe('Trail Runner 3 could not be added to the cart');
+    fireEvent.click(button);
+    await settle();
+    expect(onAdd).toHaveBeenCalledTimes(2);
+    expect(button.textContent).toBe('Added ✓');
+  });
+
+  it('a callback that throws shows failed and throws nothing; one that returns no promise shows done at once', async () => {
+    const { button } = renderCartCard(() => {
+      throw new Error('page bug');
+    });
+    expect(() => fireEvent.click(button)).not.toThrow();
+    expect(button.textContent).toBe('Not added. Try again');
+    cleanup();
+    const plain = renderCartCard(() => undefined);
+    fireEvent.click(plain.button);
+    expect(plain.button.textContent).toBe('Added ✓');
+  });
+
+  it('keeps the button out of the link (a button inside a link is invalid), and a click on the link reports the product', () => {
+    const { button, onProductClick, onLinkClick } = renderCartCard(() => undefined);
+    expect(button.closest('a')).toBeNull();
+    fireEvent.click(screen.getByRole('link'));
+    expect(onLinkClick).toHaveBeenCalledWith(SHOE.url);
+    expect(onProductClick).toHaveBeenCalledExactlyOnceWith({
+      id: 'sku-1',
+      url: SHOE.url,
+      name: 'Trail Runner 3',
+      price: '129,90 €',
+    });
+  });
+
+  it('without a cart there is no button', () => {
+    render(<ProductCard card={SHOE} strings={pickStrings('en')} linkTarget="_blank" onLinkClick={vi.fn()} />);
+    expect(screen.queryByRole('button')).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
-import type { ProductCard as Product } from '../../protocol';
+import { useState } from 'preact/hooks';
+import type { CartProduct, ProductCard as Product } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
-import type { PartProps } from './part-view';
+import type { CardActions, PartProps } from './part-view';
 import css from './product-cards.css?inline';
 import { safeHref } from './safe-link';
 
@@ -10,6 +11,117 @@ export { css };
 
 export interface ProductCardProps extends LinkOptions {
   card: Product;
+  strings: Strings;
+  cardActions?: CardActions;
+}
+
+/** What the page gets of a card: `service:add-to-cart` and `service:product-click`'s `detail.product`. */
+const toCartProduct = (card: Product): CartProduct => ({
+  ...(has(card.id) ? { id: card.id } : {}),
+  ...(card.url ? { url: card.url } : {}),
+  name: card.name,
+  price: has(card.price) ? card.price : '',
+});
+
+type CartState = 'idle' | 'pending' | 'done' | 'failed';
+
+/**
+ * The cart's words by the widget's language, in this chunk like {@link LIST_NAME}: the button in each state, and what
+ * a screen reader hears as the state changes (`{name}`: the product's).
+ */
+const CART_TEXT: Record<string, Record<CartState, string> & { said: Record<CartState, string> }> = {
+  en: {
+    idle: 'Add to cart',
+    pending: 'Adding…',
+    done: 'Added ✓',
+    failed: 'Not added. Try again',
+    said: {
+      idle: '',
+      pending: 'Adding {name} to the cart',
+      done: '{name} is in the cart',
+      failed: '{name} could not be added to the cart',
+    },
+  },
+  de: {
+    idle: 'In den Warenkorb',
+    pending: 'Wird hinzugefügt…',
+    done: 'Hinzugefügt ✓',
+    failed: 'Nicht hinzugefügt. Erneut versuchen',
+    said: {
+      idle: '',
+      pending: '{name} wird in den Warenkorb gelegt',
+      done: '{name} liegt im Warenkorb',
+      failed: '{name} konnte nicht in den Warenkorb gelegt werden',
+    },
+  },
+  ar: {
+    idle: 'أضف إلى السلة',
+    pending: 'جارٍ الإضافة…',
+    done: 'تمت الإضافة ✓',
+    failed: 'لم تتم الإضافة. حاول مرة أخرى',
+    said: {
+      idle: '',
+      pending: 'جارٍ إضافة {name} إلى السلة',
+      done: 'أصبح {name} في السلة',
+      failed: 'تعذّرت إضافة {name} إلى السلة',
+    },
+  },
+};
+
+/**
+ * "Add to cart": calls the page (`onAddToCart`), and when that returns a promise shows progress, then done or failed,
+ * each said by a polite live region. Pressed again while pending, it does nothing (no double add); after a failure it
+ * tries again; once done it stays done (a second press would add a second one, which a chat card should not do by a
+ * double tap).
+ */
+function AddToCart({
+  card,
+  strings,
+  onAdd,
+}: {
+  card: Product;
+  strings: Strings;
+  onAdd: (product: CartProduct) => unknown;
+}) {
+  const [state, setState] = useState<CartState>('idle');
+  const text = CART_TEXT[strings.lang] ?? CART_TEXT.en;
+  const add = (): void => {
+    if (state === 'pending' || state === 'done') return;
+    setState('pending');
+    let result: unknown;
+    try {
+      result = onAdd(toCartProduct(card));
+    } catch {
+      setState('failed');
+      return;
+    }
+    const then = (result as PromiseLike<unknown> | undefined)?.then;
+    if (typeof then !== 'function') {
+      setState('done');
+      return;
+    }
+    then.call(
+      result,
+      () => setState('done'),
+      () => setState('failed'),
+    );
+  };
+  return (
+    <>
+      <button
+        type="button"
+        class="pc-add"
+        data-state={state}
+        aria-disabled={state === 'pending' || state === 'done'}
+        onClick={add}
+      >
+        {text[state]}
+      </button>
+      <span class="sr-only" role="status">
+        {text.said[state].replace('{name}', card.name)}
+      </span>
+    </>
+  );
 }
 
 /** A text field worth showing. The widget may be pointed at any service: a field of another type is left out. */
@@ -23,28 +135,50 @@ const isShown = (card: Product | null | undefined): card is Product => has(card?
  * The image box has a fixed aspect ratio, so a picture that loads late shifts nothing; without an image, description
  * or price, those elements are not rendered at all.
  */
-export function ProductCard({ card, ...link }: ProductCardProps) {
+export function ProductCard({ card, strings, cardActions, linkTarget, onLinkClick }: ProductCardProps) {
   const image = safeHref(card.image, true);
-  return (
-    <Link {...link} href={card.url} httpOnly class="pc" part="product-card">
+  const onAdd = cardActions?.onAddToCart;
+  const onClick = (url: string): void => {
+    onLinkClick(url);
+    cardActions?.onProductClick(toCartProduct(card));
+  };
+  const link = (
+    <Link
+      linkTarget={linkTarget}
+      onLinkClick={onClick}
+      href={card.url}
+      httpOnly
+      class={onAdd ? 'pc-link' : 'pc'}
+      part={onAdd ? undefined : 'product-card'}
+    >
       {image && <img class="pc-img" src={image} alt={card.name} loading="lazy" decoding="async" />}
       <span class="pc-name">{card.name}</span>
       {has(card.description) && <span class="pc-desc">{card.description}</span>}
       {has(card.price) && <span class="pc-price">{card.price}</span>}
     </Link>
   );
+  // With a cart, the card is a box holding the link and the button (a button cannot sit inside a link).
+  return onAdd ? (
+    <div class="pc" part="product-card">
+      {link}
+      <AddToCart card={card} strings={strings} onAdd={onAdd} />
+    </div>
+  ) : (
+    link
+  );
 }
 
 export interface ProductListProps extends LinkOptions {
   cards: Product[];
   strings: Strings;
+  cardActions?: CardActions;
 }
 
 /**
  * The product list's name by the widget's language (`Strings['lang']`; English for one not here): in this chunk, not
  * in i18n.ts, whose strings load before the chat opens. A language added to i18n.ts is added here too.
  */
-const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte' };
+const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 'المنتجات' };
 
 /**
  * Several products: a horizontal, snapping scroll list. Each card is a link, so Tab walks them (the browser scrolls
@@ -52,12 +186,18 @@ const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte' };
  * `display: flex`, so no marker shows while `list-style` stays untouched (WebKit drops the list role of a list
  * styled `list-style: none`).
  */
-export function ProductList({ cards, strings, ...link }: ProductListProps) {
+export function ProductList({ cards, strings, cardActions, linkTarget, onLinkClick }: ProductListProps) {
   return (
     <ul class="pcs" aria-label={LIST_NAME[strings.lang] ?? LIST_NAME.en}>
       {cards.map((card) => (
         <li>
-          <ProductCard card={card} {...link} />
+          <ProductCard
+            card={card}
+            strings={strings}
+            cardActions={cardActions}
+            linkTarget={linkTarget}
+            onLinkClick={onLinkClick}
+          />
         </li>
       ))}
     </ul>
@@ -65,11 +205,39 @@ export function ProductList({ cards, strings, ...link }: ProductListProps) {
 }
 
 /** The `product-card` part (part-view.tsx); nothing for a card without a name. */
-export const ProductCardPart = ({ part, strings, ...link }: PartProps<'product-card'>) =>
-  isShown(part.card) ? <ProductCard card={part.card} {...link} /> : null;
+export const ProductCardPart = ({
+  part,
+  strings,
+  cardActions,
+  linkTarget,
+  onLinkClick,
+}: PartProps<'product-card'>) =>
+  isShown(part.card) ? (
+    <ProductCard
+      card={part.card}
+      strings={strings}
+      cardActions={cardActions}
+      linkTarget={linkTarget}
+      onLinkClick={onLinkClick}
+    />
+  ) : null;
 
 /** The `products` part (part-view.tsx): its cards with a name; nothing when none has one. */
-export const ProductsPart = ({ part, ...rest }: PartProps<'products'>) => {
+export const ProductsPart = ({
+  part,
+  strings,
+  cardActions,
+  linkTarget,
+  onLinkClick,
+}: PartProps<'products'>) => {
   const cards = Array.isArray(part.cards) ? part.cards.filter(isShown) : [];
-  return cards.length > 0 ? <ProductList cards={cards} {...rest} /> : null;
+  return cards.length > 0 ? (
+    <ProductList
+      cards={cards}
+      strings={strings}
+      cardActions={cardActions}
+      linkTarget={linkTarget}
+      onLinkClick={onLinkClick}
+    />
+  ) : null;
 };
