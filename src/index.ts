@@ -5,20 +5,25 @@
 import { LOG_PREFIX, type ServiceApi, type ServiceSettings } from './protocol';
 
 export type {
+  CartProduct,
   EventDetail,
   OpenChatOptions,
+  PageContext,
   ServiceApi,
   ServiceEventMap,
   ServiceEventName,
   ServiceSettings,
+  ShowMessageOptions,
   UserData,
   UserDataValue,
 } from './protocol';
 export {
+  EVENT_ADD_TO_CART,
   EVENT_CHAT_CLOSE,
   EVENT_CHAT_OPEN,
   EVENT_LINK_CLICK,
   EVENT_MESSAGE_SENT,
+  EVENT_PRODUCT_CLICK,
   EVENT_READY,
 } from './protocol';
 export { VERSION } from './widget/version';
