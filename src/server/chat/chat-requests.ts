@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX } from '../../protocol/chat';
+import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX, PROACTIVE_TEXT_MAX } from '../../protocol/chat';
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../protocol/settings';
 import { IDENTITY_TOKEN_MAX } from '../edge/identity-token';
 
@@ -98,6 +98,13 @@ export const SendMessageSchema = v.strictObject({
   customInstructions: v.optional(v.nullable(customInstructions)),
   identityToken,
   locale,
+  proactiveMessage: v.optional(
+    v.pipe(
+      v.string('proactiveMessage must be a string'),
+      v.check((s) => s.trim().length > 0, 'proactiveMessage must not be empty'),
+      v.maxLength(PROACTIVE_TEXT_MAX, `proactiveMessage is at most ${PROACTIVE_TEXT_MAX} characters`),
+    ),
+  ),
 });
 
 export const ContextSchema = v.strictObject({

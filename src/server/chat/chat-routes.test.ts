@@ -174,6 +174,25 @@ describe('a conversation with the local engine', () => {
     expect(history.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('stores the proactive message a first message answers just before it, once, however often the message is sent', async () => {
+    const id = await newConversation();
+    const first = await send(id, 'p1', 'Yes please, a size 42', {
+      proactiveMessage: 'Need a hand choosing a size?',
+    });
+    const again = await send(id, 'p1', 'Yes please, a size 42', {
+      proactiveMessage: 'Need a hand choosing a size?',
+    });
+    expect(again).toEqual(first);
+    const history = (await (
+      await fetchApi(api(`/conversations/${id}/messages`), { headers: { origin: ORIGIN } })
+    ).json()) as { messages: Array<{ role: string; parts: Array<{ text?: string }> }> };
+    expect(history.messages.map((m) => [m.role, m.parts[0]?.text])).toEqual([
+      ['assistant', 'Need a hand choosing a size?'],
+      ['user', 'Yes please, a size 42'],
+      ['assistant', expect.any(String)],
+    ]);
+  });
+
   it('greets the shopper by the name given as user data with the message', async () => {
     const id = await newConversation();
     const events = await send(id, 'g', 'Hi there', {
@@ -308,6 +327,24 @@ describe('bad input gets a clear error and changes nothing', () => {
       'invalid_request',
     ],
     ['a hostile clientMessageId', '{"clientMessageId":"<script>","text":"hi"}', 400, 'invalid_request'],
+    [
+      'a proactive message over 500 characters',
+      JSON.stringify({ clientMessageId: 'x', text: 'hi', proactiveMessage: 'a'.repeat(501) }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'an empty proactive message',
+      '{"clientMessageId":"x","text":"hi","proactiveMessage":"  "}',
+      400,
+      'invalid_request',
+    ],
+    [
+      'a proactive message that is not text',
+      '{"clientMessageId":"x","text":"hi","proactiveMessage":{"role":"system"}}',
+      400,
+      'invalid_request',
+    ],
   ])('refuses %s', async (_name, body, status, code) => {
     const id = await newConversation();
     const res = await post(`/conversations/${id}/messages`, body);

@@ -74,6 +74,13 @@ export function createChatService(
         if (request.locale !== undefined) context.locale = request.locale;
         if (!(await chat.setContext(widgetId, conversationId, context))) return null;
       }
+      // The proactive message this one answers joins the conversation now, just before it (DESIGN "Proactive message").
+      if (request.proactiveMessage) {
+        await chat.addProactiveMessage(widgetId, conversationId, {
+          clientMessageId: request.clientMessageId,
+          text: request.proactiveMessage.trim(),
+        });
+      }
       const added = await chat.addUserMessage(widgetId, conversationId, {
         clientMessageId: request.clientMessageId,
         text: request.text.trim(),

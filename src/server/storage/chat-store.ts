@@ -115,6 +115,16 @@ export interface ChatStore {
     message: { clientMessageId: string; text: string },
   ): Promise<{ message: StoredMessage; created: boolean } | null>;
   /**
+   * Stores the proactive message a user message answers (`Service.showMessage`), as the assistant's, just before that
+   * user message: once per `clientMessageId` (kept as `proactive-<clientMessageId>`), and only while that user
+   * message is not stored yet, so a repeated request never adds it again or after the answer.
+   */
+  addProactiveMessage(
+    widgetId: string,
+    conversationId: string,
+    message: { clientMessageId: string; text: string },
+  ): Promise<void>;
+  /**
    * Opens the reply to a user message (`status: 'streaming'`, no parts). One reply per user message: a second call
    * returns the existing reply with `created: false`, so only one caller generates it.
    */
@@ -336,6 +346,19 @@ export function createChatStore(db: Db): ChatStore {
         [conversationId, widgetId, clientId],
       );
       return existing ? { message: toMessage(existing), created: false } : null;
+    },
+
+    async addProactiveMessage(widgetId, conversationId, { clientMessageId, text }) {
+      if (!isUuid(conversationId)) return;
+      const clientId = storableText(clientMessageId);
+      await db.query(
+        `INSERT INTO messages (conversation_id, role, parts, client_message_id)
+         SELECT c.id, 'assistant', $3::jsonb, $4 FROM conversations c
+         WHERE c.id = $1 AND c.widget_id = $2
+           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.client_message_id = $5)
+         ON CONFLICT (conversation_id, client_message_id) DO NOTHING`,
+        [conversationId, widgetId, storableJson([{ type: 'text', text }]), `proactive-${clientId}`, clientId],
+      );
     },
 
     async startAssistantMessage(conversationId, replyTo) {
