@@ -342,3 +342,30 @@ describe('after destroy()', () => {
     expect(hostElement()).not.toBeNull();
   });
 });
+
+describe('setPageContext()', () => {
+  it('takes a product page context and null (clears) silently', async () => {
+    const api = await mountWidget();
+    api.setPageContext({ product: { name: 'Trail Runner 3', price: '129,90 €' } });
+    api.setPageContext(null);
+    expect(serviceErrors(consoleError)).toEqual([]);
+  });
+
+  it.each([
+    ['a string', 'https://shop.example/p/1'],
+    ['an array', []],
+    ['an object over 8,192 characters as JSON', { product: { name: 'x', description: 'y'.repeat(9000) } }],
+  ])('refuses %s with one [service] error', async (_, value) => {
+    const api = await mountWidget();
+    api.setPageContext(value as never);
+    expect(serviceErrors(consoleError)).toHaveLength(1);
+  });
+
+  it('a cyclic object is refused with one [service] error, nothing thrown', async () => {
+    const api = await mountWidget();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => api.setPageContext(cyclic as never)).not.toThrow();
+    expect(serviceErrors(consoleError)).toHaveLength(1);
+  });
+});

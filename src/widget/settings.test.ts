@@ -269,3 +269,40 @@ describe('isInIframe()', () => {
     expect(isInIframe(win)).toBe(true);
   });
 });
+
+describe('parseSettings(): issue 20 settings', () => {
+  const parse = (extra: Record<string, unknown>) =>
+    parseSettings({ widgetId: 'demo', ...extra }, { baseUrl: 'https://s.example' });
+
+  it('takes storage, theme, analytics and a container element or selector', () => {
+    const box = document.createElement('div');
+    box.id = 'chat-box';
+    document.body.append(box);
+    const parsed = parse({ storage: 'none', theme: 'auto', analytics: 'dataLayer', container: '#chat-box' });
+    expect(parsed.ok && parsed.value.settings).toMatchObject({
+      storage: 'none',
+      theme: 'auto',
+      analytics: 'dataLayer',
+      container: box,
+    });
+    expect(parsed.ok && parsed.value.issues).toEqual([]);
+    box.remove();
+  });
+
+  it.each([
+    ['storage', 'cookies', 'storage must be "local" or "session" or "none"'],
+    ['theme', 'neon', 'theme must be "light" or "dark" or "auto"'],
+    ['analytics', 'ga4', 'analytics must be "dataLayer"'],
+    ['container', '#missing', 'container "#missing" matches no element on this page'],
+    ['container', '<<<', 'container "<<<" is not a valid CSS selector'],
+    ['container', document.createElement('div'), 'container must be an element of this page'],
+    ['onAddToCart', 'addToCart()', 'onAddToCart must be a function'],
+  ])('reports %s %o and loads without it', (field, value, message) => {
+    const parsed = parse({ [field]: value });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.issues).toHaveLength(1);
+    expect(parsed.value.issues[0]).toContain(message);
+    expect((parsed.value.settings as unknown as Record<string, unknown>)[field]).toBeUndefined();
+  });
+});

@@ -82,3 +82,69 @@ describe('store', () => {
     expect(store.isOpen.value).toBe(true);
   });
 });
+
+describe('store: issue 20', () => {
+  it('a proactive message answered becomes the assistant message just before the answer, which carries it', () => {
+    const store = newStore();
+    store.showProactive('Need a hand choosing a size?');
+    store.send('Yes, size 42');
+    const [asked, answer] = store.messages.value;
+    expect(asked).toMatchObject({
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'Need a hand choosing a size?' }],
+    });
+    expect(answer).toMatchObject({ role: 'user', proactive: 'Need a hand choosing a size?' });
+    expect(store.proactive.value).toBeUndefined();
+    // Only the first answer carries it.
+    store.send('And in blue?');
+    expect(store.messages.value[2]?.proactive).toBeUndefined();
+  });
+
+  it('opening the chat dismisses the bubble; showing a new message shows it again', () => {
+    const store = newStore();
+    store.showProactive('Hello');
+    expect(store.isBubbleDismissed.value).toBe(false);
+    store.openChat();
+    expect(store.isBubbleDismissed.value).toBe(true);
+    store.closeChat();
+    store.showProactive('Still there?');
+    expect(store.isBubbleDismissed.value).toBe(false);
+  });
+
+  it('inline: open from the start, and closeChat() does nothing', () => {
+    const store = createStore({ config, status: 'online', isHidden: false, isOpen: false, isInline: true });
+    expect(store.isOpen.value).toBe(true);
+    expect(store.isPanelMounted.value).toBe(true);
+    store.closeChat();
+    expect(store.isOpen.value).toBe(true);
+  });
+
+  it('goInline() opens, builds the panel and clears the unread badge', () => {
+    const store = newStore();
+    store.unread.value = 3;
+    store.goInline();
+    expect([
+      store.isInline.value,
+      store.isOpen.value,
+      store.isPanelMounted.value,
+      store.unread.value,
+    ]).toEqual([true, true, true, 0]);
+  });
+
+  it('choices are answerable only while they belong to the last message, and only an assistant one', () => {
+    const store = newStore();
+    const choices = { type: 'choices' as const, options: ['1001', '1002'] };
+    store.messages.value = [
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [{ type: 'text', text: 'Which one?' }, choices],
+        createdAt: '',
+        status: 'done',
+      },
+    ];
+    expect(store.openChoices.value.has(choices)).toBe(true);
+    store.send('1001');
+    expect(store.openChoices.value.has(choices)).toBe(false);
+  });
+});
