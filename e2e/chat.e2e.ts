@@ -344,7 +344,7 @@ describe('keyboard and screen readers', () => {
     expect(await widget(page, '.user').innerText()).toBe('Where is order\n1002?');
 
     // The polite live region announced the answer.
-    const live = await widget(page, '[aria-live="polite"]').innerText();
+    const live = await widget(page, '[part="messages"] [aria-live="polite"]').innerText();
     expect(live.length).toBeGreaterThan(0);
 
     // Shift+Tab from the composer reaches the card's links (the tracking link) without leaving the panel.
