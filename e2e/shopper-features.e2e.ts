@@ -101,8 +101,8 @@ describe('consent: storage "none" and setConsent', () => {
     expect((await browserStorage(page)).localStorage).toEqual([]);
   });
 
-  it('storage "session" keeps the conversation in this tab only (a second tab starts afresh)', async () => {
-    const { page } = await storeWith({ storage: 'session' });
+  it('storage "session" keeps the conversation in sessionStorage only (mobile)', async () => {
+    const { page } = await storeWith({ storage: 'session' }, MOBILE);
     await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
     await askAndWait(page, 'Where is my order 1001?');
     const storage = await browserStorage(page);
@@ -112,23 +112,25 @@ describe('consent: storage "none" and setConsent', () => {
 });
 
 describe('analytics: "dataLayer"', () => {
-  it("pushes the widget's events as { event: 'service_<name>', ... } without what the shopper typed", async () => {
-    const { page } = await storeWith({ analytics: 'dataLayer' });
-    await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
-    await askAndWait(page, 'Where is my order 1001?');
-    await page.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
-    const layer = await page.evaluate(
-      () => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer,
-    );
-    expect(layer.map((entry) => entry.event)).toEqual([
-      'service_ready',
-      'service_chat_open',
-      'service_message_sent',
-      'service_chat_close',
-    ]);
-    expect(layer.every((entry) => entry.widgetId === 'demo')).toBe(true);
-    expect(JSON.stringify(layer)).not.toContain('1001');
-  });
+  for (const [name, viewport] of VIEWPORTS) {
+    it(`pushes the widget's events as { event: 'service_<name>', ... } without what the shopper typed (${name})`, async () => {
+      const { page } = await storeWith({ analytics: 'dataLayer' }, viewport);
+      await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
+      await askAndWait(page, 'Where is my order 1001?');
+      await page.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
+      const layer = await page.evaluate(
+        () => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer,
+      );
+      expect(layer.map((entry) => entry.event)).toEqual([
+        'service_ready',
+        'service_chat_open',
+        'service_message_sent',
+        'service_chat_close',
+      ]);
+      expect(layer.every((entry) => entry.widgetId === 'demo')).toBe(true);
+      expect(JSON.stringify(layer)).not.toContain('1001');
+    });
+  }
 
   it('pushes nothing without the setting', async () => {
     const { page } = await storeWith({});
