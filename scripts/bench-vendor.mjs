@@ -65,8 +65,9 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
-import { brotliSize, completeSlices, median, rendererMainThreads, traceEventsOf } from './bench-helpers.mjs';
+import { brotliSize, median, traceEventsOf } from './bench-helpers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
+import { READY_MARK, scriptTimeUntilReady } from './script-time.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -89,18 +90,6 @@ const VENDOR_CONFIG = {
   bubble: { position: { bottom: '24px', right: '24px' }, mobilePosition: { bottom: '16px', right: '16px' } },
 };
 const SIDES = ['ours', 'vendor', 'floor'];
-/** The trace's JavaScript entry points: compile, evaluation, calls from Blink, microtask checkpoints. */
-const ENTRY_POINTS = new Set([
-  'EvaluateScript',
-  'v8.compile',
-  'v8.compileModule',
-  'v8.evaluateModule',
-  'v8.run',
-  'v8.callFunction',
-  'FunctionCall',
-  'RunMicrotasks',
-]);
-const LONG_TASK_US = 50_000;
 /** The URL the bench's probe runs under in the page. */
 const PROBE_URL = 'bench-vendor-probe.js';
 
@@ -179,8 +168,8 @@ async function startVendorCdn({ version, bundleName, bundle }) {
   };
 }
 
-/** Installed before any page script: marks ready (see the header) with `bench:ready`, which the trace records. */
-function probe(side) {
+/** Installed before any page script: marks ready (see the header) with `mark`, which the trace records. */
+function probe({ side, mark }) {
   const launcher = {
     ours: () => document.querySelector('service-widget')?.shadowRoot?.querySelector('[part~="launcher"]'),
     vendor: () =>
@@ -203,10 +192,10 @@ function probe(side) {
           return;
         }
         window.__benchReady = performance.now();
-        performance.mark('bench:ready');
+        performance.mark(mark);
         // How the bench learns it: a console message costs the page nothing more (a Playwright wait for a function
         // would run Playwright's own script in the page, and poll it every frame, while the widget boots).
-        console.debug('bench:ready');
+        console.debug(mark);
       };
       requestAnimationFrame(check);
     },
@@ -223,87 +212,6 @@ const tagFor = (side, cdn) =>
     floor: '',
   })[side];
 
-/**
- * Script time (see the header) on the page's main thread until ready, and long tasks. `origin` is the widget's (null
- * on the floor page), `pageUrl` the document's. Returns CPU and wall ms of the widget's entry points, of the
- * unlabelled ones among them and of all entry points, the long tasks with whether the widget ran in each, each of the
- * widget's entry points (`steps`), and the URLs of scripts that are neither the page's, the probe's nor the widget's.
- */
-function analyseTrace(events, origin, pageUrl) {
-  const threads = rendererMainThreads(events);
-  const readyMark = events.find((e) => e.name === 'bench:ready' && threads.has(`${e.pid}:${e.tid}`));
-  if (!readyMark) throw new Error('bench-vendor: the trace has no bench:ready mark');
-  const slices = completeSlices(threads.get(`${readyMark.pid}:${readyMark.tid}`));
-  const readyTs = readyMark.ts;
-  // The mark's `startTime` is ms from navigation start: where navigation starts on the trace's clock.
-  const navigationTs = readyTs - readyMark.args.data.startTime * 1000;
-  const urlOf = (e) => e.args?.data?.url ?? e.args?.data?.fileName ?? e.args?.fileName ?? '';
-  const whose = (url) => {
-    if (origin && url.startsWith(origin)) return 'widget';
-    if (url === PROBE_URL) return 'probe';
-    return url.startsWith(pageUrl) ? 'page' : 'foreign';
-  };
-
-  const totals = { widgetUs: 0, widgetWallUs: 0, unlabelledUs: 0, allUs: 0, allWallUs: 0 };
-  const longTasks = [];
-  const steps = [];
-  const foreign = new Set();
-  let taskEnd = -1;
-  let task = null;
-  let entryEnd = -1;
-  for (const [i, e] of slices.entries()) {
-    if (e.ts >= readyTs) break;
-    if (e.name === 'RunTask' && e.ts >= taskEnd) {
-      task = { dur: e.dur, isWidget: false };
-      taskEnd = e.ts + e.dur;
-      if (e.dur >= LONG_TASK_US) longTasks.push(task);
-    }
-    if (!ENTRY_POINTS.has(e.name) || e.ts < entryEnd) continue;
-    // An outermost entry point: whose script ran in it? The probe's when it is a call of the probe's function. Else
-    // the widget's when a URL on it or on an event nested in it is the widget's, or when none has a URL (the probe's
-    // listeners, nested in the task that dispatches the ready event, do not count); otherwise its first URL says.
-    entryEnd = e.ts + e.dur;
-    const cpu = e.tdur ?? e.dur;
-    totals.allUs += cpu;
-    totals.allWallUs += e.dur;
-    const nested = [];
-    for (let j = i + 1; j < slices.length && slices[j].ts < entryEnd; j++) nested.push(slices[j]);
-    const called = e.name === 'v8.callFunction' ? nested.find((n) => n.name === 'FunctionCall') : e;
-    if (called && urlOf(called) === PROBE_URL) continue;
-    const urls = [e, ...nested].map(urlOf).filter((u) => u && u !== PROBE_URL);
-    const url = urls.find((u) => whose(u) === 'widget') ?? urls[0] ?? '';
-    const owner = url ? whose(url) : 'widget';
-    if (owner === 'foreign') foreign.add(url);
-    if (owner !== 'widget') continue;
-    totals.widgetUs += cpu;
-    totals.widgetWallUs += e.dur;
-    if (!url) totals.unlabelledUs += cpu;
-    if (task && e.ts < taskEnd) task.isWidget = true;
-    steps.push({
-      atMs: Math.round((e.ts - navigationTs) / 100) / 10,
-      name: e.name,
-      script: url ? new URL(url).pathname : '(no URL)',
-      cpuMs: Math.round(cpu / 100) / 10,
-      wallMs: Math.round(e.dur / 100) / 10,
-    });
-  }
-  const ms = (us) => us / 1000;
-  const widgetTasks = longTasks.filter((t) => t.isWidget);
-  return {
-    scriptCpuMs: ms(totals.widgetUs),
-    scriptWallMs: ms(totals.widgetWallUs),
-    unlabelledCpuMs: ms(totals.unlabelledUs),
-    allScriptCpuMs: ms(totals.allUs),
-    allScriptWallMs: ms(totals.allWallUs),
-    longTasks: longTasks.length,
-    longestTaskMs: ms(Math.max(0, ...longTasks.map((t) => t.dur))),
-    widgetLongTasks: widgetTasks.length,
-    longestWidgetTaskMs: ms(Math.max(0, ...widgetTasks.map((t) => t.dur))),
-    steps,
-    foreign: [...foreign],
-  };
-}
-
 async function measure(browser, side, demo, cdn) {
   const origin = { ours: new URL(demo.serviceUrl).origin, vendor: cdn.origin, floor: null }[side];
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -318,7 +226,7 @@ async function measure(browser, side, demo, cdn) {
     });
     // Named, so that the trace tells its script from the page's and the widget's.
     await context.addInitScript({
-      content: `(${probe})(${JSON.stringify(side)});\n//# sourceURL=${PROBE_URL}`,
+      content: `(${probe})(${JSON.stringify({ side, mark: READY_MARK })});\n//# sourceURL=${PROBE_URL}`,
     });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -356,7 +264,7 @@ async function measure(browser, side, demo, cdn) {
     let events;
     try {
       const isReady = page.waitForEvent('console', {
-        predicate: (message) => message.text() === 'bench:ready',
+        predicate: (message) => message.text() === READY_MARK,
         timeout: 60_000,
       });
       await page.goto(`${demo.storeUrl}/`, { waitUntil: 'load' });
@@ -368,7 +276,7 @@ async function measure(browser, side, demo, cdn) {
       ms: window.__benchReady,
       epochMs: performance.timeOrigin + window.__benchReady,
     }));
-    const trace = analyseTrace(events, origin, `${demo.storeUrl}/`);
+    const trace = scriptTimeUntilReady(events, { origin, pageUrl: `${demo.storeUrl}/`, probeUrl: PROBE_URL });
     // Playwright's request start times are wall-clock ms; a request started before ready counts.
     const files = (await Promise.all(responses)).filter((f) => f && f.startTime <= ready.epochMs);
     return {
