@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { brotliSize, median } from './bench-helpers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,11 +53,6 @@ function probe() {
     bench.readyAt = performance.now();
   });
 }
-
-const brotliSize = (buffer) =>
-  brotliCompressSync(buffer, {
-    params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: buffer.length },
-  }).length;
 
 async function measure(browser, storeUrl, serviceUrl, rate) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -130,12 +125,6 @@ async function measure(browser, storeUrl, serviceUrl, rate) {
     await context.close();
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const LABELS = {
   longTasksToReady: ['long tasks to ready', ''],
