@@ -75,6 +75,9 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         title: 'Ridgeline Outfitters assistant',
         greeting:
           'Hi! I can help you find running shoes, hiking boots, rain jackets and more, or check on an order.',
+        // "Add to cart" on product cards: the store's pages fill their cart from it (`onAddToCart`, demo/store).
+        cart: true,
+        starters: ['Running shoes under 100 EUR', 'Where is my order?', 'How long does shipping take?'],
         feeds: integratorFeeds(integratorUrl),
         actions: integratorActions(integratorUrl, 'json'),
         webhooks: integratorWebhooks(integratorUrl),

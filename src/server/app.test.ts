@@ -13,6 +13,13 @@ const config = parseConfig({
   widgets: [
     { id: 'demo', allowedOrigins: ['http://shop.test'], greeting: 'Hello there', themeColor: '#112233' },
     { id: 'open', allowedOrigins: ['*'] },
+    {
+      id: 'shop',
+      allowedOrigins: ['*'],
+      cart: true,
+      starters: ['Where is my order?', 'Do you ship abroad?'],
+      themeMode: 'dark',
+    },
   ],
 });
 if (!config.ok) throw new Error(config.error);
@@ -46,6 +53,17 @@ describe('GET /v0/widget/:id/config', () => {
       launcherPosition: 'bottom-right',
       linkTarget: '_self',
       hideUrls: [],
+      cart: false,
+      starters: [],
+    });
+  });
+
+  it('answers cart, starters and theme.mode as the config sets them (issue 20)', async () => {
+    const res = await app().request('/v0/widget/shop/config');
+    expect(await res.json()).toMatchObject({
+      theme: { color: '#1f6feb', mode: 'dark' },
+      cart: true,
+      starters: ['Where is my order?', 'Do you ship abroad?'],
     });
   });
 

@@ -80,6 +80,42 @@ describe('parseConfig()', () => {
     expect(errorOf(c)).toMatch(/themeColor/);
   });
 
+  it('takes cart, up to 4 starters and themeMode, and names each bad one (issue 20)', () => {
+    const r = parseConfig(base());
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.widgets[0]).toMatchObject({ cart: false, starters: [] });
+    expect(r.value.widgets[0].themeMode).toBeUndefined();
+    const c = base();
+    Object.assign(c.widgets[0], { cart: true, starters: ['  Where is my order? '], themeMode: 'auto' });
+    const ok = parseConfig(c);
+    if (!ok.ok) throw new Error(ok.error);
+    expect(ok.value.widgets[0]).toMatchObject({
+      cart: true,
+      starters: ['Where is my order?'],
+      themeMode: 'auto',
+    });
+
+    const bad = (fields: Record<string, unknown>) => {
+      const b = base();
+      Object.assign(b.widgets[0], fields);
+      return errorOf(b);
+    };
+    expect(bad({ cart: 'yes' })).toMatch(/^widgets\[0\]\.cart: must be true or false/);
+    expect(bad({ starters: ['a', 'b', 'c', 'd', 'e'] })).toMatch(
+      /^widgets\[0\]\.starters: must have at most 4/,
+    );
+    expect(bad({ starters: ['   '] })).toMatch(/^widgets\[0\]\.starters\[0\]: must not be empty/);
+    expect(bad({ starters: ['x'.repeat(81)] })).toMatch(
+      /^widgets\[0\]\.starters\[0\]: must be at most 80 characters/,
+    );
+    expect(bad({ starters: [42] })).toMatch(/^widgets\[0\]\.starters\[0\]: must be a string/);
+    expect(bad({ starters: ['Hi', 'Hi'] })).toMatch(/starters: must not list the same starter twice/);
+    expect(bad({ starters: 'Hi' })).toMatch(/^widgets\[0\]\.starters: /);
+    expect(bad({ themeMode: 'sepia' })).toMatch(
+      /^widgets\[0\]\.themeMode: must be "light", "dark" or "auto"/,
+    );
+  });
+
   it('refuses duplicate widget ids, a missing adminKey and task keys without the nsk_ prefix', () => {
     expect(errorOf({ ...base(), widgets: [...base().widgets, ...base().widgets] })).toMatch(
       /ids must be unique/,

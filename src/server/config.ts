@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
+import { CHOICE_TEXT_MAX } from '../protocol/chat';
 import { err, ok, type Result } from '../protocol/result';
+import { STARTERS_MAX } from '../protocol/widget-config';
 import { WebhooksSchema } from './webhooks/webhook-config';
 
 // service.config.json (DESIGN: service configuration). Validated once at start; a bad field stops the service with a
@@ -117,6 +119,26 @@ const WidgetFields = v.strictObject({
   launcherPosition: v.optional(v.picklist(['bottom-right', 'bottom-left']), 'bottom-right'),
   linkTarget: v.optional(v.picklist(['_self', '_blank']), '_self'),
   hideUrls: v.optional(v.array(v.pipe(v.string(), v.startsWith('/', 'must be a path starting with /'))), []),
+  // Issue 20: the merchant's default colour scheme (`theme.mode` of GET /config); the page's `theme` overrides it.
+  themeMode: v.optional(v.picklist(['light', 'dark', 'auto'], 'must be "light", "dark" or "auto"')),
+  // Issue 20 (DESIGN "Shopper features"): "Add to cart" on product cards.
+  cart: v.optional(v.boolean('must be true or false'), false),
+  // Questions shown as chips in an empty conversation; a chip sends its text, so each is a message a shopper could type.
+  starters: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string('must be a string'),
+          v.trim(),
+          v.minLength(1, 'must not be empty'),
+          v.maxLength(CHOICE_TEXT_MAX, `must be at most ${CHOICE_TEXT_MAX} characters`),
+        ),
+      ),
+      v.maxLength(STARTERS_MAX, `must have at most ${STARTERS_MAX} starters`),
+      v.check((list) => new Set(list).size === list.length, 'must not list the same starter twice'),
+    ),
+    [],
+  ),
   // Issue 18: the store's own instructions for the assistant, before (and above) the page's `customInstructions`.
   instructions: v.optional(
     v.pipe(v.string(), v.maxLength(INSTRUCTIONS_MAX, `must be at most ${INSTRUCTIONS_MAX} characters`)),

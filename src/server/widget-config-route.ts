@@ -5,8 +5,10 @@ import type { WidgetSettings } from './config';
 export const widgetConfigOf = (w: WidgetSettings): WidgetConfig => ({
   title: w.title,
   greeting: w.greeting,
-  theme: { color: w.themeColor },
+  theme: w.themeMode ? { color: w.themeColor, mode: w.themeMode } : { color: w.themeColor },
   launcherPosition: w.launcherPosition,
   linkTarget: w.linkTarget,
   hideUrls: w.hideUrls,
+  cart: w.cart,
+  starters: w.starters,
 });
