@@ -4,6 +4,7 @@ import { HOSTILE_STRINGS, HOSTILE_URLS, WRONG_TYPES } from './hostile-strings';
 import {
   isProductLike,
   PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_ID_MAX,
   PRODUCT_NAME_MAX,
   PRODUCT_PRICE_MAX,
   toProductCard,
@@ -31,6 +32,27 @@ describe('toProductCard()', () => {
       image: 'https://cdn.shop.example/mug.jpg',
     };
     expect(toProductCard(input)).toEqual(input);
+  });
+
+  it("keeps the store's product id exactly, trimmed (what a cart adds)", () => {
+    expect(toProductCard({ ...mug(), id: ' gid://shop/Product/7 ' })).toEqual({
+      ...mug(),
+      id: 'gid://shop/Product/7',
+    });
+    expect(toProductCard({ ...mug(), id: 'x'.repeat(PRODUCT_ID_MAX) })?.id).toHaveLength(PRODUCT_ID_MAX);
+  });
+
+  it.each([
+    ['a number (ids are strings; 1e21 and 0.1 do not survive as text)', 12345],
+    ['longer than PRODUCT_ID_MAX: never cut, a cut id names another product', 'x'.repeat(PRODUCT_ID_MAX + 1)],
+    ['blank', '   '],
+    ['with a control character', 'SKU-1\nSKU-2'],
+    ['with a bidi override', 'SKU-\u202e1'],
+    ['an object', { sku: 'SKU-1' }],
+    ['an array', ['SKU-1']],
+    ['null', null],
+  ])('leaves out an id that is %s, and keeps the card', (_, id) => {
+    expect(toProductCard({ ...mug(), id })).toEqual(mug());
   });
 
   it('copies only known keys and ignores unknown ones', () => {

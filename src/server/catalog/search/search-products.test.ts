@@ -241,12 +241,24 @@ describe('toProductCard()', () => {
         }),
       ),
     ).toEqual({
+      id: 'x',
       url: 'https://shop.example/x',
       name: 'Mug',
       price: '€9.90',
       description: 'A mug.',
       image: 'https://cdn.example/mug.png',
     });
+  });
+
+  it("carries the catalog identifier as the card's id, and leaves out one no card may carry", () => {
+    expect(toProductCard(item('SKU-7', { displayText: 'A', price: '1' }))?.id).toBe('SKU-7');
+    const long = `https://shop.example/${'p'.repeat(300)}`;
+    const card = toProductCard({
+      identifier: long,
+      productData: { displayText: 'A', url: long, price: '1' },
+    });
+    expect(card).toMatchObject({ name: 'A', url: long });
+    expect(card?.id).toBeUndefined();
   });
 
   it('keeps a formatted price as given and shows an unusual currency code after a number', () => {

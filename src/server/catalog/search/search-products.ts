@@ -1,3 +1,4 @@
+import { productId } from '../../../cards/product-card';
 import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
@@ -138,18 +139,22 @@ export async function searchProducts(
 const DESCRIPTION_MAX = 300;
 
 /**
- * A product as SPEC's product card, or null when it cannot be one (no price, or a url that is not http(s)).
+ * A product as SPEC's product card, or null when it cannot be one (no price, or a url that is not http(s)). Its `id` is
+ * the catalog identifier (productID, else sku, else url), what "Add to cart" adds; left out when no card could carry it
+ * (longer than `PRODUCT_ID_MAX`, control characters).
  * A plain numeric price with a valid ISO currency is formatted (`€89.95`); anything else is shown as given, with the
  * currency code after it when there is one.
  * @example
  * toProductCard({ identifier: 'p1', productData: { displayText: 'Mug', url: 'https://s.example/mug', price: '9.9', priceCurrency: 'EUR' } });
- * // → { url: 'https://s.example/mug', name: 'Mug', price: '€9.90' }
+ * // → { id: 'p1', url: 'https://s.example/mug', name: 'Mug', price: '€9.90' }
  */
 export function toProductCard(product: CatalogProduct): ProductCard | null {
   const p = product.productData;
   if (!p.displayText || !isHttpUrl(p.url) || typeof p.price !== 'string' || p.price.trim() === '')
     return null;
+  const id = productId(product.identifier);
   const card: ProductCard = {
+    ...(id !== undefined && { id }),
     url: p.url,
     name: p.displayText,
     price: formatPrice(p.price.trim(), p.priceCurrency),
