@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX, PROACTIVE_TEXT_MAX } from '../../protocol/chat';
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../protocol/settings';
 import { IDENTITY_TOKEN_MAX } from '../edge/identity-token';
+import { PageContextSchema } from './page-context-schema';
 
 // Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
 
@@ -105,6 +106,7 @@ export const SendMessageSchema = v.strictObject({
       v.maxLength(PROACTIVE_TEXT_MAX, `proactiveMessage is at most ${PROACTIVE_TEXT_MAX} characters`),
     ),
   ),
+  pageContext: v.optional(v.nullable(PageContextSchema)),
 });
 
 export const ContextSchema = v.strictObject({

@@ -345,6 +345,45 @@ describe('bad input gets a clear error and changes nothing', () => {
       400,
       'invalid_request',
     ],
+    // Issue 20: the page context (page-context-schema.test.ts names every case).
+    [
+      'a page context over 8,192 characters of JSON',
+      JSON.stringify({
+        clientMessageId: 'x',
+        text: 'hi',
+        pageContext: { cart: { items: Array.from({ length: 40 }, () => ({ name: 'n'.repeat(300) })) } },
+      }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a page context with 51 cart items',
+      JSON.stringify({
+        clientMessageId: 'x',
+        text: 'hi',
+        pageContext: { cart: { items: Array.from({ length: 51 }, () => ({ name: 'x' })) } },
+      }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a __proto__ key in the page context',
+      '{"clientMessageId":"x","text":"hi","pageContext":{"product":{"name":"x","__proto__":{"admin":true}}}}',
+      400,
+      'invalid_request',
+    ],
+    [
+      'a deeply nested page context',
+      `{"clientMessageId":"x","text":"hi","pageContext":{"page":{"title":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}}`,
+      400,
+      'invalid_request',
+    ],
+    [
+      'a page context of the wrong type',
+      '{"clientMessageId":"x","text":"hi","pageContext":{"product":{"name":["Mug"]}}}',
+      400,
+      'invalid_request',
+    ],
   ])('refuses %s', async (_name, body, status, code) => {
     const id = await newConversation();
     const res = await post(`/conversations/${id}/messages`, body);
@@ -357,6 +396,25 @@ describe('bad input gets a clear error and changes nothing', () => {
     };
     expect(history.messages).toEqual([]);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('says what is wrong with a page context, and takes one whose javascript: URL it drops', async () => {
+    const id = await newConversation();
+    const res = await post(
+      `/conversations/${id}/messages`,
+      JSON.stringify({
+        clientMessageId: 'x',
+        text: 'hi',
+        pageContext: { cart: { items: [{ name: 'x', quantity: -1 }] } },
+      }),
+    );
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: 'pageContext.cart.items.0.quantity: must not be negative' },
+    });
+    const events = await send(id, 'y', 'hi', {
+      pageContext: { page: { url: 'javascript:alert(1)', type: 'product' }, product: { name: 'Mug' } },
+    });
+    expect(events.at(-1)?.event).toBe('message.done');
   });
 
   it('names a missing field as required, in words a developer reads', async () => {

@@ -63,17 +63,14 @@ export function createChatService(
   return {
     async send(widgetId, conversationId, request) {
       const { chat } = deps;
-      if (
-        request.userData !== undefined ||
-        request.customInstructions !== undefined ||
-        request.locale !== undefined
-      ) {
-        const context: ContextUpdate = {};
-        if (request.userData !== undefined) context.userData = request.userData;
-        if (request.customInstructions !== undefined) context.customInstructions = request.customInstructions;
-        if (request.locale !== undefined) context.locale = request.locale;
-        if (!(await chat.setContext(widgetId, conversationId, context))) return null;
-      }
+      // Each context field the message carries replaces the stored one (null clears it); one it leaves out stays.
+      const context: ContextUpdate = {};
+      if (request.userData !== undefined) context.userData = request.userData;
+      if (request.customInstructions !== undefined) context.customInstructions = request.customInstructions;
+      if (request.locale !== undefined) context.locale = request.locale;
+      if (request.pageContext !== undefined) context.pageContext = request.pageContext;
+      if (Object.keys(context).length > 0 && !(await chat.setContext(widgetId, conversationId, context)))
+        return null;
       // The proactive message this one answers joins the conversation now, just before it (DESIGN "Proactive message").
       if (request.proactiveMessage) {
         await chat.addProactiveMessage(widgetId, conversationId, {

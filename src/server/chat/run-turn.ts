@@ -152,6 +152,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         message: text,
         locale: turn.conversation.locale,
         userData: turn.conversation.userData,
+        pageContext: turn.conversation.pageContext,
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
         actions,

@@ -1,5 +1,5 @@
 import type { ProductCard } from '../../protocol/cards';
-import type { ChatMessage, MessagePart } from '../../protocol/chat';
+import type { ChatMessage, MessagePart, PageContext } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
 
@@ -109,6 +109,11 @@ export interface EngineTurn {
    */
   locale?: string | null;
   userData: UserData | null;
+  /**
+   * Where the shopper is, as the page last said (issue 20: `Service.setPageContext`), checked at the edge: the page, the
+   * product on it, the cart. The page's data, never instructions; "does it come in blue?" is about its product.
+   */
+  pageContext?: PageContext | null;
   /** The store's own instructions (widget config `instructions`); they come before `customInstructions` and win. */
   instructions?: string | null;
   /** The page's additions (`customInstructions`), never overriding the store's. */

@@ -100,6 +100,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         customInstructions: 'Answer in French.',
         user: null,
         locale: 'de-AT',
+        pageContext: null,
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();
@@ -109,6 +110,33 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       // A message's locale replaces it; leaving it out keeps it.
       expect((await chat.setContext(widgetId, created.id, { locale: 'en' }))?.locale).toBe('en');
       expect((await chat.setContext(widgetId, created.id, { userData: null }))?.locale).toBe('en');
+    });
+
+    it("keeps the page context a message set, replaces it with the next one's, keeps it when left out, clears it with null", async () => {
+      const widgetId = newWidget();
+      const product = {
+        page: { url: 'https://shop.example/p/lumo', title: 'Lumo', type: 'product' },
+        product: {
+          id: 'STR-LUMO-42',
+          name: 'Strider Lumo Runner',
+          price: '€89.95',
+          description: 'Light.\u0000',
+        },
+        cart: { items: [{ name: 'Tee', quantity: 2 }], total: '€49.90' },
+      };
+      const created = await chat.createConversation(widgetId, { pageContext: product });
+      // NUL cannot be stored in jsonb; it is removed like everywhere else (storable.ts).
+      const stored = { ...product, product: { ...product.product, description: 'Light.' } };
+      expect(created.pageContext).toEqual(stored);
+      expect((await chat.getConversation(widgetId, created.id))?.pageContext).toEqual(stored);
+      expect((await chat.setContext(widgetId, created.id, { locale: 'en' }))?.pageContext).toEqual(stored);
+      const home = { page: { url: 'https://shop.example/', type: 'home' } };
+      expect((await chat.setContext(widgetId, created.id, { pageContext: home }))?.pageContext).toEqual(home);
+      expect((await chat.setContext(widgetId, created.id, { pageContext: null }))?.pageContext).toBeNull();
+      expect((await chat.getConversation(widgetId, created.id))?.pageContext).toBeNull();
+      // Another widget cannot set it.
+      expect(await chat.setContext(newWidget(), created.id, { pageContext: home })).toBeNull();
+      expect((await chat.getConversation(widgetId, created.id))?.pageContext).toBeNull();
     });
 
     it('authorizeConversation() opens a conversation only with the hash of its own token, within its widget', async () => {

@@ -1,4 +1,4 @@
-import type { ChatMessage, MessagePart, MessageRole, StreamEvent } from '../../protocol/chat';
+import type { ChatMessage, MessagePart, MessageRole, PageContext, StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { Db } from './db';
@@ -26,6 +26,8 @@ export interface Conversation {
   user: VerifiedUser | null;
   /** The widget's locale as last sent (`de`, `en-GB`); null when the page set none. */
   locale: string | null;
+  /** Where the shopper is, as the page last said with a message (issue 20); null when it said nothing or cleared it. */
+  pageContext: PageContext | null;
 }
 
 /** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
@@ -38,6 +40,7 @@ export interface ContextUpdate {
   userData?: UserData | null;
   customInstructions?: string | null;
   locale?: string | null;
+  pageContext?: PageContext | null;
 }
 
 /** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
@@ -173,6 +176,7 @@ interface ConversationRow {
   user_email: string | null;
   user_name: string | null;
   locale: string | null;
+  page_context: PageContext | null;
 }
 
 interface MessageRow {
@@ -196,7 +200,8 @@ interface EventRow {
 }
 
 const CONVERSATION_COLUMNS =
-  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale';
+  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale, ' +
+  'page_context';
 const MESSAGE_COLUMNS = 'id, role, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
@@ -234,8 +239,8 @@ export function createChatStore(db: Db): ChatStore {
     async createConversation(widgetId, context = {}, tokenHash, user = null) {
       const [row] = await db.query<ConversationRow>(
         `INSERT INTO conversations
-           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name, locale)
-         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
+           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name, locale, page_context)
+         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING ${CONVERSATION_COLUMNS}`,
         [
           widgetId,
           jsonOrNull(context.userData),
@@ -245,6 +250,7 @@ export function createChatStore(db: Db): ChatStore {
           textOrNull(user?.email),
           textOrNull(user?.name),
           textOrNull(context.locale),
+          jsonOrNull(context.pageContext),
         ],
       );
       return toConversation(row);
@@ -302,6 +308,7 @@ export function createChatStore(db: Db): ChatStore {
            user_data = CASE WHEN $3 THEN $4::jsonb ELSE user_data END,
            custom_instructions = CASE WHEN $5 THEN $6 ELSE custom_instructions END,
            locale = CASE WHEN $7 THEN $8 ELSE locale END,
+           page_context = CASE WHEN $9 THEN $10::jsonb ELSE page_context END,
            updated_at = now()
          WHERE id = $1 AND widget_id = $2
          RETURNING ${CONVERSATION_COLUMNS}`,
@@ -314,6 +321,8 @@ export function createChatStore(db: Db): ChatStore {
           textOrNull(context.customInstructions),
           context.locale !== undefined,
           textOrNull(context.locale),
+          context.pageContext !== undefined,
+          jsonOrNull(context.pageContext),
         ],
       );
       return row ? toConversation(row) : null;
@@ -530,6 +539,7 @@ function toConversation(row: ConversationRow): Conversation {
     customInstructions: row.custom_instructions,
     user: row.user_id === null ? null : userOf(row),
     locale: row.locale,
+    pageContext: row.page_context,
   };
 }
 

@@ -14,6 +14,7 @@ import { verifiedUsers } from './014-verified-users';
 import { proposals } from './015-proposals';
 import { webhookCallRequestId } from './017-webhook-call-request-id';
 import { conversationLocale } from './018-conversation-locale';
+import { conversationPageContext } from './019-conversation-page-context';
 import { proactiveMessages } from './020-proactive-messages';
 import type { Migration } from './migration';
 
@@ -41,5 +42,6 @@ export const migrations: readonly Migration[] = [
   proposals,
   webhookCallRequestId,
   conversationLocale,
+  conversationPageContext,
   proactiveMessages,
 ];
