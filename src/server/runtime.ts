@@ -1,6 +1,7 @@
 import type { UserData } from '../protocol/settings';
 import { type CallActionOptions, callAction } from './actions/call-action';
 import { type RefreshReport, scheduleFeedRefresh } from './catalog/ingest/feed-ingest';
+import { findProduct } from './catalog/search/find-product';
 import { searchProducts, toProductCard } from './catalog/search/search-products';
 import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
 import { type ChatService, createChatService } from './chat/chat-service';
@@ -181,6 +182,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           return found.flatMap((p) => toProductCard(p) ?? []);
         },
         searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
+        findProduct: (ref) => findProduct(db, widgetId, ref),
         cancelOrder: orderCancellationTool(
           widgets.get(widgetId),
           { widgetId, conversationId },

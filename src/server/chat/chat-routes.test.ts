@@ -290,6 +290,27 @@ describe('context', () => {
   });
 });
 
+describe('page context', () => {
+  const gaiters = {
+    page: { url: 'https://shop.example/p/gaiters', type: 'product' },
+    product: { name: 'Trail Gaiters', price: '€19.00', description: 'Light gaiters in navy blue.' },
+  };
+
+  it('reaches the engine with the message, stays for later messages, and is cleared with null', async () => {
+    const id = await newConversation();
+    // No catalog here: the engine answers from what the page said about its product.
+    expect(textOf(await send(id, 'p1', 'what does it cost?', { pageContext: gaiters }))).toBe(
+      '**Trail Gaiters** costs €19.00.',
+    );
+    expect(textOf(await send(id, 'p2', 'does it come in blue?'))).toContain(
+      'Its description mentions blue: “Light gaiters in navy blue.”',
+    );
+    expect(textOf(await send(id, 'p3', 'what does it cost?', { pageContext: null }))).not.toContain(
+      'Gaiters',
+    );
+  });
+});
+
 describe('bad input gets a clear error and changes nothing', () => {
   const post = (
     path: string,

@@ -1,4 +1,5 @@
 import type { ProductCard } from '../../protocol/cards';
+import type { Availability } from '../../protocol/catalog';
 import type { ChatMessage, MessagePart, PageContext } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
@@ -86,12 +87,44 @@ export interface KnowledgeHit {
   score: number;
 }
 
+/** How a page names its product (`PageContext.product`): the catalog is searched by `id`, else `url`, else `name`. */
+export interface ProductRef {
+  id?: string;
+  url?: string;
+  name: string;
+}
+
+/** A catalog product as an engine answers about it: its card and what the card leaves out. */
+export interface ProductDetails {
+  /** The catalog identifier (productID, else sku, else url). */
+  id: string;
+  name: string;
+  /** What the shopper is shown; null when the product cannot be a card (no price, no http(s) link). */
+  card: ProductCard | null;
+  brand?: string;
+  /** The whole description (a card's is cut). */
+  description?: string;
+  availability?: Availability;
+  /** The feed's `additionalProperty` values ("color", "size", "material"), as the store wrote them. */
+  attributes: Record<string, string>;
+}
+
+/** The product on the page as the catalog has it, and the other products of its variant group. */
+export interface PageProductDetails extends ProductDetails {
+  variants: ProductDetails[];
+}
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
   searchProducts(query: ProductQuery): Promise<ProductCard[]>;
   /** The store's knowledge sections that best match `query`, best first (at most `limit`, default 3). */
   searchKnowledge(query: string, limit?: number): Promise<KnowledgeHit[]>;
+  /**
+   * The catalog's product a page names (issue 20), with its variants; null when the catalog has none by that id, url or
+   * exact name. Absent where no catalog is wired (tests).
+   */
+  findProduct?(ref: ProductRef): Promise<PageProductDetails | null>;
   /** Present only when the widget has an `order-cancellation` webhook. */
   cancelOrder?(request: { orderId: string; reason?: string }): Promise<CancelOrderResult>;
 }

@@ -25,6 +25,7 @@ import { cueWords, extractParameters, missingParameters } from './extract-parame
 import { matchAction } from './match-action';
 import { cancelOrderAction, orderNumberParameter, orderStatusAction } from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
+import { answerPageProduct } from './page-product';
 import { PHRASES, type Phrases } from './phrases';
 import { readProductQuery } from './product-query';
 import { readRequest } from './read-request';
@@ -58,8 +59,9 @@ const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt 
  * The default engine: offline and deterministic, so a store works, and tests are exact, without any model. It reads
  * what the shopper asks for (read-request.ts: orders, cancellations, a person, greetings) in English and German, with
  * typos and filler; calls the store's actions with typed parameters it collects over as many turns as it takes;
- * answers store questions from the store's knowledge and product questions from the catalog; and says plainly what it
- * can do when nothing matches. It answers in the message's language, else the widget's locale.
+ * answers store questions from the store's knowledge, product questions from the catalog, and questions about the
+ * product on the page (page-product.ts) from its catalog entry; and says plainly what it can do when nothing matches.
+ * It answers in the message's language, else the widget's locale.
  */
 export function createLocalEngine(): AssistantEngine {
   return {
@@ -162,6 +164,9 @@ export function createLocalEngine(): AssistantEngine {
         await say(p.whichOrder);
         return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };
       }
+
+      // On a product page, "does it come in blue?" is about the product there (issue 20).
+      if (request.kind === 'other' && (await answerPageProduct(turn, language, emit))) return { state: {} };
 
       if (request.kind === 'greeting') {
         if (request.thanksOnly) await say(p.welcome);

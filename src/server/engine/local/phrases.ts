@@ -38,6 +38,39 @@ export const PHRASES = {
       "I can't hand you over to a person in this chat yet, but the store's team is happy to help. Here is how to reach them:",
     personNoContact:
       "I can't hand you over to a person in this chat yet. Please use the contact details on the store's website.",
+    // The product on the page (issue 20). `name` arrives bold and escaped; store values (colours, sizes) escaped.
+    colourIs: (colour: string) => `Yes: its colour is ${colour}.`,
+    colourVariant: (colour: string, variant: string) => `Yes, it also comes in ${colour}: ${variant}.`,
+    colourNot: (name: string, colours: string[], asked: string) =>
+      `${name} comes in ${list(colours, 'and')}; the store's catalog lists no ${asked} one.`,
+    colours: (name: string, colours: string[]) => `${name} comes in ${list(colours, 'and')}.`,
+    noColours: (name: string) => `The store's catalog lists no colours for ${name}.`,
+    descriptionMentions: (asked: string) => `Its description mentions ${asked}:`,
+    descriptionSilent: (asked: string) => `Its description does not mention ${asked} either.`,
+    price: (name: string, price: string) => `${name} costs ${price}.`,
+    noPrice: (name: string) => `I have no price for ${name}; the product page shows it.`,
+    inStock: (name: string) => `Yes, ${name} is in stock.`,
+    outOfStock: (name: string) => `${name} is out of stock at the moment.`,
+    preorder: (name: string) => `${name} is not in stock yet, but you can pre-order it.`,
+    discontinued: (name: string) => `${name} is no longer available.`,
+    unknownStock: (name: string) =>
+      `The store's catalog does not say whether ${name} is in stock; the product page shows its current availability.`,
+    othersInStock: (labels: string[]) => `In stock: ${list(labels, 'and')}.`,
+    sizes: (name: string, sizes: string[]) => `${name} comes in sizes ${list(sizes, 'and')}.`,
+    outOfStockMark: 'out of stock',
+    sizeIn: (size: string, inStock: boolean | undefined) =>
+      inStock === undefined
+        ? `Yes, it comes in size ${size}.`
+        : inStock
+          ? `Yes, it comes in size ${size}, and that size is in stock.`
+          : `It comes in size ${size}, but that size is out of stock at the moment.`,
+    sizeNot: (size: string) => `Size ${size} is not among them.`,
+    noSizes: (name: string) => `The store's catalog lists no sizes for ${name}.`,
+    material: (name: string, material: string) => `${name} is made of ${material}.`,
+    noMaterial: (name: string) => `The store's catalog names no material for ${name}.`,
+    about: (name: string) => `About ${name}:`,
+    noDescription: (name: string) => `The store's catalog has no description of ${name}.`,
+    details: 'Details',
     cancelWhichOrder: 'Which order would you like to cancel? Please tell me the order number.',
     cancelNeedNumber:
       'I need the order number to cancel an order; it is in your order confirmation. Which order is it?',
@@ -89,6 +122,38 @@ export const PHRASES = {
       'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben, aber das Team des Shops hilft Ihnen gern. So erreichen Sie es:',
     personNoContact:
       'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben. Bitte nutzen Sie die Kontaktdaten auf der Website des Shops.',
+    colourIs: (colour: string) => `Ja, die Farbe ist ${colour}.`,
+    colourVariant: (colour: string, variant: string) => `Ja, das gibt es auch in ${colour}: ${variant}.`,
+    colourNot: (name: string, colours: string[], asked: string) =>
+      `${name} gibt es in ${list(colours, 'und')}; in ${asked} führt der Katalog des Shops nichts.`,
+    colours: (name: string, colours: string[]) => `${name} gibt es in ${list(colours, 'und')}.`,
+    noColours: (name: string) => `Der Katalog des Shops nennt keine Farben für ${name}.`,
+    descriptionMentions: (asked: string) => `Die Beschreibung erwähnt ${asked}:`,
+    descriptionSilent: (asked: string) => `Auch die Beschreibung erwähnt ${asked} nicht.`,
+    price: (name: string, price: string) => `${name} kostet ${price}.`,
+    noPrice: (name: string) => `Einen Preis für ${name} habe ich nicht; er steht auf der Produktseite.`,
+    inStock: (name: string) => `Ja, ${name} ist auf Lager.`,
+    outOfStock: (name: string) => `${name} ist gerade nicht auf Lager.`,
+    preorder: (name: string) => `${name} ist noch nicht auf Lager, kann aber vorbestellt werden.`,
+    discontinued: (name: string) => `${name} ist nicht mehr erhältlich.`,
+    unknownStock: (name: string) =>
+      `Ob ${name} auf Lager ist, steht nicht im Katalog des Shops; die Produktseite zeigt die aktuelle Verfügbarkeit.`,
+    othersInStock: (labels: string[]) => `Auf Lager: ${list(labels, 'und')}.`,
+    sizes: (name: string, sizes: string[]) => `${name} gibt es in den Größen ${list(sizes, 'und')}.`,
+    outOfStockMark: 'nicht auf Lager',
+    sizeIn: (size: string, inStock: boolean | undefined) =>
+      inStock === undefined
+        ? `Ja, das gibt es in Größe ${size}.`
+        : inStock
+          ? `Ja, das gibt es in Größe ${size}, und diese Größe ist auf Lager.`
+          : `Das gibt es in Größe ${size}, aber diese Größe ist gerade nicht auf Lager.`,
+    sizeNot: (size: string) => `Größe ${size} ist nicht dabei.`,
+    noSizes: (name: string) => `Der Katalog des Shops nennt keine Größen für ${name}.`,
+    material: (name: string, material: string) => `Material von ${name}: ${material}.`,
+    noMaterial: (name: string) => `Der Katalog des Shops nennt kein Material für ${name}.`,
+    about: (name: string) => `Zu ${name}:`,
+    noDescription: (name: string) => `Der Katalog des Shops hat keine Beschreibung von ${name}.`,
+    details: 'Details',
     cancelWhichOrder: 'Welche Bestellung möchten Sie stornieren? Bitte nennen Sie mir die Bestellnummer.',
     cancelNeedNumber:
       'Zum Stornieren brauche ich die Bestellnummer; sie steht in Ihrer Bestellbestätigung. Um welche Bestellung geht es?',
