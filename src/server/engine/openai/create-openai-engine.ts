@@ -12,6 +12,7 @@ import {
   isAwaitingConfirmation,
   type KnowledgeHit,
   needsConfirmation,
+  type PageProductDetails,
   type ReplyEvent,
 } from '../engine';
 import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
@@ -105,6 +106,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
       try {
         const client = modelClient(options, deadlineAt);
         const tools = toolsFromActions(turn.actions, { cancelOrder: turn.tools.cancelOrder !== undefined });
+        const pageProduct = await lookUpPageProduct(turn, signal);
         const messages: ChatCompletionMessage[] = [
           {
             role: 'system',
@@ -113,6 +115,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
               customInstructions: turn.customInstructions,
               userData: turn.userData,
               locale: turn.locale,
+              pageContext: turn.pageContext,
+              pageProduct,
             }),
           },
           ...historyMessages(turn.history),
@@ -172,6 +176,21 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
       }
     },
   };
+}
+
+/**
+ * The catalog's entry for the page's product (issue 20), so "does it come in blue?" is answered from the store's data
+ * in the first round, without a search. A lookup that fails leaves the model with what the page said.
+ */
+async function lookUpPageProduct(turn: EngineTurn, signal: AbortSignal): Promise<PageProductDetails | null> {
+  const ref = turn.pageContext?.product;
+  if (!ref || !turn.tools.findProduct) return null;
+  try {
+    return await untilAborted(turn.tools.findProduct({ id: ref.id, url: ref.url, name: ref.name }), signal);
+  } catch {
+    throwIfAborted(signal);
+    return null;
+  }
 }
 
 /**
