@@ -204,6 +204,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     proposals: createProposalStore(db),
     actionsOf: (id) => widgets.get(id)?.actions ?? [],
     instructionsOf: (id) => widgets.get(id)?.instructions,
+    startersOf: (id) => widgets.get(id)?.starters,
     turnTimeoutMs,
   });
   const tasks = await createTaskService({

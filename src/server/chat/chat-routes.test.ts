@@ -57,6 +57,7 @@ beforeAll(async () => {
       {
         id: 'shop',
         allowedOrigins: [ORIGIN],
+        starters: ['Where is my order?', 'Do you ship abroad?'],
         actions: [
           {
             name: 'Get order status',
@@ -200,6 +201,10 @@ describe('a conversation with the local engine', () => {
       customInstructions: 'Be brief.',
     });
     expect(textOf(events)).toMatch(/^Hi Ada!/);
+    // The widget's starters, offered again as chips (issue 20).
+    expect(events.filter((e) => e.event === 'message.part').map((e) => e.data)).toEqual([
+      { part: { type: 'choices', options: ['Where is my order?', 'Do you ship abroad?'] } },
+    ]);
   });
 });
 

@@ -45,6 +45,8 @@ export function createChatService(
     actionsOf(widgetId: string): ActionDefinition[];
     /** The widget's own instructions (config `instructions`), read per turn like its actions. */
     instructionsOf?(widgetId: string): string | undefined;
+    /** The widget's starters (config `starters`), read per turn like its actions. */
+    startersOf?(widgetId: string): string[] | undefined;
   },
 ): ChatService {
   const queues = new Map<string, Promise<void>>();
@@ -94,6 +96,7 @@ export function createChatService(
           reply: started.message,
           actions: deps.actionsOf(widgetId),
           instructions: deps.instructionsOf?.(widgetId) ?? null,
+          starters: deps.startersOf?.(widgetId) ?? [],
         };
         enqueue(conversationId, () => runTurn(deps, turn));
       }
@@ -136,6 +139,7 @@ export function createChatService(
           reply: started.message,
           actions: deps.actionsOf(widgetId),
           instructions: deps.instructionsOf?.(widgetId) ?? null,
+          starters: deps.startersOf?.(widgetId) ?? [],
           button: { confirmId: proposal.id, answer },
         };
         enqueue(conversation.id, () => runTurn(deps, turn));

@@ -78,4 +78,53 @@ describe('runTurn()', () => {
     expect(texts.at(-2)).toBe('question 35');
     expect(texts.at(-1)).toBe('answer 35');
   });
+
+  it("keeps an engine's choices within the caps: cleaned when it can be, dropped when it cannot", async () => {
+    const widgetId = 'w-choices';
+    const { id } = await chat.createConversation(widgetId);
+    const sent = await chat.addUserMessage(widgetId, id, { clientMessageId: 'c1', text: 'which?' });
+    const reply = await chat.startAssistantMessage(id, sent!.message.id);
+    await runTurn(
+      {
+        chat,
+        proposals: createProposalStore(db),
+        hub: createEventHub(),
+        engine: {
+          async reply(_turn, emit) {
+            await emit({ type: 'delta', text: 'Which one?' });
+            await emit({ type: 'part', part: { type: 'choices', options: [' 1002 ', '1003\u202e'] } });
+            await emit({
+              type: 'part',
+              part: { type: 'choices', options: Array.from({ length: 7 }, (_, i) => `${i}`) },
+            });
+            await emit({ type: 'part', part: { type: 'choices', options: ['x'.repeat(81)] } });
+            return { state: null };
+          },
+        },
+        logger: silentLogger,
+        loadState: async () => null,
+        saveState: async () => {},
+        toolsFor: () => ({
+          callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+          searchKnowledge: async () => [],
+          searchProducts: async () => [],
+        }),
+        turnTimeoutMs: 10_000,
+      },
+      {
+        widgetId,
+        conversation: (await chat.getConversation(widgetId, id))!,
+        userMessage: sent!.message,
+        reply: reply.message,
+        actions: [],
+      },
+    );
+    const history = await chat.listMessages(widgetId, id);
+    expect(history?.messages.at(-1)?.parts).toEqual([
+      { type: 'text', text: 'Which one?' },
+      { type: 'choices', options: ['1002', '1003'] },
+    ]);
+    const parts = (await chat.eventsAfter(id, 0)).filter((e) => e.event.type === 'message.part');
+    expect(parts).toHaveLength(1);
+  });
 });

@@ -5,6 +5,7 @@ import { answerProposal } from '../edge/answer-proposal';
 import { confirmingTools } from '../edge/confirming-tools';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { ProposalStore } from '../edge/proposal-store';
+import { choicesPart } from '../engine/choices';
 import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
 import { type ReplyLanguage, replyLanguage } from '../engine/reply-language';
 import type { Logger } from '../logger';
@@ -47,6 +48,8 @@ export interface Turn {
   actions: ActionDefinition[];
   /** The store's own instructions (widget config `instructions`). */
   instructions?: string | null;
+  /** The widget's starters (config `starters`). */
+  starters?: string[];
   /** The shopper pressed Yes or No on a `confirm` part (`POST …/confirmations/{confirmId}`). */
   button?: { confirmId: string; answer: 'yes' | 'no' };
 }
@@ -102,6 +105,15 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
   const emit = async (event: ReplyEvent): Promise<void> => {
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
+    // Choices outside the protocol's caps never reach a shopper, whichever engine wrote them.
+    if (event.type === 'part' && event.part.type === 'choices') {
+      const part = choicesPart(event.part.options);
+      if (!part) {
+        logger.warn('choices part dropped: outside the caps', { conversationId, reply: turn.reply.id });
+        return;
+      }
+      event = { type: 'part', part };
+    }
     const streamEvent = toStreamEvent(event);
     events.push(streamEvent);
     await chat.appendEvent(conversationId, turn.reply.id, streamEvent);
@@ -156,6 +168,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
         actions,
+        starters: turn.starters ?? [],
         state: await deps.loadState(conversationId),
         ...(answered && { confirmed: answered }),
         tools: deps.toolsFor(

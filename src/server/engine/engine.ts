@@ -153,6 +153,8 @@ export interface EngineTurn {
   customInstructions: string | null;
   /** Enabled actions only. */
   actions: ActionDefinition[];
+  /** The widget's starters (config `starters`, issue 20): questions the store suggests, which an engine may offer. */
+  starters?: string[];
   /** What the engine left for itself at the end of the previous turn (e.g. the question it asked). */
   state: unknown;
   /**

@@ -1,4 +1,5 @@
 import type { ActionDefinition } from '../../config';
+import { choicesPart } from '../choices';
 import {
   type AwaitingConfirmation,
   CANCEL_ORDER_ACTION,
@@ -67,6 +68,9 @@ export async function startCancellation(
   const reason = reasonIn(turn.message);
   if (numbers.length > 1) {
     await say(p.whichOfThese(numbers));
+    // The numbers as chips: a tap sends the number, which picks it.
+    const chips = choicesPart(numbers);
+    if (chips) await emit({ type: 'part', part: chips });
     return { state: { cancelOrder: { step: 'order', choices: numbers, ...(reason ? { reason } : {}) } } };
   }
   if (numbers.length === 0) {

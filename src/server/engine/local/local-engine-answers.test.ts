@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import type { MessagePart } from '../../../protocol/chat';
 import type { ActionDefinition } from '../../config';
 import type { EngineTools, KnowledgeHit, ReplyEvent } from '../engine';
 import { createLocalEngine } from './local-engine';
@@ -56,8 +57,10 @@ const searchKnowledge: EngineTools['searchKnowledge'] = async (query) => {
     .sort((a, b) => b.score - a.score);
 };
 
-function harness(locale?: string) {
+function harness(locale?: string, starters?: string[]) {
   const calls: Record<string, unknown>[] = [];
+  /** The parts of the last turn. */
+  let parts: MessagePart[] = [];
   const cancels: string[] = [];
   let state: unknown = null;
   const engine = createLocalEngine();
@@ -73,6 +76,7 @@ function harness(locale?: string) {
         userData: null,
         customInstructions: null,
         actions: [orderStatus],
+        starters,
         state,
         signal: new AbortController().signal,
         tools: {
@@ -98,9 +102,10 @@ function harness(locale?: string) {
       },
     );
     state = JSON.parse(JSON.stringify(out.state));
+    parts = events.flatMap((e) => (e.type === 'part' ? [e.part] : []));
     return events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
   };
-  return { turn, calls, cancels };
+  return { turn, calls, cancels, parts: () => parts };
 }
 
 describe('local engine answers', () => {
@@ -141,9 +146,14 @@ describe('local engine answers', () => {
     expect(await h.turn('where is order 1234 or was it 5678?')).toBe(
       'You mentioned 1234 and 5678. Which order do you mean?',
     );
+    expect(h.parts()).toEqual([{ type: 'choices', options: ['1234', '5678'] }]);
     expect(h.calls).toEqual([]);
     await h.turn('the second one');
     expect(h.calls).toEqual([{ order_id: '5678' }]);
+    // A chip sends its text: the number alone picks it.
+    await h.turn('where is order 1234 or was it 5678?');
+    await h.turn('1234');
+    expect(h.calls.at(-1)).toEqual({ order_id: '1234' });
   });
 
   it('asks which order to cancel when two are named, then proposes only the chosen one', async () => {
@@ -151,6 +161,7 @@ describe('local engine answers', () => {
     expect(await h.turn('cancel orders 1001 and 1002')).toBe(
       'You mentioned 1001 and 1002. Which order do you mean?',
     );
+    expect(h.parts()).toEqual([{ type: 'choices', options: ['1001', '1002'] }]);
     await h.turn('1002');
     expect(h.cancels).toEqual(['1002']);
   });
@@ -162,6 +173,20 @@ describe('local engine answers', () => {
     expect(text).toMatch(/If you tell me your order number, I can look up where your order is\.$/);
     await h.turn('it is 4471');
     expect(h.calls).toEqual([{ order_id: '4471' }]);
+  });
+
+  it("offers the store's starters as chips after a greeting, and nowhere else", async () => {
+    const starters = ['Where is my order?', 'Do you ship abroad?'];
+    const h = harness('en', starters);
+    expect(await h.turn('Hi!')).toMatch(/^Hi! I can help with/);
+    expect(h.parts()).toEqual([{ type: 'choices', options: starters }]);
+    await h.turn('thanks');
+    expect(h.parts()).toEqual([]);
+    await h.turn('how long does shipping take?');
+    expect(h.parts()).toEqual([]);
+    const none = harness('en', []);
+    await none.turn('hello');
+    expect(none.parts()).toEqual([]);
   });
 
   it('answers in the widget locale when the message does not tell its language', async () => {

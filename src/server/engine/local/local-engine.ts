@@ -1,5 +1,6 @@
 import type { ActionDefinition } from '../../config';
 import { tablesAsLists } from '../../knowledge/tables-as-lists';
+import { choicesPart } from '../choices';
 import {
   type ActionResult,
   type AssistantEngine,
@@ -132,6 +133,8 @@ export function createLocalEngine(): AssistantEngine {
         const [first, ...others] = request.orderNumbers;
         if (others.length > 0) {
           await say(p.whichOfThese(request.orderNumbers));
+          const chips = choicesPart(request.orderNumbers);
+          if (chips) await emit({ type: 'part', part: chips });
           return {
             state: {
               pending: {
@@ -173,6 +176,10 @@ export function createLocalEngine(): AssistantEngine {
         else {
           const name = shopperName(turn);
           await say(`${p.hi(name)} ${capabilities(turn, p, canCancelOrders(turn, cancelAction), language)}`);
+          // The store's starters: the widget shows them only before the first message, and a greeting is that
+          // moment again. Only for a greeting: an answer to a question has the shopper's own topic.
+          const chips = turn.starters?.length ? choicesPart(turn.starters) : null;
+          if (chips) await emit({ type: 'part', part: chips });
         }
         return { state: {} };
       }

@@ -72,9 +72,15 @@ describe('openai engine: cancel_order', () => {
     await run({ ok: true, cancelled: true, reason: '' }, [cancelAction]).done;
     await run(null, [cancelAction]).done;
     const names = (i: number) => server.body(i).tools?.map((t) => t.function.name);
-    expect(names(0)).toEqual(['search_products', 'search_store_info', 'cancel_order', 'cancel_order_2']);
-    expect(names(1)).toEqual(['search_products', 'search_store_info', 'cancel_order']);
-    const tool = server.body(0).tools?.[2];
+    expect(names(0)).toEqual([
+      'search_products',
+      'search_store_info',
+      'offer_choices',
+      'cancel_order',
+      'cancel_order_2',
+    ]);
+    expect(names(1)).toEqual(['search_products', 'search_store_info', 'offer_choices', 'cancel_order']);
+    const tool = server.body(0).tools?.find((t) => t.function.name === 'cancel_order');
     expect(tool?.function.description).toMatch(/cancelled only after their yes/);
     expect(tool?.function.parameters).toMatchObject({ required: ['order_id'], additionalProperties: false });
   });

@@ -314,7 +314,7 @@ describe('openai engine: streaming text', () => {
 });
 
 describe('openai engine: tools', () => {
-  it('builds one function tool per enabled action, plus search_products and search_store_info, with JSON Schema parameters', async () => {
+  it('builds one function tool per enabled action, plus search_products, search_store_info and offer_choices, with JSON Schema parameters', async () => {
     server.enqueue(textAnswer('ok'));
     const h = run({ turn: { actions: [orderStatus, disabledAction, addToCart] } });
     await h.result;
@@ -346,6 +346,27 @@ describe('openai engine: tools', () => {
             type: 'object',
             properties: { query: { type: 'string', description: expect.any(String) } },
             required: ['query'],
+            additionalProperties: false,
+          },
+        },
+      },
+      {
+        type: 'function',
+        function: {
+          name: 'offer_choices',
+          description: expect.stringContaining('Shows the shopper up to 6 short answers as buttons'),
+          parameters: {
+            type: 'object',
+            properties: {
+              options: {
+                type: 'array',
+                items: { type: 'string', maxLength: 80 },
+                minItems: 1,
+                maxItems: 6,
+                description: expect.any(String),
+              },
+            },
+            required: ['options'],
             additionalProperties: false,
           },
         },
@@ -620,7 +641,7 @@ describe('openai engine: tools', () => {
       tool_call_id: 'x1',
       content:
         'Error: there is no tool named "delete_all_orders". Available tools: search_products, search_store_info, ' +
-        'get_order_status.',
+        'offer_choices, get_order_status.',
     });
   });
 

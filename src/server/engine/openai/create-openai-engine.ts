@@ -19,6 +19,7 @@ import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } fr
 import { EngineError } from './engine-error';
 import { historyMessages } from './history-messages';
 import { createModelFetch, type GuardForTests } from './model-fetch';
+import { OFFER_CHOICES_TOOL, readOfferChoicesArguments } from './offer-choices-tool';
 import { readStoreInfoArguments, STORE_INFO_LIMIT, storeInfoToolResult } from './search-store-info-tool';
 import {
   type ChatCompletionMessage,
@@ -267,6 +268,18 @@ async function runToolCall(
     return storeInfoToolResult(query.value, hits);
   }
 
+  if (target.kind === 'offer-choices') {
+    const options = readOfferChoicesArguments(args.value);
+    if (!options.ok) return `Error: invalid arguments for ${name}: ${options.error}. No buttons were shown.`;
+    if (out.offeredChoices())
+      return `Error: ${OFFER_CHOICES_TOOL} was already called in this answer; call it once.`;
+    await out.part({ type: 'choices', options: options.value });
+    return (
+      `Shown to the shopper as buttons: ${options.value.map((o) => JSON.stringify(o)).join(', ')}. The one they ` +
+      'press arrives as their next message. Do not list them again in your text.'
+    );
+  }
+
   if (target.kind === 'cancel-order') {
     const request = readCancelOrderArguments(args.value);
     const cancelOrder = turn.tools.cancelOrder;
@@ -398,6 +411,8 @@ interface ReplyOutput {
   startRound(): void;
   textLength(): number;
   isEmpty(): boolean;
+  /** Whether this turn has shown choices already (one set per answer). */
+  offeredChoices(): boolean;
 }
 
 /**
@@ -410,6 +425,7 @@ function createReplyOutput(emit: (event: ReplyEvent) => Promise<void>): ReplyOut
   let lastText = '';
   let lastWasText = false;
   let needsBreak = false;
+  let choices = false;
   return {
     async text(text) {
       if (text === '') return;
@@ -424,6 +440,7 @@ function createReplyOutput(emit: (event: ReplyEvent) => Promise<void>): ReplyOut
       await emit({ type: 'delta', text });
     },
     async part(part) {
+      if (part.type === 'choices') choices = true;
       visible = true;
       lastWasText = false;
       needsBreak = false;
@@ -435,5 +452,6 @@ function createReplyOutput(emit: (event: ReplyEvent) => Promise<void>): ReplyOut
     },
     textLength: () => length,
     isEmpty: () => !visible,
+    offeredChoices: () => choices,
   };
 }

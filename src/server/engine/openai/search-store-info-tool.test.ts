@@ -45,6 +45,7 @@ describe('openai engine: search_store_info', () => {
     expect(server.body(0).tools?.map((t) => t.function.name)).toEqual([
       'search_products',
       'search_store_info',
+      'offer_choices',
     ]);
     expect(BASE_INSTRUCTIONS).toMatch(
       /\(shipping, returns, payment, opening hours, contact\) are answered from search_store_info/,

@@ -30,6 +30,7 @@ describe('toolsFromActions()', () => {
     expect(names).toEqual([
       'search_products',
       'search_store_info',
+      'offer_choices',
       'bestellstatus_prufen',
       'bestellstatus_prufen_2',
       'search_products_2',
@@ -41,14 +42,15 @@ describe('toolsFromActions()', () => {
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(new Set(names).size).toBe(names.length);
     expect(tools.byName.get('search_store_info')).toEqual({ kind: 'search-store-info' });
-    names.slice(2).forEach((name, i) => {
+    expect(tools.byName.get('offer_choices')).toEqual({ kind: 'offer-choices' });
+    names.slice(3).forEach((name, i) => {
       expect(tools.byName.get(name)).toEqual({ kind: 'action', action: actions[i] });
     });
   });
 
   it('leaves disabled actions out', () => {
     const tools = toolsFromActions([action('On'), action('Off', { enabled: false })]);
-    expect([...tools.byName.keys()]).toEqual(['search_products', 'search_store_info', 'on']);
+    expect([...tools.byName.keys()]).toEqual(['search_products', 'search_store_info', 'offer_choices', 'on']);
   });
 
   it('counts long suffixes right', () => {

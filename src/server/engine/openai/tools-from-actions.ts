@@ -1,10 +1,12 @@
 import type { ActionDefinition } from '../../config';
 import { CANCEL_ORDER, CANCEL_ORDER_TOOL } from './cancel-order-tool';
+import { OFFER_CHOICES, OFFER_CHOICES_TOOL } from './offer-choices-tool';
 import { SEARCH_STORE_INFO, SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';
 import type { ChatTool, JsonSchemaProperty } from './stream-completion';
 import { SEARCH_LIMIT } from './tool-arguments';
 
-// Enabled custom actions (and the built-in catalog and store-information searches) as chat-completions function tools. Tool names must match
+// Enabled custom actions (and the built-in catalog and store-information searches, and choices) as chat-completions
+// function tools. Tool names must match
 // `^[a-zA-Z0-9_-]{1,64}$` while action names are free text ("Bestellstatus prüfen"), so each gets a sanitized,
 // unique name and the map leads back from the name the model calls to the action.
 
@@ -14,6 +16,7 @@ export type ToolTarget =
   | { kind: 'action'; action: ActionDefinition }
   | { kind: 'search-products' }
   | { kind: 'search-store-info' }
+  | { kind: 'offer-choices' }
   | { kind: 'cancel-order' };
 
 export interface ToolSet {
@@ -46,7 +49,8 @@ const SEARCH_PRODUCTS: ChatTool = {
  * @example
  * const tools = toolsFromActions([{ name: 'Get order status', parameters: [{ name: 'order_id', type: 'string',
  *   required: true }], ... }]);
- * tools.definitions.map((t) => t.function.name); // → ['search_products', 'search_store_info', 'get_order_status']
+ * tools.definitions.map((t) => t.function.name);
+ * // → ['search_products', 'search_store_info', 'offer_choices', 'get_order_status']
  * tools.byName.get('get_order_status');          // → { kind: 'action', action }
  */
 export function toolsFromActions(
@@ -55,10 +59,11 @@ export function toolsFromActions(
 ): ToolSet {
   // The store's information is offered always: with no knowledge configured it answers "no matching section", and the
   // model then says it does not know instead of inventing a policy.
-  const definitions: ChatTool[] = [SEARCH_PRODUCTS, SEARCH_STORE_INFO];
+  const definitions: ChatTool[] = [SEARCH_PRODUCTS, SEARCH_STORE_INFO, OFFER_CHOICES];
   const byName = new Map<string, ToolTarget>([
     [SEARCH_PRODUCTS_TOOL, { kind: 'search-products' }],
     [SEARCH_STORE_INFO_TOOL, { kind: 'search-store-info' }],
+    [OFFER_CHOICES_TOOL, { kind: 'offer-choices' }],
   ]);
   // Issue #7: with an order-cancellation webhook, `cancel_order` (an action of that name becomes `cancel_order_2`).
   if (builtIn.cancelOrder) {
