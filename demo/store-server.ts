@@ -8,8 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { SignJWT } from 'jose';
+import { createCart } from './store-cart';
+import { catalogLinks, productPageValues } from './store-catalog-pages';
 
 /** The CSP of /csp.html; `connect-src` and `img-src` fall back to nothing (no `default-src`), so both are open. */
 export const strictCsp = (nonce: string): string =>
@@ -85,13 +87,14 @@ async function readFileIfExists(path: string): Promise<Buffer | null> {
 
 /**
  * Fills a page template: `<!--#include _file-->` (in markup) or `/*#include _file*\/` (inside a script) with a file
- * from the same folder, then `%SERVICE_URL%` and `%NONCE%`. Includes come first so included files can use the
+ * from the same folder, then `%SERVICE_URL%`, `%NONCE%` and each `%KEY%` of `markup` (HTML the server built and
+ * escaped: the cart count, the catalog, a product's fields). Includes come first so included files can use the
  * placeholders too.
  */
 export async function renderTemplate(
   source: string,
   folder: string,
-  values: { serviceUrl: string; nonce: string; identityToken?: string },
+  values: { serviceUrl: string; nonce: string; identityToken?: string; markup?: Record<string, string> },
 ): Promise<string> {
   const includes = [...source.matchAll(/(?:<!--|\/\*)#include (_[\w.-]+)(?:-->|\*\/)/g)];
   let out = source;
@@ -101,10 +104,15 @@ export async function renderTemplate(
     if (!body) throw new Error(`demo: missing include ${name}`);
     out = out.replace(directive, body.toString('utf8').trimEnd());
   }
-  return out
+  out = out
     .replaceAll('%SERVICE_URL%', values.serviceUrl)
     .replaceAll('%NONCE%', values.nonce)
     .replaceAll('%IDENTITY_TOKEN%', values.identityToken ?? '');
+  // One pass over the page: a value that holds `%KEY%` text is never filled in again.
+  const markup = values.markup ?? {};
+  return out.replace(/%([A-Z][A-Z_]*)%/g, (whole, key: string) =>
+    Object.hasOwn(markup, key) ? markup[key] : whole,
+  );
 }
 
 /**
@@ -140,7 +148,18 @@ export function createStoreApp(options: {
     });
   }
 
-  const page = async (folder: string, file: string, customer?: string): Promise<Response | null> => {
+  const cart = createCart();
+  const catalog = catalogLinks();
+  app.route('/', cart.routes);
+
+  /** `c`: the request, whose `?customer=` signs in and whose cart cookie fills the header's count. */
+  const page = async (
+    folder: string,
+    file: string,
+    c?: Context,
+    markup: Record<string, string> = {},
+    status = 200,
+  ): Promise<Response | null> => {
     const path = safeJoin(folder, file);
     const source = path ? await readFileIfExists(path) : null;
     if (!source) return null;
@@ -148,14 +167,15 @@ export function createStoreApp(options: {
     const html = await renderTemplate(source.toString('utf8'), folder, {
       serviceUrl: options.getServiceUrl(),
       nonce,
-      identityToken: await demoIdentityToken(options.identitySecret, customer),
+      identityToken: await demoIdentityToken(options.identitySecret, c?.req.query('customer')),
+      markup: { CART_COUNT: String(c ? cart.countOf(c) : 0), CATALOG_LINKS: catalog, ...markup },
     });
     const headers: Record<string, string> = {
       'content-type': MIME['.html'],
       'cache-control': 'no-store',
     };
     if (CSP_PAGES.has(file)) headers['content-security-policy'] = strictCsp(nonce);
-    return new Response(html, { headers });
+    return new Response(html, { status, headers });
   };
 
   const asset = async (folder: string, file: string): Promise<Response | null> => {
@@ -184,11 +204,18 @@ export function createStoreApp(options: {
     );
   });
 
+  // A page per catalog product (issue 20): the product, its own "Add to cart", and the page context it gives the widget.
+  app.get('/product.html', async (c) => {
+    const values = productPageValues(c.req.query('id') ?? '');
+    if (!values) return (await page(storeDir, '_missing-product.html', c, {}, 404)) ?? c.notFound();
+    return (await page(storeDir, 'product.html', c, values)) ?? c.notFound();
+  });
+
   app.get('/*', async (c) => {
     const rel = c.req.path === '/' ? 'index.html' : c.req.path.slice(1);
     // `_` files are fragments for includes, not pages.
     if (rel.split('/').some((part) => part.startsWith('_') || part.startsWith('.'))) return c.notFound();
-    if (extname(rel) === '.html') return (await page(storeDir, rel, c.req.query('customer'))) ?? c.notFound();
+    if (extname(rel) === '.html') return (await page(storeDir, rel, c)) ?? c.notFound();
     return (await asset(storeDir, rel)) ?? c.notFound();
   });
 

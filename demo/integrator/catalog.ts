@@ -83,7 +83,8 @@ const lumo = (size: string, via: 'productGroupID' | 'isVariantOf', stock: Availa
 });
 
 export const CATALOG: readonly CatalogProduct[] = [
-  // Running shoes: a variant group in five sizes, then single products below and above 100 EUR.
+  // Running shoes: a variant group in five sizes, then single products below and above 100 EUR. (The merino tees below
+  // are a group of two colours: "does it come in blue?" on the black one's page finds the navy one.)
   lumo('40', 'productGroupID', 'InStock'),
   lumo('41', 'productGroupID', 'InStock'),
   lumo('42', 'productGroupID', 'InStock'),
@@ -267,6 +268,7 @@ export const CATALOG: readonly CatalogProduct[] = [
     color: 'Black',
     size: 'M',
     material: 'Merino wool',
+    group: { id: 'NL-MERINO', name: 'Northline Merino Tee', via: 'productGroupID' },
   },
   {
     slug: 'northline-merino-tee-navy',
@@ -282,6 +284,7 @@ export const CATALOG: readonly CatalogProduct[] = [
     color: 'Navy',
     size: 'L',
     material: 'Merino wool',
+    group: { id: 'NL-MERINO', name: 'Northline Merino Tee', via: 'productGroupID' },
   },
   {
     slug: 'northline-tech-tee',

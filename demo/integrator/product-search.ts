@@ -153,6 +153,8 @@ const AVAILABILITY_NOTES = {
 export function toProductCardJson(p: CatalogProduct, imageBase: string): ProductCard {
   const price = formatCents(toCents(p.price));
   const card: ProductCard = {
+    // The store's id, what its cart adds (issue 20): the SKU, as the feed's products carry it.
+    id: p.sku,
     url: productUrl(p),
     name: p.name,
     description: `${p.description}${AVAILABILITY_NOTES[p.availability]}`,

@@ -29,6 +29,22 @@
   // Filled in by the store's server for a signed-in customer (README "Identity"); empty otherwise.
   const identityToken = '%IDENTITY_TOKEN%';
   if (identityToken) settings.identityToken = identityToken;
+  // The store's cart (demo/store-cart.ts). The widget config's `cart: true` puts "Add to cart" on the assistant's
+  // product cards; the widget calls onAddToCart and shows progress, then done or failed, from the promise it returns.
+  // A product out of stock answers 409: the promise rejects and the button says it failed.
+  const addToCart = (product) =>
+    fetch('/cart/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: product.id, url: product.url }),
+    }).then(async (res) => {
+      const body = await res.json().catch(() => null);
+      if (!res.ok) throw new Error(body?.error?.message ?? `The cart answered ${res.status}.`);
+      dispatchEvent(new CustomEvent('store:cart-changed', { detail: body }));
+      return body;
+    });
+  settings.onAddToCart = ({ product }) => addToCart(product);
+  window.storeAddToCart = addToCart;
   window.serviceSettings = settings;
 
   const extraLoaders = Math.min(Number(query.get('loaders') ?? '1'), 3) - 1;
