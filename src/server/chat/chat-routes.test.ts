@@ -431,11 +431,11 @@ describe('bad input gets a clear error and changes nothing', () => {
       JSON.stringify({
         clientMessageId: 'x',
         text: 'hi',
-        pageContext: { cart: { items: [{ name: 'x', quantity: -1 }] } },
+        pageContext: { cart: { items: [{ name: 'x', quantity: '2' }] } },
       }),
     );
     expect(await res.json()).toEqual({
-      error: { code: 'invalid_request', message: 'pageContext.cart.items.0.quantity: must not be negative' },
+      error: { code: 'invalid_request', message: 'pageContext.cart.items.0.quantity: must be a number' },
     });
     const events = await send(id, 'y', 'hi', {
       pageContext: { page: { url: 'javascript:alert(1)', type: 'product' }, product: { name: 'Mug' } },

@@ -36,6 +36,16 @@ const PRODUCT_PAGE = {
 };
 
 describe('PageContextSchema', () => {
+  it('takes what the widget sends: any quantity a JSON number can be (0.5 kg), a name of spaces', () => {
+    const cart = {
+      items: [
+        { name: 'Coffee', quantity: 0.5 },
+        { name: ' ', quantity: -1 },
+      ],
+    };
+    expect(parse(JSON.stringify({ cart }))).toEqual({ ok: true, value: { cart } });
+  });
+
   it('takes the protocol shape as it is, and null (which clears it)', () => {
     expect(parse(JSON.stringify(PRODUCT_PAGE))).toEqual({ ok: true, value: PRODUCT_PAGE });
     expect(parse('null')).toEqual({ ok: true, value: null });
@@ -128,18 +138,8 @@ describe('PageContextSchema', () => {
         'pageContext.product.price: must be a string',
       ],
       ['a product without a name', '{"product":{"id":"1"}}', 'pageContext.product.name: is required'],
-      ['a blank product name', '{"product":{"name":"  "}}', 'pageContext.product.name: must not be empty'],
+      ['an empty product name', '{"product":{"name":""}}', 'pageContext.product.name: must not be empty'],
       ['a string as the cart items', '{"cart":{"items":"mug"}}', 'pageContext.cart.items: must be an array'],
-      [
-        'a fractional quantity',
-        '{"cart":{"items":[{"name":"x","quantity":1.5}]}}',
-        'pageContext.cart.items.0.quantity: must be a whole number',
-      ],
-      [
-        'a negative quantity',
-        '{"cart":{"items":[{"name":"x","quantity":-1}]}}',
-        'pageContext.cart.items.0.quantity: must not be negative',
-      ],
       [
         'a string quantity',
         '{"cart":{"items":[{"name":"x","quantity":"2"}]}}',

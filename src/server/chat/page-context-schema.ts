@@ -40,9 +40,12 @@ const text = v.pipe(
   v.maxLength(L.text, `must be at most ${L.text} characters`),
 );
 
+// The widget checks a context before it sends it (src/widget/chat/page-context.ts) and leaves out one this would
+// refuse, so the shopper's message never fails over it: the two agree on every rule (a name of at least one character;
+// a quantity any number, 0.5 kg of coffee included).
 const productName = v.pipe(
   v.string('must be a string'),
-  v.check((s) => s.trim() !== '', 'must not be empty'),
+  v.minLength(1, 'must not be empty'),
   v.maxLength(L.text, `must be at most ${L.text} characters`),
 );
 
@@ -68,14 +71,7 @@ const ProductSchema = object({
 const CartItemSchema = object({
   id: v.optional(text),
   name: productName,
-  quantity: v.optional(
-    v.pipe(
-      v.number('must be a number'),
-      v.integer('must be a whole number'),
-      v.minValue(0, 'must not be negative'),
-      v.maxValue(100_000, 'must be at most 100000'),
-    ),
-  ),
+  quantity: v.optional(v.number('must be a number')),
   price: v.optional(text),
 });
 

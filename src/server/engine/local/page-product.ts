@@ -135,6 +135,8 @@ export async function answerPageProduct(
   // Most messages on a product page ask nothing about it: the catalog is asked only when this one may.
   if (!readProductQuestion(turn.message, 'any')) return false;
   const details = (await turn.tools.findProduct?.({ id: ref.id, url: ref.url, name: ref.name })) ?? null;
+  // A product the catalog does not know and the page does not name is nothing to answer about.
+  if (!details && ref.name.trim() === '') return false;
   const words = wordsOf(
     `${ref.name} ${turn.pageContext?.page?.title ?? ''} ${details?.name ?? ''} ${details?.brand ?? ''}`,
   );
