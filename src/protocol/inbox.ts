@@ -1,4 +1,4 @@
-import type { ChatMessage } from './chat';
+import type { ChatMessage, PageContext } from './chat';
 import type { UserData } from './settings';
 
 // The agents' inbox: the admin JSON API under `/v0/admin` (Bearer admin key) that the `/inbox` page reads
@@ -26,6 +26,8 @@ export interface InboxConversation {
   user?: { id: string; email?: string; name?: string } | null;
   /** The widget's locale as the page last sent it (`de`, `en-GB`), so an agent knows the shopper's language. */
   locale?: string | null;
+  /** Where the shopper was with their last message (`Service.setPageContext`): the product page an agent sees. */
+  pageContext?: PageContext | null;
   messageCount: number;
   /** ISO 8601, or null for a conversation without messages. */
   lastMessageAt: string | null;

@@ -171,6 +171,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       customInstructions: 'Be brief.\nAddress her as Ms Lovelace.',
       user: null,
       locale: null,
+      pageContext: null,
       messageCount: 2,
       lastMessageAt: expect.any(String),
     });
@@ -284,6 +285,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       customInstructions: 'Mention free returns.',
       user: null,
       locale: null,
+      pageContext: null,
       messageCount: 4,
       lastMessageAt: detail.messages[3].createdAt,
     });
