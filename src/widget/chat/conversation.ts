@@ -1,6 +1,5 @@
 import { batch, effect, untracked } from '@preact/signals';
 import {
-  type ChatMessage,
   type CreateConversationResponse,
   type HistoryResponse,
   IDENTITY_INVALID,
@@ -19,6 +18,7 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
+import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
 
@@ -75,10 +75,6 @@ const subOf = (jwt: string | undefined): string | null => {
     return null;
   }
 };
-
-/** A message's words: its text, and a confirm part's question (read out to screen readers with the answer). */
-const textOf = (message: ChatMessage): string =>
-  message.parts.map((part) => ('text' in part ? part.text : '')).join(' ');
 
 /**
  * The conversation with the service (DESIGN: protocol v0), one per widget: the outbox of user messages, the answer
