@@ -27,7 +27,7 @@ import { logError } from './log';
 import type { CardActions } from './parts/part-view';
 import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
-import { clearWidgetItems, readItem, setStorageMode, storageKey, writeItem } from './storage';
+import { clearWidgetItems, readItem, setStorageMode, storageKey, storageMode, writeItem } from './storage';
 import { createStore } from './store';
 import { contrastColor } from './theme';
 import { whenIdle } from './when-idle';
@@ -206,6 +206,8 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   // and otherwise at idle once the chat is open, long before a first message is typed. It restores the history and
   // sends what waits in the store's outbox as it starts.
   let isConversationLoading = false;
+  /** `reset()` before the conversation's chunk came: when it comes, it has the other tabs start over too. */
+  let isResetPending = false;
   const loadConversation = (): void => {
     if (isConversationLoading) return;
     isConversationLoading = true;
@@ -219,6 +221,7 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
           widgetId,
           locale: settings.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language),
           onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
+          hasReset: isResetPending,
         });
         conversation = started;
         disposer.add(() => started.dispose());
@@ -229,7 +232,14 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
       },
     );
   };
-  const hasStoredConversation = readItem(storageKey(widgetId, 'conversation')) !== null;
+  const conversationKey = storageKey(widgetId, 'conversation');
+  const hasStoredConversation = readItem(conversationKey) !== null;
+  // Another tab of the store started a conversation: this one joins it (chat/tab-sync.ts), so it shows it live and
+  // counts its answers on the launcher.
+  disposer.listen(window, 'storage', (event) => {
+    const { key, newValue } = event as StorageEvent;
+    if (key === conversationKey && newValue && storageMode() === 'local') loadConversation();
+  });
   disposer.add(
     effect(() => {
       // All three read on every run, so each stays a dependency.
@@ -266,7 +276,14 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     widgetId,
     reset: () => {
       if (conversation) conversation.reset();
-      else store.reset();
+      else {
+        store.reset();
+        // Another tab may show the stored conversation: the conversation's chunk tells it to start over.
+        if (readItem(conversationKey) !== null) {
+          isResetPending = true;
+          loadConversation();
+        }
+      }
       clearWidgetItems(widgetId);
     },
     destroy: () => {

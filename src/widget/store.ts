@@ -35,6 +35,13 @@ export interface WidgetMessage extends ChatMessage {
   isLimited?: boolean;
   /** A user message that answers a proactive message (`Service.showMessage`): posted with it as `proactiveMessage`. */
   proactive?: string;
+  /**
+   * A user message written in another tab of the store (chat/tab-sync.ts): that tab's id, and what its page said
+   * when the shopper sent it (page context, identity token), which go out with it instead of this page's.
+   */
+  tab?: string;
+  pageContext?: PageContext | null;
+  identityToken?: string | null;
 }
 
 export interface StoreInit {

@@ -1,6 +1,5 @@
 import { batch, effect, untracked } from '@preact/signals';
 import {
-  type ChatMessage,
   type CreateConversationResponse,
   type HistoryResponse,
   IDENTITY_INVALID,
@@ -19,8 +18,10 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
+import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
+import { createTabSync, type TabTransport } from './tab-sync';
 
 export interface ConversationDeps {
   store: Store;
@@ -33,6 +34,10 @@ export interface ConversationDeps {
   onSent(text: string): void;
   /** Tests shorten the waits between retries. */
   backoff?: (attempt: number) => number;
+  /** Tests: how tabs talk and elect their leader (chat/tab-sync.ts); default `BroadcastChannel` and Web Locks. */
+  tabs?: TabTransport;
+  /** The page called `reset()` before this code had loaded: the other tabs start over too. */
+  hasReset?: boolean;
 }
 
 export interface Conversation {
@@ -64,6 +69,13 @@ const SLICE_MS = 8;
 const BURST_CHARS = 2_000;
 
 /**
+ * A tab in the background: browsers run its timers a second apart or less often (Chrome, Firefox, Safari). The leader
+ * of several tabs is often one (the shopper moved on to another tab of the store), so there the answer and the outbox
+ * go on without waiting for a timer: what the shopper sees in the tab in front is relayed from here.
+ */
+const isHidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
+/**
  * The `sub` of an identity token, read without checking it (the service checks it): only to notice that the customer
  * changed. Null for no token or one that cannot be read.
  */
@@ -75,10 +87,6 @@ const subOf = (jwt: string | undefined): string | null => {
     return null;
   }
 };
-
-/** A message's words: its text, and a confirm part's question (read out to screen readers with the answer). */
-const textOf = (message: ChatMessage): string =>
-  message.parts.map((part) => ('text' in part ? part.text : '')).join(' ');
 
 /**
  * The conversation with the service (DESIGN: protocol v0), one per widget: the outbox of user messages, the answer
@@ -191,23 +199,29 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return pause(ms);
   };
 
-  const forget = (): void => {
+  /** `isRemote`: another tab started over and cleared the storage all tabs share; this one forgets in memory only. */
+  const forget = (isRemote = false): void => {
     conversationId = token = null;
     lastSeq = 0;
-    writeItem(idKey, null);
-    writeItem(tokenKey, null);
-    bind(null);
+    if (!isRemote) {
+      writeItem(idKey, null);
+      writeItem(tokenKey, null);
+    }
+    bind(null, isRemote);
   };
 
-  const bind = (sub: string | null): void => {
+  const bind = (sub: string | null, isRemote = false): void => {
     if (sub === boundSub) return;
     boundSub = sub;
-    writeItem(subKey, sub);
+    if (!isRemote) writeItem(subKey, sub);
   };
 
-  /** The page's identity token, unless the service refused it: `{ identityToken }` to spread into a body. */
-  const identity = (): { identityToken?: string } => {
-    const value = store.identityToken.peek();
+  /**
+   * The identity token of the page the message was written on (this one's, or another tab's: chat/tab-sync.ts),
+   * unless the service refused it: `{ identityToken }` to spread into a body.
+   */
+  const identity = (message?: WidgetMessage): { identityToken?: string } => {
+    const value = message?.tab ? message.identityToken : store.identityToken.peek();
     return value && value !== refusedToken ? { identityToken: value } : {};
   };
 
@@ -216,7 +230,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * service would refuse is left out, said once per value (chat/page-context.ts).
    */
   let refusedContext: unknown;
-  const pageContext = (): { pageContext?: PageContext | null } => {
+  const pageContext = (message?: WidgetMessage): { pageContext?: PageContext | null } => {
+    // Written in another tab: that page's context, checked there and again on arrival.
+    if (message?.tab) return message.pageContext === undefined ? {} : { pageContext: message.pageContext };
     const value = store.pageContext.peek();
     if (value === undefined) return {};
     const checked = checkPageContext(value);
@@ -242,6 +258,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     let text = '';
     let change: Partial<WidgetMessage> | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let flushedAt = 0;
     let isEnded = false;
     const fold = (): void => {
       const last = parts[parts.length - 1];
@@ -255,6 +272,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const flush = (): void => {
       clearTimeout(timer);
       timer = undefined;
+      flushedAt = performance.now();
       fold();
       if (change) patch(replyId, { ...change, parts });
       change = undefined;
@@ -294,6 +312,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         const event = sse.next();
         if (event) apply(event);
         else {
+          if (timer && isHidden() && performance.now() - flushedAt >= FLUSH_MS) flush();
           const { value, done } = await reader.read();
           if (done) break;
           sse.push(value);
@@ -301,7 +320,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
         // A burst (a resume, a fast model) is applied in slices: input and the frames in between are never held up.
         if (performance.now() - slice > SLICE_MS || text.length > BURST_CHARS) {
           if (text.length > BURST_CHARS) flush();
-          await new Promise((resume) => setTimeout(resume));
+          // Hidden: no input or frame to let through, and the timer would wait a second.
+          if (!isHidden()) await new Promise((resume) => setTimeout(resume));
           slice = performance.now();
         }
       }
@@ -321,6 +341,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       setStatus('online');
       store.announcement.value = reply.status === 'failed' ? strings.failed : textOf(reply);
       if (!store.isOpen.peek()) store.unread.value++;
+      else sync?.seen();
     });
   };
 
@@ -357,12 +378,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         if (!conversationId) {
-          const created = await request('POST', '', { ...context(), ...identity(), locale });
+          const created = await request('POST', '', { ...context(), ...identity(message), locale });
           ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
           writeItem(idKey, conversationId);
           writeItem(tokenKey, token);
           // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
-          bind(subOf(identity().identityToken) ?? (boundSub === '' ? '' : null));
+          bind(subOf(identity(message).identityToken) ?? (boundSub === '' ? '' : null));
           isContextDirty = false;
         }
         if (isContextDirty) {
@@ -372,7 +393,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
             throw error;
           });
         }
-        const sentIdentity = identity();
+        const sentIdentity = identity(message);
         // A Yes or No on a confirm part is posted to its confirmation; its answer streams like a message's.
         const response = await request(
           'POST',
@@ -386,7 +407,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
                 text: textOf(message),
                 ...sentIdentity,
                 locale,
-                ...pageContext(),
+                ...pageContext(message),
                 ...(message.proactive ? { proactiveMessage: message.proactive } : {}),
               },
         );
@@ -407,7 +428,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
             },
           ];
         });
-        if (!sentIds.has(clientMessageId)) {
+        // Written in another tab: that tab says it was sent, to its page (chat/tab-sync.ts).
+        if (!sentIds.has(clientMessageId) && (!message.tab || message.tab === sync?.tab)) {
           sentIds.add(clientMessageId);
           deps.onSent(textOf(message));
         }
@@ -425,7 +447,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           // DESIGN: one error for the page's developer, and the chat carries on without identity; the message goes
           // again without the token (in a new conversation if this one was the customer's), so it is not lost.
           logError(`identityToken refused: ${(error as Error).message} The chat goes on without identity.`);
-          refusedToken = store.identityToken.peek();
+          refusedToken = identity(message).identityToken;
           if (boundSub) forget();
           continue;
         }
@@ -449,7 +471,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /** Sends queued messages one at a time, in order: each answer ends before the next question goes out. */
   const pump = async (): Promise<void> => {
-    if (pumping === session || !isRestored) return;
+    if (pumping === session || !isRestored || !leads()) return;
     const mine = session;
     pumping = mine;
     try {
@@ -464,6 +486,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   };
 
   let storedQueue: Queued[] | undefined;
+  /** The session whose history is loading. */
+  let restoring: AbortController | undefined;
   /** The queue a previous page left, read once. */
   const readQueue = (): Queued[] => {
     if (!storedQueue) {
@@ -485,8 +509,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
     parts: [{ type: 'text', text: strings[answer] }],
   });
 
-  /** Loads the stored conversation's history (a reload, another page of the store) and resumes an open answer. */
+  /**
+   * Loads the stored conversation's history (a reload, another page of the store, this tab taking the lead) and
+   * resumes an open answer. Once per session, by the leader only.
+   */
   const restore = async (): Promise<void> => {
+    if (isRestored || restoring === session || !leads()) return;
+    restoring = session;
     const { signal } = session;
     let history: WidgetMessage[] = [];
     for (let attempt = 0; conversationId && !signal.aborted; attempt++) {
@@ -514,7 +543,17 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }
     if (signal.aborted) return;
     const known = new Set(history.map((m) => m.clientMessageId));
-    const local = store.messages.peek();
+    // What the shopper wrote before the history came back, not on the service yet (with the proactive message it
+    // answers). A tab taking the lead shows the old leader's list: the history replaces the rest of it.
+    const waiting = new Set(
+      store.messages
+        .peek()
+        .filter((m) => m.role === 'user' && m.status !== 'sent' && !known.has(m.clientMessageId))
+        .map((m) => m.id),
+    );
+    const local = store.messages
+      .peek()
+      .filter((m) => waiting.has(m.id) || (m.id.startsWith('proactive-') && waiting.has(m.id.slice(10))));
     const restoredQueue: WidgetMessage[] = readQueue()
       .filter(([id]) => !known.has(id) && !local.some((m) => m.id === id))
       .map(([id, text]) => ({
@@ -552,6 +591,61 @@ export function createConversation(deps: ConversationDeps): Conversation {
     store.messages.value = store.messages.peek().slice();
   };
 
+  /** This tab takes the lead (chat/tab-sync.ts): it takes the conversation up from storage, as a reload does. */
+  const lead = (): void => {
+    conversationId = readItem(idKey);
+    token = readItem(tokenKey);
+    boundSub = readItem(subKey);
+    lastSeq = 0;
+    storedQueue = undefined;
+    isRestored = false;
+    if (store.isPanelMounted.peek()) void restore();
+  };
+
+  /** "Retry" on a failed message; in a follower tab, the leader retries. */
+  const retry = (messageId: string): void => {
+    if (!leads()) {
+      sync?.retry(messageId);
+      return;
+    }
+    const list = store.messages.peek();
+    const at = list.findIndex((m) => m.id === messageId);
+    const message = list[at];
+    if (message?.status !== 'failed' || message.isLimited) return;
+    if (message.role === 'user') {
+      patch(messageId, { status: 'pending', error: undefined });
+    } else {
+      // Ask again: the failed answer and its question leave the view, the question goes out as a new message.
+      const question = list[at - 1];
+      store.messages.value = list.filter((m) => m !== message && m !== question);
+      if (question?.role === 'user') store.send(textOf(question));
+    }
+    wakeUp?.();
+  };
+
+  /**
+   * Several tabs of the store (chat/tab-sync.ts): only the leader tab does the network here (history, outbox,
+   * streams); the others show what it relays and hand it what their shopper writes. Without the sync (storage not
+   * `local`, a browser without the APIs), this tab does it all on its own, as before.
+   */
+  const sync = createTabSync(
+    store,
+    widgetId,
+    {
+      lead,
+      want: () => void restore(),
+      reset: (mark) => startOver(mark, true),
+      retry,
+      finished,
+      sent: deps.onSent,
+      pageContext,
+    },
+    deps.tabs,
+  );
+  const leads = (): boolean => !sync || sync.isLeader();
+  if (sync) disposer.add(sync.dispose);
+  if (deps.hasReset) sync?.reset();
+
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
   // message. The first run only records whether the page set any.
   let isFirstContextRun = true;
@@ -581,7 +675,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
   disposer.add(writeQueue);
   disposer.add(
     effect(() => {
-      const pending = store.messages.value
+      const list = store.messages.value;
+      // A follower's outbox is the leader's: it hands its messages over (chat/tab-sync.ts).
+      if (!leads()) return;
+      const pending = list
         .filter((m) => m.status === 'pending')
         .map((m): Queued => [m.clientMessageId ?? m.id, textOf(m)]);
       // Nothing to persist or send before the history is back: boot reads no storage here.
@@ -595,29 +692,40 @@ export function createConversation(deps: ConversationDeps): Conversation {
       lastQueue = queue;
       unwritten = all.length ? queue : null;
       const hasPending = pending.length > 0;
-      setTimeout(() => {
+      const task = (): void => {
         writeQueue();
         if (hasPending) void pump();
-      });
+      };
+      // Hidden (a leader whose shopper writes in another tab): at once, not a second later.
+      if (isHidden()) queueMicrotask(task);
+      else setTimeout(task);
     }),
   );
 
-  /** A new conversation: forgets this one here (id, token, queue, customer) and clears the view. */
-  const startOver = (): void => {
+  /**
+   * A new conversation: forgets this one here (id, token, queue, customer) and clears the view, in every tab.
+   * `mark`: the customer the next conversation is bound to (`''`: after a sign-out). `isRemote`: another tab started
+   * over (and cleared the storage they share).
+   */
+  const startOver = (mark?: string | null, isRemote = false): void => {
     const id = conversationId;
     const clearing = headers({});
     session.abort();
     session = new AbortController();
     wakeUp?.();
-    forget();
-    writeItem(queueKey, null);
+    forget(isRemote);
+    if (!isRemote) {
+      writeItem(queueKey, null);
+      sync?.reset(mark);
+    }
     unwritten = undefined;
     lastQueue = '';
     storedQueue = [];
     pumping = undefined;
     isRestored = true;
     sentIds.clear();
-    if (id) {
+    // By the leader, which holds the conversation's token (a follower's may be an older conversation's).
+    if (id && leads()) {
       // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
       fetch(`${base}/${id}/context`, {
         method: 'PUT',
@@ -630,6 +738,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     store.reset();
     isContextDirty = false;
     setStatus(navigator.onLine === false ? 'offline' : 'online');
+    if (mark !== undefined) bind(mark, isRemote);
   };
 
   // DESIGN "Identity verification": another customer (another `sub`), or a sign-out, on a conversation that was a
@@ -642,17 +751,22 @@ export function createConversation(deps: ConversationDeps): Conversation {
   disposer.add(
     effect(() => {
       const sub = subOf(store.identityToken.value);
+      // A follower: the leader may have made the conversation a customer's since.
+      if (!leads()) boundSub = readItem(subKey);
       const known = boundSub ?? lastSub;
       lastSub = sub;
       if (known !== null && sub !== (known || null)) {
+        const mark = sub === null ? '' : undefined;
         // At load (the stored conversation was another customer's): nothing is shown yet, and the page's settings
-        // (userData) are this customer's, so only the stored conversation and its queue are dropped.
+        // (userData) are this customer's, so only the stored conversation and its queue are dropped (and the
+        // other tabs, which may show it, start over).
         if (isFirstIdentityRun) {
           forget();
           writeItem(queueKey, null);
           storedQueue = [];
-        } else untracked(startOver);
-        if (sub === null) bind('');
+          if (mark !== undefined) bind(mark);
+          sync?.reset(mark);
+        } else untracked(() => startOver(mark));
       }
       isFirstIdentityRun = false;
     }),
@@ -671,22 +785,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
   disposer.listen(globalThis, 'offline', onOffline);
 
   return {
-    retry(messageId) {
-      const list = store.messages.peek();
-      const at = list.findIndex((m) => m.id === messageId);
-      const message = list[at];
-      if (message?.status !== 'failed' || message.isLimited) return;
-      if (message.role === 'user') {
-        patch(messageId, { status: 'pending', error: undefined });
-      } else {
-        // Ask again: the failed answer and its question leave the view, the question goes out as a new message.
-        const question = list[at - 1];
-        store.messages.value = list.filter((m) => m !== message && m !== question);
-        if (question?.role === 'user') store.send(textOf(question));
-      }
-      wakeUp?.();
-    },
-    reset: startOver,
+    retry,
+    reset: () => startOver(),
     dispose() {
       session.abort();
       wakeUp?.();
