@@ -1,26 +1,95 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pickStrings } from './i18n';
+import { LOG_PREFIX } from '../protocol';
+import { en, LOCALES, languageOf, loadStrings, type Strings } from './i18n';
+import { ALL_STRINGS } from './locales/all';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
-describe('pickStrings()', () => {
-  it('follows the locale setting, region or not', () => {
-    expect(pickStrings('de').openChat).toBe('Chat öffnen');
-    expect(pickStrings('de-AT').lang).toBe('de');
-    expect(pickStrings('EN-gb').lang).toBe('en');
+describe('languageOf()', () => {
+  it('takes the language subtag of a tag, whatever its case or separator', () => {
+    expect(languageOf('de-AT')).toBe('de');
+    expect(languageOf('EN-gb')).toBe('en');
+    expect(languageOf('ar_EG')).toBe('ar');
   });
 
   it("falls back to the browser's language", () => {
+    vi.stubGlobal('navigator', { language: 'he-IL' });
+    expect(languageOf()).toBe('he');
+  });
+});
+
+describe('loadStrings()', () => {
+  it('gives English at once, without fetching a chunk', async () => {
+    const locales = { de: vi.fn(LOCALES.de) };
+    expect(await loadStrings('en-US', locales)).toBe(en);
+    expect(locales.de).not.toHaveBeenCalled();
+  });
+
+  it("loads the locale setting's language, region or not", async () => {
+    expect((await loadStrings('de-AT')).openChat).toBe('Chat öffnen');
+    const arabic = await loadStrings('ar-EG');
+    expect([arabic.lang, arabic.dir, arabic.send]).toEqual(['ar', 'rtl', 'إرسال']);
+    const hebrew = await loadStrings('he');
+    expect([hebrew.lang, hebrew.dir, hebrew.send]).toEqual(['he', 'rtl', 'שליחה']);
+  });
+
+  it("follows the browser's language when there is no locale setting", async () => {
     vi.stubGlobal('navigator', { language: 'de-CH' });
-    expect(pickStrings().lang).toBe('de');
+    expect((await loadStrings()).lang).toBe('de');
   });
 
-  it('falls back to English for a language it does not have', () => {
-    expect(pickStrings('ja-JP').lang).toBe('en');
-    expect(pickStrings('constructor').lang).toBe('en');
+  it.each([['ja-JP'], ['constructor'], ['__proto__'], ['toString'], ['']])(
+    'falls back to English for a language it does not have: %j',
+    async (locale) => {
+      expect(await loadStrings(locale)).toBe(en);
+    },
+  );
+
+  it('falls back to English with one [service] error when the chunk does not load', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failing = {
+      ar: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+    };
+    expect(await loadStrings('ar', failing)).toBe(en);
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error.mock.calls[0]?.[0]).toBe(`${LOG_PREFIX} could not load the ar strings: English shown`);
+  });
+});
+
+describe('the languages', () => {
+  const others = Object.entries(ALL_STRINGS).filter(([lang]) => lang !== 'en');
+
+  it('are the ones the widget loads, each under its own tag', () => {
+    expect(others.map(([lang]) => lang).sort()).toEqual(Object.keys(LOCALES).sort());
+    for (const [lang, strings] of others) expect(strings.lang).toBe(lang);
   });
 
-  it('has every English string in German', () => {
-    expect(Object.keys(pickStrings('de')).sort()).toEqual(Object.keys(pickStrings('en')).sort());
+  it('mirror exactly the right-to-left ones (Arabic, Hebrew)', () => {
+    const rtl = Object.values(ALL_STRINGS).filter((s) => s.dir === 'rtl');
+    expect(rtl.map((s) => s.lang).sort()).toEqual(['ar', 'he']);
+  });
+
+  // A string left in English (or blank) is a hole in the translation, not a fallback.
+  it.each(others)('translate every English string: %s', (_lang, strings: Strings) => {
+    expect(Object.keys(strings).filter((key) => key !== 'dir')).toEqual(Object.keys(en));
+    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir'>[]) {
+      if (key === 'lang') continue;
+      expect(strings[key].trim(), key).not.toBe('');
+      expect(strings[key], key).not.toBe(en[key]);
+    }
+  });
+
+  it.each([
+    ['ar', /^[\u0600-\u06ff\s.!?؟،…:()]+$/u],
+    ['he', /^[\u0590-\u05ff\s.!?,…:'()]+$/u],
+  ])('write %s in its own script only (no Latin left in)', (lang, script) => {
+    const strings = ALL_STRINGS[lang] as Strings;
+    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir'>[]) {
+      if (key === 'lang') continue;
+      expect(strings[key], key).toMatch(script);
+    }
   });
 });

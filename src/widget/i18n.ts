@@ -1,4 +1,11 @@
-const en = {
+import { logError } from './log';
+
+/**
+ * The widget's own words in English: always in the first chunk, the fallback for every other language. Each other
+ * language is a chunk of its own (`locales/<lang>.ts`), fetched while the config request is out ({@link loadStrings}),
+ * so a shopper downloads one language, not all of them.
+ */
+const english = {
   lang: 'en',
   openChat: 'Open chat',
   closeChat: 'Close chat',
@@ -27,45 +34,46 @@ const en = {
   dismiss: 'Dismiss',
 };
 
-export type Strings = typeof en;
-
-const de: Strings = {
-  lang: 'de',
-  openChat: 'Chat öffnen',
-  closeChat: 'Chat schließen',
-  title: 'Einkaufsassistent',
-  greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
-  offline:
-    'Der Assistent ist gerade nicht erreichbar. Ihre Nachrichten werden gesendet, sobald er wieder da ist.',
-  conversation: 'Unterhaltung',
-  inputLabel: 'Nachricht',
-  placeholder: 'Stellen Sie eine Frage…',
-  send: 'Senden',
-  pending: 'Wird gesendet…',
-  reconnecting: 'Verbinde neu…',
-  typing: 'Der Assistent schreibt',
-  busy: 'Ich sehe nach…',
-  failed: 'Die Antwort brach ab.',
-  refused: 'Nicht gesendet.',
-  limited: 'Gerade zu viele Nachrichten. Bitte gleich erneut senden.',
-  sendAgain: 'Erneut senden',
-  retry: 'Erneut versuchen',
-  unread: 'neue Antworten',
-  yes: 'Ja',
-  no: 'Nein',
-  choices: 'Antwortvorschläge',
-  starters: 'Vorgeschlagene Fragen',
-  dismiss: 'Ausblenden',
+export type Strings = typeof english & {
+  /** Right-to-left languages say so: the chat mirrors (App's root `dir`); absent, it is left to right. */
+  dir?: 'rtl';
 };
 
-const STRINGS = new Map<string, Strings>([
-  ['en', en],
-  ['de', de],
-]);
+export const en: Strings = english;
 
-/** UI strings for `locale` (settings), else the browser's language, else English. */
-export function pickStrings(locale?: string): Strings {
+/**
+ * Every language besides English, each a chunk of its own. A language added here is added to the parts' own tables
+ * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx).
+ */
+export const LOCALES: Record<string, () => Promise<{ default: Strings }>> = {
+  ar: () => import('./locales/ar'),
+  de: () => import('./locales/de'),
+  he: () => import('./locales/he'),
+};
+
+/** The language subtag of `locale`, else of the browser's language, lower case: `de-AT` → `de`. */
+export function languageOf(locale?: string): string {
   const tag = locale ?? (typeof navigator === 'undefined' ? '' : navigator.language);
-  const language = (tag || '').toLowerCase().split(/[-_]/)[0] ?? '';
-  return STRINGS.get(language) ?? en;
+  return (tag || '').toLowerCase().split(/[-_]/)[0] ?? '';
+}
+
+/**
+ * UI strings for `locale` (settings), else the browser's language, else English. English resolves at once; another
+ * language fetches its chunk. Never rejects: a chunk that fails to load (the network) gives English, and one
+ * `[service]` error.
+ *
+ * @example
+ * const strings = await loadStrings('ar-EG'); // strings.lang === 'ar', strings.dir === 'rtl'
+ */
+export async function loadStrings(locale?: string, locales = LOCALES): Promise<Strings> {
+  const language = languageOf(locale);
+  // An own key only: `constructor` or `__proto__` as a locale is English, not Object's prototype.
+  const load = Object.hasOwn(locales, language) ? locales[language] : undefined;
+  if (!load) return en;
+  try {
+    return (await load()).default;
+  } catch (error) {
+    logError(`could not load the ${language} strings: English shown`, error);
+    return en;
+  }
 }

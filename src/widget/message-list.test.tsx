@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MessagePart } from '../protocol';
-import { pickStrings } from './i18n';
+import { pickStrings } from './locales/all';
 import { holdPlace, MessageList } from './message-list';
 import type { ConnectionStatus, WidgetMessage } from './store';
 

@@ -21,7 +21,7 @@ import { App, type LoadedChat } from './app';
 import { fetchWidgetConfig, matchesHideUrls, parseWidgetConfig } from './config';
 import { createDisposer, type Disposer } from './disposer';
 import { emit, pushEventsToDataLayer } from './emit';
-import { pickStrings } from './i18n';
+import { loadStrings } from './i18n';
 import css from './launcher.css?inline';
 import { logError } from './log';
 import type { CardActions } from './parts/part-view';
@@ -87,12 +87,26 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   const { settings, issues } = parsed.value;
   for (const issue of issues) logError(issue);
   const { widgetId } = settings;
-  const strings = pickStrings(settings.locale);
   const disposer = createDisposer();
   // Aborts whatever is in flight when the widget is destroyed.
   const controller = new AbortController();
   disposer.add(() => controller.abort());
 
+  const configRequest = fetchWidgetConfig(settings.baseUrl, widgetId, {
+    signal: controller.signal,
+    timeoutMs: defaults.configTimeoutMs,
+  });
+  // A language other than English is a chunk of its own, fetched while the config request is out: ready is no later.
+  const stringsRequest = loadStrings(settings.locale);
+  // Boot runs as several short tasks, never one long one (issue: embed runtime, "no long task until ready").
+  // The first localStorage access is a synchronous trip to the browser process: done while the request is out.
+  await yieldToHost();
+  setStorageMode(widgetId, settings.storage ?? 'local');
+  pushEventsToDataLayer(settings.analytics === 'dataLayer');
+  const openKey = storageKey(widgetId, 'open');
+  const wasOpenBefore = readItem(openKey) === '1';
+  const [response, strings] = await Promise.all([configRequest, stringsRequest]);
+  if (!response.ok) logError(`${response.error}: the assistant shows as offline`);
   const fallback: WidgetConfig = {
     greeting: strings.greeting,
     title: strings.title,
@@ -101,19 +115,6 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     linkTarget: '_self',
     hideUrls: [],
   };
-  const configRequest = fetchWidgetConfig(settings.baseUrl, widgetId, {
-    signal: controller.signal,
-    timeoutMs: defaults.configTimeoutMs,
-  });
-  // Boot runs as several short tasks, never one long one (issue: embed runtime, "no long task until ready").
-  // The first localStorage access is a synchronous trip to the browser process: done while the request is out.
-  await yieldToHost();
-  setStorageMode(widgetId, settings.storage ?? 'local');
-  pushEventsToDataLayer(settings.analytics === 'dataLayer');
-  const openKey = storageKey(widgetId, 'open');
-  const wasOpenBefore = readItem(openKey) === '1';
-  const response = await configRequest;
-  if (!response.ok) logError(`${response.error}: the assistant shows as offline`);
   const config = response.ok ? parseWidgetConfig(response.value, fallback) : fallback;
 
   // Another copy of the widget (a second bundle on the page) may have finished first.

@@ -5,7 +5,7 @@ import { parseConfig } from '../../server/config';
 import { IDENTITY_ENV, IDENTITY_SECRET, signIdentity } from '../../server/edge/identity-test-kit';
 import { type RecordingServer, startRecordingServer } from '../../server/net/test-servers';
 import { type RunningService, startService } from '../../server/start';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { createPublicApi } from '../public-api';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';

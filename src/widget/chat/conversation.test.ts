@@ -16,7 +16,7 @@ import {
   textAnswer,
 } from '../../server/engine/openai/fake-openai-server';
 import { type RunningService, startService } from '../../server/start';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderCard } from '../../../demo/integrator/orders';
 import fixture from '../../cards/fixtures/order.json';
 import type { OrderCard } from '../../protocol';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { prefetchParts } from './lazy-part';
 import { PartView } from './part-view';
 

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { ConfirmPart } from './confirm-part';
 import { PartView } from './part-view';
 import { expectInert, HOSTILE_STRINGS } from './test-support';

@@ -2,7 +2,7 @@ import { cleanup, render } from '@testing-library/preact';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import fixture from '../../cards/fixtures/order.json';
 import { type MessagePart, ORDER_CARD_TEXT_FIELDS } from '../../protocol';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { prefetchParts } from './lazy-part';
 import { PartView } from './part-view';
 import { expectInert, HOSTILE_STRINGS, HOSTILE_URLS, WRONG_TYPES } from './test-support';

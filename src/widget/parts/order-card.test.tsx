@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { orderCard } from '../../../demo/integrator/orders';
 import fixture from '../../cards/fixtures/order.json';
 import { ORDER_CARD_TEXT_FIELDS, type OrderCard as Order, type OrderStepStatus } from '../../protocol';
-import { pickStrings } from '../i18n';
+import { ALL_STRINGS, pickStrings } from '../locales/all';
 import { OrderCard } from './order-card';
 import { expectInert, HOSTILE_STRINGS } from './test-support';
 
@@ -146,6 +146,26 @@ describe('<OrderCard>', () => {
         ', fehlgeschlagen',
       ]);
     });
+
+    // This chunk keeps its own words: a language the widget has but this table lacks would read English here.
+    it.each(Object.keys(ALL_STRINGS).filter((lang) => lang !== 'en'))(
+      "says the status and the card's labels in every language of the widget: %s",
+      (lang) => {
+        const { root } = renderOrder(
+          {
+            order_id_value: '1',
+            timeline: { step: ALL.map((status) => ({ label: 'S', status })) },
+            order_tracking_url: 'https://t.example/1',
+          },
+          lang,
+        );
+        const said = steps(root).map((li) => li.querySelector('.sr-only')?.textContent);
+        for (const text of said) expect(text).not.toMatch(/completed|progress|pending|failed/);
+        expect(new Set(said).size).toBe(ALL.length);
+        expect(root.getAttribute('aria-label')).not.toBe('Order 1');
+        expect(within(root).getByRole('link').textContent).not.toBe('Track your order');
+      },
+    );
 
     it.each([
       [['completed', 'in_progress', 'pending'], 1],

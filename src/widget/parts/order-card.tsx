@@ -41,6 +41,26 @@ const STRINGS: Record<string, typeof EN> = {
     quantity: 'Menge',
     trackOrder: 'Sendung verfolgen',
   },
+  ar: {
+    order: 'الطلب',
+    orderSteps: 'حالة الطلب',
+    step_completed: 'مكتملة',
+    step_in_progress: 'قيد التنفيذ',
+    step_pending: 'قيد الانتظار',
+    step_failed: 'فشلت',
+    quantity: 'الكمية',
+    trackOrder: 'تتبّع طلبك',
+  },
+  he: {
+    order: 'הזמנה',
+    orderSteps: 'סטטוס ההזמנה',
+    step_completed: 'הושלם',
+    step_in_progress: 'בטיפול',
+    step_pending: 'ממתין',
+    step_failed: 'נכשל',
+    quantity: 'כמות',
+    trackOrder: 'מעקב אחר ההזמנה',
+  },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProductCard as Product } from '../../protocol';
-import { pickStrings } from '../i18n';
+import { ALL_STRINGS, pickStrings } from '../locales/all';
 import { ProductCard, ProductList } from './product-cards';
 import { expectInert, HOSTILE_STRINGS } from './test-support';
 
@@ -126,6 +126,25 @@ describe('<ProductList>', () => {
   it('labels the list in the UI language', () => {
     expect(renderList([SHOE, SOCKS], 'de').list.getAttribute('aria-label')).toBe('Produkte');
   });
+
+  // This chunk keeps its own words: a language the widget has but this table lacks would read English here.
+  it.each(Object.keys(ALL_STRINGS).filter((lang) => lang !== 'en'))(
+    "has the list's name and the cart button in every language of the widget: %s",
+    (lang) => {
+      expect(renderList([SHOE, SOCKS], lang).list.getAttribute('aria-label')).not.toBe('Products');
+      cleanup();
+      render(
+        <ProductCard
+          card={SHOE}
+          strings={pickStrings(lang)}
+          cardActions={{ onAddToCart: vi.fn(), onProductClick: vi.fn() }}
+          linkTarget="_self"
+          onLinkClick={vi.fn()}
+        />,
+      );
+      expect(screen.getByRole('button').textContent).not.toBe('Add to cart');
+    },
+  );
 
   it('puts the cards in Tab order, in list order', () => {
     const { list } = renderList([SHOE, SOCKS, JACKET]);

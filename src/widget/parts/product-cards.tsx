@@ -66,6 +66,18 @@ const CART_TEXT: Record<string, Record<CartState, string> & { said: Record<CartS
       failed: 'تعذّرت إضافة {name} إلى السلة',
     },
   },
+  he: {
+    idle: 'הוספה לסל',
+    pending: 'מוסיפים…',
+    done: 'נוסף ✓',
+    failed: 'לא נוסף. נסו שוב',
+    said: {
+      idle: '',
+      pending: 'מוסיפים את {name} לסל',
+      done: '{name} נמצא בסל',
+      failed: 'לא ניתן היה להוסיף את {name} לסל',
+    },
+  },
 };
 
 /**
@@ -178,7 +190,7 @@ export interface ProductListProps extends LinkOptions {
  * The product list's name by the widget's language (`Strings['lang']`; English for one not here): in this chunk, not
  * in i18n.ts, whose strings load before the chat opens. A language added to i18n.ts is added here too.
  */
-const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 'المنتجات' };
+const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 'المنتجات', he: 'מוצרים' };
 
 /**
  * Several products: a horizontal, snapping scroll list. Each card is a link, so Tab walks them (the browser scrolls
