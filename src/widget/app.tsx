@@ -78,8 +78,9 @@ export function App({ store, strings, chat, onLinkClick, cardActions }: AppProps
 
   return (
     <div
-      class={`root ${config.launcherPosition === 'bottom-left' ? 'left' : 'right'}${isOpen ? ' open' : ''}${isInline ? ' inline' : ''}`}
+      class={`root ${config.launcherPosition === 'bottom-left' ? 'left' : 'right'}${isOpen ? ' open' : ''}${isInline ? ' inline' : ''}${store.isDark.value ? ' dark' : ''}`}
       lang={strings.lang}
+      dir={strings.dir}
     >
       {loaded && (
         <loaded.View

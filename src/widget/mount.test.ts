@@ -340,3 +340,77 @@ describe('destroy()', () => {
     expect(events.events.map((event) => event.type)).toEqual([EVENT_CHAT_OPEN]);
   });
 });
+
+describe('look', () => {
+  /** A `matchMedia` whose `(prefers-color-scheme: dark)` answer the test changes, as the device would. */
+  function stubColorScheme(isDark: boolean) {
+    const query = Object.assign(new EventTarget(), {
+      matches: isDark,
+      media: '(prefers-color-scheme: dark)',
+    });
+    const add = vi.spyOn(query, 'addEventListener');
+    const remove = vi.spyOn(query, 'removeEventListener');
+    vi.stubGlobal('matchMedia', (media: string) =>
+      media === query.media ? query : Object.assign(new EventTarget(), { matches: false, media }),
+    );
+    return {
+      add,
+      remove,
+      change(next: boolean) {
+        query.matches = next;
+        query.dispatchEvent(new Event('change'));
+      },
+    };
+  }
+  const isDark = () => part('.root').classList.contains('dark');
+  const colorText = () => hostElement()?.style.getPropertyValue('--service-color-text');
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is light by default, with the merchant colour as text where it reads on white', async () => {
+    await mountWidget();
+    expect(isDark()).toBe(false);
+    // #ff6600 reads at 2.9:1 on white: text in it would be the scheme's text colour.
+    expect(colorText()).toBe('#111827');
+  });
+
+  it("takes the merchant's mode from the config, and the page's theme setting over it", async () => {
+    service.handle(json({ ...TEST_CONFIG, theme: { color: '#ff6600', mode: 'dark' } }));
+    await mountWidget();
+    expect(isDark()).toBe(true);
+    expect(colorText()).toBe('#ff6600');
+    resetPage();
+    await mountWidget({ theme: 'light' });
+    expect(isDark()).toBe(false);
+  });
+
+  it("auto follows the device's colour scheme live, and destroy() stops listening", async () => {
+    const scheme = stubColorScheme(true);
+    const api = await mountWidget({ theme: 'auto' });
+    expect(isDark()).toBe(true);
+    scheme.change(false);
+    await flush();
+    expect(isDark()).toBe(false);
+    expect(colorText()).toBe('#111827');
+    scheme.change(true);
+    await flush();
+    expect(isDark()).toBe(true);
+    api.destroy();
+    expect(scheme.remove.mock.calls).toEqual(scheme.add.mock.calls);
+  });
+
+  it('lays the widget out right to left in Arabic, in Arabic', async () => {
+    await mountWidget({ locale: 'ar-SA' });
+    expect(part('.root').getAttribute('dir')).toBe('rtl');
+    expect(part('.root').getAttribute('lang')).toBe('ar');
+    expect(part('[part="launcher"]').getAttribute('aria-label')).toBe('فتح الدردشة');
+    expect((await untilPanel()).querySelector('textarea')?.labels?.[0]?.textContent).toBe('الرسالة');
+  });
+
+  it('stays left to right in a left-to-right language, whatever the page', async () => {
+    document.documentElement.dir = 'rtl';
+    await mountWidget({ locale: 'de' });
+    document.documentElement.removeAttribute('dir');
+    // No `dir` of its own: it keeps the host's `direction: ltr`, which the page cannot change (e2e/look.e2e.ts).
+    expect(part('.root').hasAttribute('dir')).toBe(false);
+  });
+});

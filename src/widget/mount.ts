@@ -29,7 +29,7 @@ import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
 import { clearWidgetItems, readItem, setStorageMode, storageKey, storageMode, writeItem } from './storage';
 import { createStore } from './store';
-import { contrastColor } from './theme';
+import { contrastColor, followColorScheme, readableOn } from './theme';
 import { whenIdle } from './when-idle';
 
 export interface MountDefaults extends SettingsDefaults {
@@ -139,8 +139,18 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   const host = document.createElement(HOST_TAG);
   const shadow = host.attachShadow({ mode: 'open' });
   adoptStyles(shadow, css);
-  host.style.setProperty('--service-color', config.theme.color);
-  host.style.setProperty('--service-on-color', contrastColor(config.theme.color));
+  const color = config.theme.color;
+  host.style.setProperty('--service-color', color);
+  host.style.setProperty('--service-on-color', contrastColor(color));
+  // The page's `theme` wins over the merchant's; `auto` follows the device, live.
+  followColorScheme(
+    settings.theme ?? config.theme.mode ?? 'light',
+    (isDark) => {
+      store.setDark(isDark);
+      host.style.setProperty('--service-color-text', readableOn(color, isDark));
+    },
+    disposer,
+  );
   trackVisualViewport(host, disposer);
   if (settings.container) host.setAttribute('inline', '');
   (settings.container ?? document.body ?? document.documentElement).append(host);

@@ -78,6 +78,8 @@ export function createStore(init: StoreInit) {
   const identityToken = signal(init.identityToken);
   /** Answers that arrived while the panel was closed (the launcher's badge). */
   const unread = signal(0);
+  /** The dark colour scheme: the `theme` setting, or the device's while it is `auto` (theme.ts). */
+  const isDark = signal(false);
   /** The last finished answer as plain text, for the polite live region. */
   const announcement = signal('');
 
@@ -179,6 +181,10 @@ export function createStore(init: StoreInit) {
     announcement,
     setHidden: action((value: boolean) => {
       isHidden.value = value;
+    }),
+    isDark,
+    setDark: action((value: boolean) => {
+      isDark.value = value;
     }),
     /** Opens the panel; `message` replaces the draft, or is sent at once with `autoSend`. */
     openChat: action(({ message, autoSend }: OpenChatOptions = {}) => {
