@@ -34,8 +34,9 @@ const plainDynamicImports: Plugin = {
 export default defineConfig({
   plugins: [plainDynamicImports],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  // `color-scheme: light` only pins the widget's form controls to light: lightningcss's `light-dark()` fallback
-  // variables (`--lightningcss-light`/`-dark`) would be bytes for a function the widget never uses.
+  // `color-scheme` (light, or dark under `.dark`) only sets the scheme of the widget's form controls and scrollbars:
+  // lightningcss's `light-dark()` fallback variables (`--lightningcss-light`/`-dark`) would be bytes for a function
+  // the widget never uses.
   css: { lightningcss: { exclude: Features.LightDark } },
   build: {
     target: 'es2022',

@@ -35,8 +35,9 @@ const wireBytes = (path) =>
     req.on('error', fail);
   });
 
-// The loader and everything the widget can load (lazy parts included), whatever the size script's groups.
-const files = [resolve(dist, 'loader.js'), ...widgetFiles(dist).script.everything];
+// The loader and everything the widget can load (lazy parts and languages included), whatever the size script's groups.
+const { everything, languages } = widgetFiles(dist).script;
+const files = [resolve(dist, 'loader.js'), ...everything, ...Object.values(languages)];
 let failed = false;
 let wireTotal = 0;
 let sizeTotal = 0;

@@ -7,6 +7,8 @@
 //   Until `service:ready` only the launcher's code is fetched and runs (the first line, no budget of its own); the
 //   chat's chunk comes at idle after ready.
 // - Everything the widget can ever load, the lazy parts' chunks included, brotli: ≤ 40 KB.
+// A shopper in another language than English also fetches that language's chunk as the widget boots (while the config
+// request is out; src/widget/i18n.ts): the rows "+ <tag>" add the largest one to "until chat open" and "everything".
 // - Each published webhook schema module (dist/schemas/vYYYYMMDD.js with its chunks), brotli: ≤ 4 KB, which holds
 //   only while the schema library tree-shakes (issue #7).
 // Each file counts compressed on its own, as a browser fetches it.
@@ -51,7 +53,12 @@ function main() {
   const widget = widgetFiles(dist);
   measure('widget until ready (launcher)', widget.script.untilReady, undefined);
   measure('widget until chat open', widget.script.untilOpen, BUDGETS.untilOpen);
+  const [tag, chunk] = Object.entries(widget.script.languages).sort(
+    ([, a], [, b]) => brotli(readFileSync(b)) - brotli(readFileSync(a)),
+  )[0] ?? ['', undefined];
+  if (chunk) measure(`widget until chat open + ${tag}`, [...widget.script.untilOpen, chunk], undefined);
   measure('widget everything', widget.script.everything, BUDGETS.everything);
+  if (chunk) measure(`widget everything + ${tag}`, [...widget.script.everything, chunk], BUDGETS.everything);
   measure('npm entry until chat open (load())', widget.npm.untilOpen, undefined);
   measure('npm entry everything', widget.npm.everything, undefined);
   for (const file of readdirSync(resolve(dist, 'schemas')).filter((f) => /^v\d{8}\.js$/.test(f))) {

@@ -5,5 +5,7 @@ interface Files {
   untilReady: string[];
   untilOpen: string[];
   everything: string[];
+  languages: Record<string, string>;
 }
-export declare function widgetFiles(dist: string): { script: Files; npm: Files };
+export declare function widgetLanguages(): string[];
+export declare function widgetFiles(dist: string, languages?: string[]): { script: Files; npm: Files };

@@ -1,7 +1,7 @@
 // Which built files a browser fetches for the widget, read from the import statements in dist/: what the size script
 // measures (scripts/size.mjs) and what e2e/lazy-parts.e2e.ts checks against the requests Chromium really makes.
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 
 const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
 const DYNAMIC_IMPORT = /\bimport\s*\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g;
@@ -42,30 +42,47 @@ function chatChunks(files) {
   );
 }
 
+/** The widget's languages besides English: one chunk each (src/widget/locales/<tag>.ts, `all.ts` aside). */
+export const widgetLanguages = () =>
+  readdirSync(resolve(import.meta.dirname, '../src/widget/locales'))
+    .filter((file) => /^[a-z]{2,3}\.ts$/.test(file) && file !== 'all.ts')
+    .map((file) => file.slice(0, -3));
+
 /**
  * The widget's files in `dist`, as absolute paths:
  * - `untilReady`: what runs until `service:ready`: the static graph of the entry (the launcher's code).
  * - `untilOpen`: what a browser fetches from loading the widget to the chat open and empty: that, plus the chat's chunk
  *   and its static imports (fetched at idle after ready, or at the first open). The npm entry: the static graph of
  *   `index.js` and of the chunk `load()` imports, plus the chat's chunk.
- * - `everything`: all the widget can ever load, dynamic imports (the lazy parts) included.
+ * - `everything`: all the widget can ever load in English, dynamic imports (the lazy parts) included.
+ * - `languages`: each other language's chunk by its tag (`de`), fetched with the first chunk for a shopper in that
+ *   language (until ready, so until open too), and never otherwise: not part of `everything`.
  */
-export function widgetFiles(dist) {
+export function widgetFiles(dist, languages = widgetLanguages()) {
   const widget = resolve(dist, 'widget.js');
   const index = resolve(dist, 'index.js');
   const loaded = importsOf(readFileSync(index, 'utf8')).dynamic.map((spec) => resolve(dist, spec));
   const untilReady = reachable([widget]);
   const npmUntilReady = reachable([index, ...loaded]);
+  const tagOf = (file) => languages.find((tag) => basename(file).startsWith(`${tag}-`));
+  const byLanguage = Object.fromEntries(
+    reachable([widget], { dynamic: true })
+      .filter((file) => dirname(file) === resolve(dist, 'chunks') && tagOf(file))
+      .map((file) => [tagOf(file), file]),
+  );
+  const withoutLanguages = (files) => files.filter((file) => !Object.values(byLanguage).includes(file));
   return {
     script: {
       untilReady,
       untilOpen: reachable([widget, ...chatChunks(untilReady)]),
-      everything: reachable([widget], { dynamic: true }),
+      everything: withoutLanguages(reachable([widget], { dynamic: true })),
+      languages: byLanguage,
     },
     npm: {
       untilReady: npmUntilReady,
       untilOpen: reachable([index, ...loaded, ...chatChunks(npmUntilReady)]),
-      everything: reachable([index], { dynamic: true }),
+      everything: withoutLanguages(reachable([index], { dynamic: true })),
+      languages: byLanguage,
     },
   };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importsOf, widgetFiles } from './widget-files.mjs';
+import { importsOf, widgetFiles, widgetLanguages } from './widget-files.mjs';
 
 describe('importsOf', () => {
   it('tells static imports from dynamic ones in minified output', () => {
@@ -25,7 +25,7 @@ describe('importsOf', () => {
 });
 
 describe('widgetFiles', () => {
-  // A dist/ shaped like the build's: the script-tag entry and the npm entry share chunks; two lazy parts.
+  // A dist/ shaped like the build's: the script-tag entry and the npm entry share chunks; two lazy parts; German.
   const dist = mkdtempSync(join(tmpdir(), 'widget-files-'));
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
   mkdirSync(join(dist, 'chunks'));
@@ -33,7 +33,9 @@ describe('widgetFiles', () => {
     'widget.js': 'import"./chunks/mount.js";',
     'index.js': 'import{a}from"./chunks/version.js";const l=()=>import("./chunks/mount.js");',
     'chunks/version.js': 'export const a=1;',
-    'chunks/mount.js': 'import{a}from"./version.js";const c=()=>import("./chat-view-Ab1_.js");',
+    'chunks/mount.js':
+      'import{a}from"./version.js";const c=()=>import("./chat-view-Ab1_.js"),s={de:()=>import("./de-Xy9-.js")};',
+    'chunks/de-Xy9-.js': 'var e={lang:"de"};export{e as default};',
     'chunks/chat-view-Ab1_.js':
       'import{x}from"./mount.js";import{z}from"./pure.js";const p={t:()=>import("./text.js"),c:()=>import("./card.js")};',
     'chunks/pure.js': 'export const z=1;',
@@ -45,7 +47,7 @@ describe('widgetFiles', () => {
   const names = (paths: string[]) => paths.map((p) => relative(dist, p)).sort();
 
   it('counts until ready the static imports, until open the chat chunk too, and everything with the lazy parts', () => {
-    const { script, npm } = widgetFiles(dist);
+    const { script, npm } = widgetFiles(dist, ['de', 'ar']);
     expect(names(script.untilReady)).toEqual(['chunks/mount.js', 'chunks/version.js', 'widget.js']);
     expect(names(script.untilOpen)).toEqual([
       'chunks/chat-view-Ab1_.js',
@@ -83,5 +85,21 @@ describe('widgetFiles', () => {
       'chunks/version.js',
       'index.js',
     ]);
+  });
+
+  it("keeps each language's chunk apart, out of everything (a shopper fetches one language, at boot)", () => {
+    const { script, npm } = widgetFiles(dist, ['de', 'ar']);
+    expect(script.languages).toEqual({ de: join(dist, 'chunks/de-Xy9-.js') });
+    expect(npm.languages).toEqual(script.languages);
+    for (const files of [script, npm]) {
+      expect(names(files.everything)).not.toContain('chunks/de-Xy9-.js');
+      expect(names(files.untilOpen)).not.toContain('chunks/de-Xy9-.js');
+    }
+    // Without the tag in the list of languages, the chunk is one more lazy file.
+    expect(names(widgetFiles(dist, []).script.everything)).toContain('chunks/de-Xy9-.js');
+  });
+
+  it('lists the languages of src/widget/locales/', () => {
+    expect(widgetLanguages().sort()).toEqual(['ar', 'de', 'he']);
   });
 });

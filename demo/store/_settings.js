@@ -7,6 +7,8 @@
 //   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
 //   ?widget=demo-limited       the widget with tiny limits: the third message in a minute gets 429 ("Send again")
 //   ?customer=ada              signed in as customer "ada": the store's back end put an identity token here
+//   ?theme=light|dark|auto     the `theme` setting (auto follows the device's colour scheme)
+//   ?locale=TAG                the `locale` setting, e.g. ar or he (right to left) or de
 (() => {
   const query = new URLSearchParams(location.search);
   const settings = {
@@ -21,6 +23,10 @@
   if (widget) settings.widgetId = widget;
   const service = query.get('service');
   if (service) settings.baseUrl = service;
+  const theme = query.get('theme');
+  if (theme) settings.theme = theme;
+  const locale = query.get('locale');
+  if (locale) settings.locale = locale;
   if (query.get('bad') === '1') {
     settings.userData = { nested: { a: 1 } };
     settings.customInstructions = '';
