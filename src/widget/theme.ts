@@ -50,12 +50,11 @@ export function contrastColor(hex: string): string {
 
 /**
  * The merchant's colour as text on the scheme's surface (chips, focus rings, the order's current step): itself where
- * it reads at 4.5:1, else the scheme's text colour (a dark blue on the dark surface, a yellow on white).
+ * it reads at 4.5:1, else the scheme's text colour (a dark blue on the dark surface, a yellow on white). The surfaces
+ * and text colours are {@link SCHEME}'s, written out: this runs before ready, and every byte counts there.
  */
 export const readableOn = (hex: string, isDark: boolean): string =>
-  contrastRatio(hex, SCHEME[isDark ? 'dark' : 'light'].bg) >= 4.5
-    ? hex
-    : SCHEME[isDark ? 'dark' : 'light'].fg;
+  isDark ? (lit(hex) < 4.5 * lit('#111827') ? '#f3f4f6' : hex) : 1.05 / lit(hex) < 4.5 ? '#111827' : hex;
 
 /**
  * Calls `apply` with whether the widget shows dark: at once, and for `auto` again each time the device's
