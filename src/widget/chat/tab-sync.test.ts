@@ -16,7 +16,7 @@ import type { WidgetConfig } from '../../protocol';
 import { parseConfig } from '../../server/config';
 import { IDENTITY_ENV, IDENTITY_SECRET, signIdentity } from '../../server/edge/identity-test-kit';
 import { type RunningService, startService } from '../../server/start';
-import { pickStrings } from '../i18n';
+import { pickStrings } from '../locales/all';
 import { setStorageMode } from '../storage';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
