@@ -3,8 +3,8 @@ import type { ComponentType } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { ChatViewProps } from './chat-view';
 import type { Strings } from './i18n';
-import { Icon } from './icon';
 import { Launcher } from './launcher';
+import type { NudgeProps } from './nudge';
 import type { CardActions } from './parts/part-view';
 import type { Store } from './store';
 
@@ -17,6 +17,8 @@ export interface LoadedChat {
 export interface AppProps {
   store: Store;
   strings: Strings;
+  /** The proactive bubble's chunk, absent until a page first calls `showMessage` (nudge.tsx). */
+  nudge: ReadonlySignal<ComponentType<NudgeProps> | undefined>;
   /** The chat's chunk, absent until it has loaded (at idle after ready, or at the first open). */
   chat: ReadonlySignal<LoadedChat | undefined>;
   /** A link in a message or card was followed: `service:link-click` and `onLinkClick`. */
@@ -37,11 +39,12 @@ const isTouchFirst = (): boolean =>
  *   returns focus to the launcher, or when the launcher is hidden to what had focus before the panel opened.
  *   `closeChat()` called while the shopper is elsewhere on the page leaves focus where it is.
  */
-export function App({ store, strings, chat, onLinkClick, cardActions }: AppProps) {
+export function App({ store, strings, chat, nudge, onLinkClick, cardActions }: AppProps) {
   const isOpen = store.isOpen.value;
   const loaded = chat.value;
   const isInline = store.isInline.value;
   const proactive = store.proactive.value;
+  const NudgeView = nudge.value;
   const config = store.config.value;
   const launcherRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
@@ -98,20 +101,13 @@ export function App({ store, strings, chat, onLinkClick, cardActions }: AppProps
       {!isInline && (
         // A live region that is always there, so the bubble's text is announced when it appears.
         <div class="nudge-live" aria-live="polite">
-          {proactive && !isOpen && !store.isBubbleDismissed.value && !store.isHidden.value && (
-            <div class="nudge">
-              <button type="button" class="nudge-text" onClick={() => store.openChat()}>
-                {proactive}
-              </button>
-              <button
-                type="button"
-                class="nudge-close"
-                aria-label={strings.dismiss}
-                onClick={store.dismissBubble}
-              >
-                <Icon name="close" />
-              </button>
-            </div>
+          {NudgeView && proactive && !isOpen && !store.isBubbleDismissed.value && !store.isHidden.value && (
+            <NudgeView
+              text={proactive}
+              dismissLabel={strings.dismiss}
+              onOpen={() => store.openChat()}
+              onDismiss={store.dismissBubble}
+            />
           )}
         </div>
       )}

@@ -11,13 +11,14 @@ import { MessageList } from './message-list';
 import { Panel } from './panel';
 import panelCss from './panel.css?inline';
 import { PartView, partsCss } from './parts';
+import { css as choicesCss } from './parts/choices-part';
 
 export { prefetchParts } from './parts';
 
 /** The chunk's stylesheet, adopted by the shadow root when the chunk arrives. */
-export const css = panelCss + partsCss;
+export const css = panelCss + partsCss + choicesCss;
 
-export interface ChatViewProps extends Omit<AppProps, 'chat'> {
+export interface ChatViewProps extends Omit<AppProps, 'chat' | 'nudge'> {
   /** Sends a failed message again (the conversation's `retry`). */
   onRetry: (messageId: string) => void;
   isOpen: boolean;

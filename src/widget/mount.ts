@@ -1,4 +1,5 @@
 import { effect, signal, untracked } from '@preact/signals';
+import type { ComponentType } from 'preact';
 import { h, render } from 'preact';
 import {
   EVENT_ADD_TO_CART,
@@ -24,6 +25,7 @@ import { emit, pushEventsToDataLayer } from './emit';
 import { loadStrings } from './i18n';
 import css from './launcher.css?inline';
 import { logError } from './log';
+import type { NudgeProps } from './nudge';
 import type { CardActions } from './parts/part-view';
 import { createPublicApi } from './public-api';
 import { isInIframe, parseSettings, resolveHidden, type SettingsDefaults } from './settings';
@@ -177,7 +179,22 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
       }
     };
   }
-  render(h(App, { store, strings, chat, onLinkClick, cardActions }), shadow);
+  // The proactive bubble's code: fetched the first time the page shows one.
+  const nudge = signal<ComponentType<NudgeProps> | undefined>(undefined);
+  disposer.add(
+    effect(() => {
+      if (!store.proactive.value || nudge.peek()) return;
+      import('./nudge').then(
+        (module) => {
+          if (controller.signal.aborted || nudge.peek()) return;
+          adoptStyles(shadow, module.css);
+          nudge.value = module.Nudge;
+        },
+        (error: unknown) => logError('could not load the proactive message', error),
+      );
+    }),
+  );
+  render(h(App, { store, strings, chat, nudge, onLinkClick, cardActions }), shadow);
 
   // The chat's view: a chunk wanted at idle after ready (schedulePanel) or at the first open, whichever comes first.
   // A chunk that fails to load (the network) is asked for again at the next open.

@@ -4,6 +4,7 @@ import type { CartProduct, MessagePart, MessagePartType } from '../../protocol';
 import type { Strings } from '../i18n';
 import { logError } from '../log';
 import { Pure } from '../pure';
+import { ChoicesPart } from './choices-part';
 import { lazyPart } from './lazy-part';
 import type { LinkOptions } from './link';
 
@@ -54,7 +55,8 @@ const PARTS: { [T in MessagePartType]: ComponentType<PartProps<T>> } = {
   products: lazyPart(() => import('./product-cards'), 'ProductsPart'),
   'order-card': lazyPart(() => import('./order-card'), 'OrderCardPart'),
   confirm: lazyPart(() => import('./confirm-part'), 'ConfirmPart', Question),
-  choices: lazyPart(() => import('./choices-part'), 'ChoicesPart'),
+  // Not lazy: starters show in an empty chat, so the chips are needed to open it (chat-view.tsx adopts their CSS).
+  choices: ChoicesPart,
 };
 
 /**
