@@ -125,6 +125,8 @@ function recorderScript(): void {
     'service:chat-close',
     'service:message-sent',
     'service:link-click',
+    'service:add-to-cart',
+    'service:product-click',
   ];
   for (const type of types) {
     window.addEventListener(type, (event) => {

@@ -6,6 +6,7 @@ interface Files {
   untilOpen: string[];
   everything: string[];
   languages: Record<string, string>;
+  onDemand: string[];
 }
 export declare function widgetLanguages(): string[];
 export declare function widgetFiles(dist: string, languages?: string[]): { script: Files; npm: Files };

@@ -42,6 +42,9 @@ function chatChunks(files) {
   );
 }
 
+/** Chunks only a page's call loads (see `onDemand` below). */
+const ON_DEMAND = /\/chunks\/nudge-[\w-]+\.js$/;
+
 /** The widget's languages besides English: one chunk each (src/widget/locales/<tag>.ts, `all.ts` aside). */
 export const widgetLanguages = () =>
   readdirSync(resolve(import.meta.dirname, '../src/widget/locales'))
@@ -57,6 +60,8 @@ export const widgetLanguages = () =>
  * - `everything`: all the widget can ever load in English, dynamic imports (the lazy parts) included.
  * - `languages`: each other language's chunk by its tag (`de`), fetched with the first chunk for a shopper in that
  *   language (until ready, so until open too), and never otherwise: not part of `everything`.
+ * - `onDemand`: chunks of `everything` fetched only when the page asks for them, never prefetched: the proactive
+ *   bubble's (src/widget/nudge.tsx, on the first `Service.showMessage`).
  */
 export function widgetFiles(dist, languages = widgetLanguages()) {
   const widget = resolve(dist, 'widget.js');
@@ -77,12 +82,14 @@ export function widgetFiles(dist, languages = widgetLanguages()) {
       untilOpen: reachable([widget, ...chatChunks(untilReady)]),
       everything: withoutLanguages(reachable([widget], { dynamic: true })),
       languages: byLanguage,
+      onDemand: reachable([widget], { dynamic: true }).filter((file) => ON_DEMAND.test(file)),
     },
     npm: {
       untilReady: npmUntilReady,
       untilOpen: reachable([index, ...loaded, ...chatChunks(npmUntilReady)]),
       everything: withoutLanguages(reachable([index], { dynamic: true })),
       languages: byLanguage,
+      onDemand: reachable([index], { dynamic: true }).filter((file) => ON_DEMAND.test(file)),
     },
   };
 }

@@ -268,6 +268,17 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
     const { key, newValue } = event as StorageEvent;
     if (key === conversationKey && newValue && storageMode() === 'local') loadConversation();
   });
+  // A chunk that could not load while the browser was offline (a message written then waits in the store): asked for
+  // again when the connection is back.
+  disposer.listen(window, 'online', () => {
+    if (!conversation) store.status.value = 'online';
+    if (store.isPanelMounted.peek() || store.isOpen.peek()) loadView();
+    if (store.messages.peek().length > 0 || hasStoredConversation) loadConversation();
+  });
+  // Said in the panel before the conversation's code is there too (it says so itself once loaded).
+  disposer.listen(window, 'offline', () => {
+    if (!conversation) store.status.value = 'offline';
+  });
   disposer.add(
     effect(() => {
       // All three read on every run, so each stays a dependency.
