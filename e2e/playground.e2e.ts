@@ -121,6 +121,48 @@ describe('npm run dev', () => {
     await context.close();
   });
 
+  it("switches issue 20's settings from the page: dark, inline, no storage, the dataLayer; and calls showMessage and setPageContext", async () => {
+    const context = await browser.newContext({ ...DESKTOP, locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${playgroundUrl}/?theme=dark&storage=none&analytics=dataLayer`);
+    await page.waitForFunction(() => typeof (window as unknown as TestWindow).Service === 'object', null, {
+      timeout: READY_TIMEOUT,
+    });
+    expect(await widget(page, '.root').getAttribute('class')).toContain('dark');
+    // showMessage from the page's form: the bubble by the launcher.
+    await page.click('#show-message');
+    await widget(page, '.nudge').waitFor({ timeout: READY_TIMEOUT });
+    // setPageContext, then a question about "it": answered about the page's product.
+    await page.click('#page-product');
+    await widget(page, '.nudge-text').click();
+    await widget(page, 'textarea').fill('how much is it?');
+    await widget(page, 'textarea').press('Enter');
+    // The page's product is not in the demo catalog: the answer comes from the context's own price.
+    await expect
+      .poll(() => widget(page, '.assistant').last().textContent(), { timeout: 20_000 })
+      .toContain('129,90');
+    // The inline switch: Apply re-mounts the widget in the page's box, without a launcher.
+    await page.check('input[name="inline"]');
+    await page.click('button[type="submit"]');
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('service-widget')?.parentElement?.id), {
+        timeout: READY_TIMEOUT,
+      })
+      .toBe('inline-chat');
+    expect(await widget(page, '[part~="launcher"]').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('inline')).toBe('1');
+    // Nothing stored with storage "none"; every event pushed to the dataLayer shows in the log.
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('_service_'))),
+    ).toEqual([]);
+    expect(await page.textContent('#log')).toContain('dataLayer.push {"event":"service_message_sent"');
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: resolve(root, 'test-results/playground-issue-20.png'), fullPage: true });
+    await context.close();
+  });
+
   it('stops both servers on Ctrl-C (SIGINT) and exits 0', async () => {
     const exited = once(dev, 'exit');
     dev.kill('SIGINT');
