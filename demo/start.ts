@@ -30,7 +30,14 @@ try {
   });
   const port = new URL(demo.storeUrl).port;
   console.log(`Demo store: http://localhost:${port}/`);
-  console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/`);
+  console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/  /cart.html`);
+  console.log(
+    `  a product page (ask "does it come in blue?"): http://localhost:${port}/product.html?id=NL-MERINO-BLK`,
+  );
+  console.log(`  the chat inline on a help page:              http://localhost:${port}/help.html`);
+  console.log(
+    `  dark, right to left (Arabic):                http://localhost:${port}/?theme=dark&locale=ar`,
+  );
   console.log(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
   console.log(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
