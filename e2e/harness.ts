@@ -334,3 +334,19 @@ export const animationsDone = (target: Target): Promise<void> =>
     const running = roots.flatMap((root) => root.getAnimations());
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
+
+/**
+ * Waits until the conversation ends in a finished answer: the last bubble is the assistant's and done. (A reply is in
+ * the list before its first word, as the typing line, and a proactive message answered sits above the question.)
+ */
+export async function untilAnswered(page: Page, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const bubbles = document.querySelector('service-widget')?.shadowRoot?.querySelectorAll('.bubble');
+      const last = bubbles?.[bubbles.length - 1];
+      return Boolean(last?.classList.contains('assistant') && last.getAttribute('data-status') === 'done');
+    },
+    null,
+    { timeout },
+  );
+}

@@ -5,7 +5,15 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { DESKTOP, isPanelShown, MOBILE, setupE2E, type TestWindow, waitForReady } from './harness';
+import {
+  DESKTOP,
+  isPanelShown,
+  MOBILE,
+  setupE2E,
+  type TestWindow,
+  untilAnswered,
+  waitForReady,
+} from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/shopper-features';
@@ -58,10 +66,7 @@ const browserStorage = (page: Page) =>
 async function askAndWait(page: Page, text: string): Promise<void> {
   await widget(page, 'textarea').fill(text);
   await widget(page, 'textarea').press('Enter');
-  await expect.poll(() => widget(page, '.bubble.assistant').count(), { timeout: 15_000 }).toBeGreaterThan(1);
-  await page.waitForFunction(
-    () => !document.querySelector('service-widget')?.shadowRoot?.querySelector('[data-status="streaming"]'),
-  );
+  await untilAnswered(page);
 }
 
 describe('consent: storage "none" and setConsent', () => {

@@ -6,7 +6,16 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
-import { DESKTOP, isPanelShown, MOBILE, recorded, setupE2E, type TestWindow, waitForReady } from './harness';
+import {
+  DESKTOP,
+  isPanelShown,
+  MOBILE,
+  recorded,
+  setupE2E,
+  type TestWindow,
+  untilAnswered,
+  waitForReady,
+} from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/shopping';
@@ -30,15 +39,9 @@ const openChat = (page: Page) => page.evaluate(() => (window as unknown as TestW
 
 /** Sends `text` from the composer and waits until the answer is done. */
 async function ask(page: Page, text: string): Promise<void> {
-  const answers = await widget(page, '.bubble.assistant').count();
   await widget(page, 'textarea').fill(text);
   await widget(page, 'textarea').press('Enter');
-  await expect
-    .poll(() => widget(page, '.bubble.assistant').count(), { timeout: 15_000 })
-    .toBeGreaterThan(answers);
-  await page.waitForFunction(
-    () => !document.querySelector('service-widget')?.shadowRoot?.querySelector('[data-status="streaming"]'),
-  );
+  await untilAnswered(page);
 }
 
 const lastAnswer = (page: Page) => widget(page, '.bubble.assistant').last();
