@@ -1,13 +1,10 @@
 // window.Service as a host page uses it, plus the keyboard and screen-reader contract of the launcher and panel.
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { findPackageRoot } from '../demo/store-server';
+import { axeViolations } from './axe';
 import {
-  animationsDone,
   eventCount,
   isPanelShown,
-  nextFrames,
   recorded,
   settle,
   setupE2E,
@@ -16,7 +13,6 @@ import {
 } from './harness';
 
 const e2e = setupE2E();
-const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
 
 async function readyStore(): Promise<Page> {
   const { page } = await e2e.newPage();
@@ -132,40 +128,15 @@ describe('keyboard', () => {
 });
 
 describe('accessibility (axe-core)', () => {
-  const runAxe = async (page: Page) => {
-    await animationsDone(page);
-    await nextFrames(page);
-    return page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run(
-              context: Document,
-              options: object,
-            ): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        targets: v.nodes.map((n) => n.target),
-      }));
-    });
-  };
-
   it('finds no violations with the chat closed', async () => {
     const page = await readyStore();
-    await page.addScriptTag({ path: AXE_PATH });
-    expect(await runAxe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('finds no violations with the chat open', async () => {
     const page = await readyStore();
-    await page.addScriptTag({ path: AXE_PATH });
     await service(page, 'openChat', { message: 'Do you have running shoes?' });
     await expect.poll(() => isPanelShown(page)).toBe(true);
-    expect(await runAxe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -25,6 +25,12 @@ export const MOBILE: BrowserContextOptions = {
   hasTouch: true,
 };
 
+/** Every feature's spec runs on both: `for (const [name, viewport] of VIEWPORTS)`. */
+export const VIEWPORTS = [
+  ['desktop', DESKTOP],
+  ['mobile', MOBILE],
+] as const;
+
 /** The loader waits for `load` and an idle period on purpose; this is how long a spec waits for it. */
 export const READY_TIMEOUT = 20_000;
 

@@ -11,10 +11,10 @@ import {
   animationsDone,
   DESKTOP,
   launcherBox,
-  MOBILE,
   serviceErrors,
   setupE2E,
   type TestWindow,
+  VIEWPORTS,
   waitForReady,
 } from './harness';
 
@@ -22,10 +22,6 @@ const e2e = setupE2E();
 const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
 const SHOTS = resolve(findPackageRoot(), 'test-results/look');
 const ANSWER_TIMEOUT = 15_000;
-const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['mobile', MOBILE],
-] as const;
 
 /** `--bg` of each scheme (src/widget/launcher.css), as Chromium computes it. */
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(17, 24, 39)' };

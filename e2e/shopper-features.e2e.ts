@@ -12,17 +12,13 @@ import {
   setupE2E,
   type TestWindow,
   untilAnswered,
+  VIEWPORTS,
   waitForReady,
 } from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/shopper-features';
 beforeAll(() => mkdir(SHOTS, { recursive: true }));
-
-const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['mobile', MOBILE],
-] as const;
 
 /**
  * The demo store with these settings merged into its own `window.serviceSettings` (the page assigns the object in

@@ -14,17 +14,13 @@ import {
   setupE2E,
   type TestWindow,
   untilAnswered,
+  VIEWPORTS,
   waitForReady,
 } from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/shopping';
 beforeAll(() => mkdir(SHOTS, { recursive: true }));
-
-const VIEWPORTS = [
-  ['desktop', DESKTOP],
-  ['mobile', MOBILE],
-] as const;
 
 const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
 
