@@ -44,12 +44,27 @@ export const PAGE_CONTEXT_LIMITS = {
 
 export type MessagePartType = MessagePart['type'];
 
-export type MessageRole = 'user' | 'assistant';
+/** `agent`: a person of the store's team wrote it (DESIGN "Human handoff"); `author` names them. */
+export type MessageRole = 'user' | 'assistant' | 'agent';
+
+/**
+ * Who answers the shopper (DESIGN "Human handoff"): `assistant` (default), `waiting` (a person was asked for, nobody has
+ * taken the conversation yet), `agent` (a person has it). While not `assistant` no engine runs and no action is called;
+ * the shopper's messages are stored for the agents and answered `202`.
+ */
+export type ConversationMode = 'assistant' | 'waiting' | 'agent';
+
+/** The agent holding a conversation, as the shopper may see them: the name only, never the id or the key. */
+export interface AgentName {
+  name: string;
+}
 
 /** A stored message, as `GET /conversations/{id}/messages` returns it. */
 export interface ChatMessage {
   id: string;
   role: MessageRole;
+  /** The agent's name, on `role: 'agent'` messages only. */
+  author?: string;
   parts: MessagePart[];
   /** ISO 8601. */
   createdAt: string;
@@ -134,6 +149,49 @@ export interface HistoryResponse {
   messages: (ChatMessage & { status?: 'streaming' | 'done' | 'failed' })[];
   /** The conversation's last event seq: a resume of a streaming reply starts after it. */
   lastSeq: number;
+  /**
+   * Who answers now. While not `assistant` the widget keeps `GET …/events` open (reconnecting with Last-Event-ID) to
+   * show agent messages live. Absent from services without handoff: `assistant`.
+   */
+  mode?: ConversationMode;
+  /** The agent holding the conversation (`mode: 'agent'`). */
+  agent?: AgentName | null;
+}
+
+/**
+ * `POST …/messages` while the conversation is not in `assistant` mode: `202` with this JSON body instead of a reply's
+ * event stream. The message is stored for the agents (same validation and limits as any message); no engine runs.
+ */
+export interface QueuedMessageResponse {
+  messageId: string;
+  mode: ConversationMode;
+  agent?: AgentName | null;
+}
+
+/**
+ * `POST /v0/widget/{widgetId}/conversations/{id}/handoff` (conversation token; empty body or `{}`): the shopper asks for
+ * a person (the panel menu's "Talk to a person", `Service.requestHuman()`). From `assistant` the mode becomes
+ * `waiting` and the service stores the assistant's promise (`message`: someone will answer now, or when the team is
+ * back per `businessHours`); the log gets `conversation.mode` and the message. Asked again while `waiting` or `agent`
+ * it changes nothing and answers `message: null`. `409 handoff_unavailable` when the widget has no one to hand to.
+ */
+export interface HandoffResponse {
+  mode: ConversationMode;
+  agent?: AgentName | null;
+  message: ChatMessage | null;
+}
+
+export type FeedbackRating = 'up' | 'down';
+export const FEEDBACK_COMMENT_MAX = 1000;
+
+/**
+ * `POST /v0/widget/{widgetId}/conversations/{id}/messages/{messageId}/feedback` (conversation token) → `204`. Only on
+ * an `assistant` message of that conversation (else `404`); a later rating replaces the earlier one.
+ */
+export interface FeedbackRequest {
+  rating: FeedbackRating;
+  /** 1..`FEEDBACK_COMMENT_MAX` characters. */
+  comment?: string;
 }
 
 /** Response header of `POST …/messages`: the id of the reply its event stream writes. */
@@ -144,11 +202,23 @@ export const REPLY_ID_HEADER = 'x-service-reply-id';
  * `GET /conversations/{id}/events` with `Last-Event-ID` resumes after the last one received.
  */
 export type StreamEvent =
-  | { type: 'message.delta'; text: string }
+  /**
+   * Text of the reply being written. An agent's message, or a message the service wrote outside a turn (the handoff
+   * promise), comes whole as one delta carrying its `messageId` (and `role: 'agent'`, `author` for an agent's), then
+   * its `message.done`; a delta without `messageId` belongs to the reply in flight.
+   */
+  | { type: 'message.delta'; text: string; messageId?: string; role?: 'agent'; author?: string }
   | { type: 'message.part'; part: MessagePart }
   | { type: 'action.started'; name: string }
   | { type: 'action.finished'; name: string; ok: boolean }
-  | { type: 'message.done'; messageId: string }
+  | { type: 'message.done'; messageId: string; role?: 'agent'; author?: string }
+  /** The mode changed (a person was asked for, an agent took or handed back the conversation). */
+  | { type: 'conversation.mode'; mode: ConversationMode; agent?: AgentName | null }
+  /**
+   * The shopper's message was stored (for the console's live transcript; the widget that sent it already shows it, and
+   * other tabs learn of it through tab sync, so the widget ignores this).
+   */
+  | { type: 'message.user'; messageId: string; text: string }
   | { type: 'error'; code: string; message: string };
 
 export type StreamEventType = StreamEvent['type'];

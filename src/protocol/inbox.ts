@@ -1,4 +1,4 @@
-import type { ChatMessage, PageContext } from './chat';
+import type { ChatMessage, ConversationMode, FeedbackRating, MessageRole, PageContext } from './chat';
 import type { UserData } from './settings';
 
 // The agents' inbox: the admin JSON API under `/v0/admin` (Bearer admin key) that the `/inbox` page reads
@@ -7,6 +7,33 @@ import type { UserData } from './settings';
 /** `GET /v0/admin/widgets/{widgetId}/conversations`: `limit` is 1..INBOX_LIMIT_MAX, default INBOX_LIMIT_DEFAULT. */
 export const INBOX_LIMIT_DEFAULT = 25;
 export const INBOX_LIMIT_MAX = 100;
+
+/**
+ * Who may use `/v0/admin` (DESIGN "Human handoff"): service config `agents: [{ id, name, keyEnv, role }]`, plus the
+ * `adminKey` (an admin). An `agent` reads and answers conversations; every other admin route (settings, erasure, feed
+ * refresh, action tests) is `admin` only: `403 forbidden` for an agent's key, `401` for an unknown key.
+ */
+export type AgentRole = 'agent' | 'admin';
+
+export interface AgentIdentity {
+  id: string;
+  name: string;
+  role: AgentRole;
+}
+
+/** `GET /v0/admin/me` → who the key belongs to (the console asks once, after the key is entered). */
+export interface MeResponse {
+  agent: AgentIdentity;
+}
+
+/** Error codes of the agent API. */
+export const FORBIDDEN = 'forbidden';
+/** `POST …/take` on a conversation another agent holds. */
+export const CONVERSATION_TAKEN = 'conversation_taken';
+/** `POST …/messages` or `…/release` by an agent who does not hold the conversation. */
+export const NOT_YOUR_CONVERSATION = 'not_your_conversation';
+/** The widget has no one to hand to (no agents): `POST …/handoff` and `Service.requestHuman()`. */
+export const HANDOFF_UNAVAILABLE = 'handoff_unavailable';
 
 /** `GET /v0/admin/widgets` → */
 export interface InboxWidgetsResponse {
@@ -31,13 +58,49 @@ export interface InboxConversation {
   messageCount: number;
   /** ISO 8601, or null for a conversation without messages. */
   lastMessageAt: string | null;
+  /** Who answers now (absent from services without handoff: `assistant`). */
+  mode?: ConversationMode;
+  /** The agent holding it (`mode: 'agent'`). */
+  agent?: { id: string; name: string } | null;
+  /** ISO 8601: when a person was asked for (`waiting`, and kept while an agent has it); null otherwise. */
+  waitingSince?: string | null;
+  /** The last message, for the queue's preview line (text parts only, cut at 200 characters). */
+  lastMessage?: { role: MessageRole; text: string; at: string } | null;
 }
 
-/** `GET /v0/admin/widgets/{widgetId}/conversations?limit=&before=&includeEmpty=` → most recently active first. */
+/**
+ * `GET /v0/admin/widgets/{widgetId}/conversations?limit=&before=&includeEmpty=` → most recently active first.
+ * `?mode=waiting` (or `agent`, `assistant`) lists only that mode; the queue (`waiting`) is oldest waiting first.
+ */
 export interface InboxListResponse {
   conversations: InboxConversation[];
   /** Pass as `before` for the next page; null on the last page. */
   nextCursor: string | null;
+  /** How many conversations of the widget wait for a person, and how many agents hold, right now. */
+  counts?: { waiting: number; agent: number };
+}
+
+/**
+ * The agent API, under `/v0/admin/widgets/{widgetId}/conversations/{conversationId}`:
+ * - `POST /take` → `AgentConversationResponse`: the mode becomes `agent` with the caller as holder. Works in any mode
+ *   (an agent may step in on the assistant); the holder gets `200` again; anyone else `409 conversation_taken`.
+ * - `POST /messages` `AgentMessageRequest` → `201 { message }`: only the holder (`409 not_your_conversation`).
+ * - `POST /release` → `AgentConversationResponse`: back to the assistant. The holder, or an admin, or anyone while
+ *   `waiting` (a declined request); another agent's conversation is `409 not_your_conversation`.
+ * - `GET /events`: the conversation's event log as server-sent events (with `message.user`), Last-Event-ID resumes;
+ *   stays open while the console watches.
+ */
+export interface AgentMessageRequest {
+  /** 1..`MESSAGE_TEXT_MAX` characters, not blank. */
+  text: string;
+}
+
+export interface AgentMessageResponse {
+  message: InboxMessage;
+}
+
+export interface AgentConversationResponse {
+  conversation: InboxConversation;
 }
 
 /** `done` for user messages; a reply is `streaming` while it is written and `failed` when it broke off. */
@@ -45,6 +108,10 @@ export type InboxMessageStatus = 'streaming' | 'done' | 'failed';
 
 export interface InboxMessage extends ChatMessage {
   status: InboxMessageStatus;
+  /** The shopper's thumbs on this assistant answer, the latest rating. */
+  feedback?: { rating: FeedbackRating; comment: string | null; at: string } | null;
+  /** The custom actions this reply called, in order, as its `action.started`/`action.finished` events said. */
+  actions?: { name: string; ok: boolean | null }[];
 }
 
 /**

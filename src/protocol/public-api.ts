@@ -44,6 +44,11 @@ export interface ServiceApi {
    * "none"`); `true` stores again (`storage: "local"`) from the current conversation on.
    */
   setConsent(granted: boolean): void;
+  /**
+   * Ask for a person, as the panel menu's "Talk to a person" does: the chat opens, the mode becomes `waiting`, and the
+   * assistant says when someone will answer. Logs one `[service]` error when the widget has no handoff.
+   */
+  requestHuman(): void;
   /** Start a new conversation and clear the widget's `_service_` storage. */
   reset(): void;
   /** Remove every node, listener and global the widget added. A later `load()` mounts afresh. */

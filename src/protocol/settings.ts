@@ -1,4 +1,4 @@
-import type { CartProduct, EventDetail } from './events';
+import type { CartProduct, EventDetail, FeedbackDetail, HandoffDetail } from './events';
 
 /** A value allowed in `userData`: the object is flat, so no nested objects or arrays. */
 export type UserDataValue = string | number | boolean | null;
@@ -55,4 +55,7 @@ export interface ServiceSettings {
    */
   onAddToCart?: (detail: EventDetail & { product: CartProduct }) => unknown;
   onProductClick?: (detail: EventDetail & { product: CartProduct }) => void;
+  /** The conversation's mode changed: a person was asked for (`waiting`), an agent took it (`agent`), or handed back. */
+  onHandoff?: (detail: HandoffDetail) => void;
+  onFeedback?: (detail: FeedbackDetail) => void;
 }

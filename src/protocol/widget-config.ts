@@ -15,6 +15,11 @@ export interface WidgetConfig {
   cart?: boolean;
   /** Up to `STARTERS_MAX` questions shown as chips in an empty conversation; a chip sends its text. */
   starters?: string[];
+  /**
+   * Someone can answer (the service has agents): the panel menu offers "Talk to a person" and `Service.requestHuman()`
+   * works. Absent or false: neither, and a request in words gets the store's contact details instead.
+   */
+  handoff?: boolean;
 }
 
 export const STARTERS_MAX = 4;

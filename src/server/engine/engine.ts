@@ -114,6 +114,16 @@ export interface PageProductDetails extends ProductDetails {
   variants: ProductDetails[];
 }
 
+/**
+ * What asking for a person did (DESIGN "Human handoff"): the service set the mode to `waiting` (the widget was told with
+ * a `conversation.mode` event) and wrote what it promises in `text`, in the turn's language, which the engine says as
+ * its answer (the promise comes from business hours, never from the engine). Not ok when the conversation could not be
+ * handed over; the engine then offers the store's contact details.
+ */
+export type HandoffOutcome =
+  | { ok: true; open: boolean; opensAt: string | null; text: string }
+  | { ok: false; error: { code: string; message: string } };
+
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
@@ -125,6 +135,11 @@ export interface EngineTools {
    * exact name. Absent where no catalog is wired (tests).
    */
   findProduct?(ref: ProductRef): Promise<PageProductDetails | null>;
+  /**
+   * Hand the conversation to a person: present only when the widget has someone to hand to (the service has agents).
+   * After it the engine answers with the outcome's `text` and calls nothing else this turn.
+   */
+  requestHuman?(): Promise<HandoffOutcome>;
   /** Present only when the widget has an `order-cancellation` webhook. */
   cancelOrder?(request: { orderId: string; reason?: string }): Promise<CancelOrderResult>;
 }

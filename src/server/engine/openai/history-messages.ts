@@ -25,7 +25,14 @@ export function historyMessages(history: ChatMessage[]): ChatCompletionMessage[]
       content = `${content.slice(0, HISTORY_MESSAGE_MAX_CHARS)}…`;
     total += content.length;
     if (total > HISTORY_MAX_CHARS) break;
-    kept.push({ role: message.role, content });
+    // A person of the store's team wrote it during a handoff: the model sees it as the store's side, named, so after
+    // the hand-back it knows what was promised and by whom.
+    if (message.role === 'agent')
+      kept.push({
+        role: 'assistant',
+        content: `[${message.author ?? 'Agent'}, of the store's team]: ${content}`,
+      });
+    else kept.push({ role: message.role, content });
   }
   return kept.reverse();
 }
