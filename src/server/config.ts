@@ -105,6 +105,36 @@ const KnowledgeSectionSchema = v.strictObject({
   ),
 });
 
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const clock = v.pipe(
+  v.string(),
+  v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time like "09:00" (24-hour clock)'),
+);
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// Issue 21 (DESIGN "Human handoff"): when the store's team answers, in the store's time zone; they decide what the
+// assistant promises a shopper who asks for a person. Absent: the team is taken to be always there.
+const BusinessHoursSchema = v.strictObject({
+  timeZone: v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone like "Europe/Berlin"')),
+  hours: v.array(
+    v.strictObject({
+      days: v.pipe(
+        v.array(v.picklist(WEEKDAYS, 'must be one of mon, tue, wed, thu, fri, sat, sun')),
+        v.minLength(1),
+      ),
+      open: clock,
+      close: clock,
+    }),
+  ),
+});
+
 const WidgetFields = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
   allowedOrigins: v.array(origin),
@@ -163,6 +193,7 @@ const WidgetFields = v.strictObject({
     [],
   ),
   identity: v.optional(IdentitySchema),
+  businessHours: v.optional(BusinessHoursSchema),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(
     v.pipe(
@@ -259,6 +290,7 @@ export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
 export type WidgetSettings = ServiceConfig['widgets'][number];
 export type ActionDefinition = WidgetSettings['actions'][number];
 export type WidgetLimits = WidgetSettings['limits'];
+export type BusinessHours = NonNullable<WidgetSettings['businessHours']>;
 
 /** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
 export function parseConfig(raw: unknown): Result<ServiceConfig, string> {

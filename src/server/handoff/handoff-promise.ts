@@ -1,8 +1,9 @@
+import type { BusinessHours } from '../config';
 import type { ReplyLanguage } from '../engine/reply-language';
 
 // What the service promises a shopper who asked for a person (DESIGN "Human handoff"): one text for every way of
 // asking (in words through an engine, the panel menu, `Service.requestHuman()`), so the engines never invent hours.
-// Issue 21 (engine side) adds the widget config `businessHours` with a time zone; until then every widget is "open".
+// Issue 21 (assistant side) reads the widget config `businessHours` here; until it lands every widget is "open".
 
 export interface HandoffPromise {
   /** Someone is at work now (inside `businessHours`, or the widget has none). */
@@ -19,6 +20,10 @@ const OPEN_TEXT: Record<ReplyLanguage, string> = {
 };
 
 /** The promise for a request made `now`. */
-export function handoffPromise(language: ReplyLanguage, _now: Date = new Date()): HandoffPromise {
+export function handoffPromise(
+  _hours: BusinessHours | undefined,
+  language: ReplyLanguage,
+  _now: Date = new Date(),
+): HandoffPromise {
   return { open: true, opensAt: null, text: OPEN_TEXT[language] };
 }
