@@ -176,6 +176,74 @@ describe('parseConfig()', () => {
     expect(errorOf({ ...base(), database: 'mysql://x' })).toMatch(/database/);
   });
 
+  describe('businessHours (issue 21)', () => {
+    const withHours = (businessHours: unknown) => {
+      const c = base();
+      Object.assign(c.widgets[0], { businessHours });
+      return c;
+    };
+    const range = (fields: Record<string, unknown>) =>
+      withHours({
+        timeZone: 'Europe/Berlin',
+        hours: [{ days: ['mon'], open: '09:00', close: '17:00', ...fields }],
+      });
+
+    it('takes a zone with day ranges, a break, an overnight range, a range to 24:00 and no ranges at all', () => {
+      const hours = {
+        timeZone: 'America/Los_Angeles',
+        hours: [
+          { days: ['mon', 'tue', 'wed', 'thu', 'fri'], open: '09:00', close: '12:30' },
+          { days: ['mon', 'tue', 'wed', 'thu', 'fri'], open: '13:30', close: '18:00' },
+          { days: ['fri', 'sat'], open: '22:00', close: '02:00' },
+          { days: ['sun'], open: '00:00', close: '24:00' },
+        ],
+      };
+      const r = parseConfig(withHours(hours));
+      expect(r.ok && r.value.widgets[0].businessHours).toEqual(hours);
+      const none = parseConfig(withHours({ timeZone: 'Asia/Tokyo', hours: [] }));
+      expect(none.ok && none.value.widgets[0].businessHours).toEqual({ timeZone: 'Asia/Tokyo', hours: [] });
+    });
+
+    it('refuses a range that closes when it opens, and says how to write a whole day or a night', () => {
+      expect(errorOf(range({ open: '09:00', close: '09:00' }))).toBe(
+        'widgets[0].businessHours.hours[0].close: must differ from open (a whole day is "00:00" to "24:00"; ' +
+          '"22:00" to "02:00" runs past midnight)',
+      );
+      expect(errorOf(range({ open: '00:00', close: '00:00' }))).toMatch(/hours\[0\]\.close: must differ/);
+    });
+
+    it('names each bad field: zone, day, a day twice, no day, times off the 24-hour clock, an unknown field', () => {
+      expect(errorOf(withHours({ timeZone: 'Berlin', hours: [] }))).toBe(
+        'widgets[0].businessHours.timeZone: must be an IANA time zone like "Europe/Berlin"',
+      );
+      expect(errorOf(range({ days: ['monday'] }))).toBe(
+        'widgets[0].businessHours.hours[0].days[0]: must be one of mon, tue, wed, thu, fri, sat, sun',
+      );
+      expect(errorOf(range({ days: ['mon', 'tue', 'mon'] }))).toBe(
+        'widgets[0].businessHours.hours[0].days: must not list the same day twice',
+      );
+      expect(errorOf(range({ days: [] }))).toBe(
+        'widgets[0].businessHours.hours[0].days: must list at least one day',
+      );
+      expect(errorOf(range({ open: '9:00' }))).toBe(
+        'widgets[0].businessHours.hours[0].open: must be a time like "09:00" (24-hour clock)',
+      );
+      // "24:00" ends a day; it starts none.
+      expect(errorOf(range({ open: '24:00', close: '02:00' }))).toMatch(/hours\[0\]\.open: must be a time/);
+      expect(errorOf(range({ close: '5pm' }))).toBe(
+        'widgets[0].businessHours.hours[0].close: must be a time like "17:00" (24-hour clock; "24:00" is the end ' +
+          'of the day)',
+      );
+      expect(errorOf(range({ close: '24:30' }))).toMatch(/hours\[0\]\.close: must be a time/);
+      expect(errorOf(range({ note: 'lunch' }))).toBe(
+        'widgets[0].businessHours.hours[0].note: is not a known field',
+      );
+      expect(errorOf(withHours({ timeZone: 'Europe/Berlin' }))).toBe(
+        'widgets[0].businessHours.hours: is required',
+      );
+    });
+  });
+
   describe('knowledge and knowledgeUrls (DESIGN "Store knowledge")', () => {
     const withKnowledge = (fields: Record<string, unknown>) => {
       const c = base();

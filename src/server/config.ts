@@ -110,6 +110,14 @@ const clock = v.pipe(
   v.string(),
   v.regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time like "09:00" (24-hour clock)'),
 );
+/** A closing time may also be "24:00", the end of the day. */
+const closingClock = v.pipe(
+  v.string(),
+  v.regex(
+    /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/,
+    'must be a time like "17:00" (24-hour clock; "24:00" is the end of the day)',
+  ),
+);
 const isTimeZone = (zone: string): boolean => {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
@@ -120,19 +128,31 @@ const isTimeZone = (zone: string): boolean => {
 };
 
 // Issue 21 (DESIGN "Human handoff"): when the store's team answers, in the store's time zone; they decide what the
-// assistant promises a shopper who asks for a person. Absent: the team is taken to be always there.
+// assistant promises a shopper who asks for a person (src/server/handoff/). Absent: the team is taken to be always
+// there; `hours: []`: never at work, so the promise is "as soon as someone is available". A range that closes earlier
+// than it opens runs past midnight into the next day ("22:00" to "02:00"); a range that closes when it opens says
+// nothing clear (no hours, or all day?), so it is refused: a whole day is "00:00" to "24:00".
+const BusinessHoursRangeSchema = v.pipe(
+  v.strictObject({
+    days: v.pipe(
+      v.array(v.picklist(WEEKDAYS, 'must be one of mon, tue, wed, thu, fri, sat, sun')),
+      v.minLength(1, 'must list at least one day'),
+      v.check((days) => new Set(days).size === days.length, 'must not list the same day twice'),
+    ),
+    open: clock,
+    close: closingClock,
+  }),
+  v.forward(
+    v.check(
+      (range) => range.close !== range.open,
+      'must differ from open (a whole day is "00:00" to "24:00"; "22:00" to "02:00" runs past midnight)',
+    ),
+    ['close'],
+  ),
+);
 const BusinessHoursSchema = v.strictObject({
   timeZone: v.pipe(v.string(), v.check(isTimeZone, 'must be an IANA time zone like "Europe/Berlin"')),
-  hours: v.array(
-    v.strictObject({
-      days: v.pipe(
-        v.array(v.picklist(WEEKDAYS, 'must be one of mon, tue, wed, thu, fri, sat, sun')),
-        v.minLength(1),
-      ),
-      open: clock,
-      close: clock,
-    }),
-  ),
+  hours: v.array(BusinessHoursRangeSchema),
 });
 
 const WidgetFields = v.strictObject({
