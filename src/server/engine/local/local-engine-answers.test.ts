@@ -57,15 +57,17 @@ const searchKnowledge: EngineTools['searchKnowledge'] = async (query) => {
     .sort((a, b) => b.score - a.score);
 };
 
-function harness(locale?: string, starters?: string[]) {
+function harness(locale?: string, starters?: string[], requestHuman?: EngineTools['requestHuman']) {
   const calls: Record<string, unknown>[] = [];
+  /** Every event of the last turn. */
+  let events: ReplyEvent[] = [];
   /** The parts of the last turn. */
   let parts: MessagePart[] = [];
   const cancels: string[] = [];
   let state: unknown = null;
   const engine = createLocalEngine();
   const turn = async (message: string) => {
-    const events: ReplyEvent[] = [];
+    events = [];
     const out = await engine.reply(
       {
         widgetId: 'w',
@@ -95,6 +97,7 @@ function harness(locale?: string, starters?: string[]) {
               question: `Cancel order ${request.orderId}?`,
             };
           },
+          ...(requestHuman && { requestHuman }),
         },
       },
       async (e) => {
@@ -105,7 +108,7 @@ function harness(locale?: string, starters?: string[]) {
     parts = events.flatMap((e) => (e.type === 'part' ? [e.part] : []));
     return events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
   };
-  return { turn, calls, cancels, parts: () => parts };
+  return { turn, calls, cancels, parts: () => parts, events: () => events };
 }
 
 describe('local engine answers', () => {
@@ -124,10 +127,10 @@ describe('local engine answers', () => {
   it('offers a person with the contact section, in the shopper’s language, and calls nothing', async () => {
     const h = harness();
     const english = await h.turn('I want to talk to someone');
-    expect(english).toMatch(/^I can't hand you over to a person in this chat yet/);
+    expect(english).toMatch(/^I can't hand you over to a person in this chat, but the store's team is happy/);
     expect(english).toContain('help@shop.example');
     const german = await h.turn('Ich möchte mit einem Mitarbeiter sprechen');
-    expect(german).toMatch(/^Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben/);
+    expect(german).toMatch(/^Ich kann Sie in diesem Chat nicht an einen Menschen übergeben, aber/);
     expect(german).toContain('**Kontakt**');
     expect(h.calls).toEqual([]);
   });
@@ -193,6 +196,81 @@ describe('local engine answers', () => {
     expect(await harness('de').turn('hi')).toMatch(/^Hallo! Ich helfe Ihnen gern bei/);
     expect(await harness('de-AT').turn('qwertz')).toMatch(/^Dazu habe ich leider nichts gefunden\./);
     expect(await harness('de').turn('Where is my order?')).toMatch(/^Which order do you mean\?/);
+  });
+});
+
+describe('local engine: a request for a person, where the widget can hand over (issue 21)', () => {
+  const PROMISE = "I've asked a person from our team to join. They'll answer here shortly.";
+  const handoff = (outcome: Awaited<ReturnType<NonNullable<EngineTools['requestHuman']>>> | Error) => {
+    const requests: string[] = [];
+    const requestHuman = async () => {
+      requests.push('handoff');
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    };
+    return { requests, requestHuman };
+  };
+  const handed = () => handoff({ ok: true, open: true, opensAt: null, text: PROMISE });
+
+  it.each([
+    ['I want to talk to a human', 'en'],
+    ['Kann ich bitte mit einem Mitarbeiter sprechen?', 'de'],
+  ])('"%s": hands over and says the service’s promise, word for word and nothing else', async (message) => {
+    const service = handed();
+    const h = harness(undefined, undefined, service.requestHuman);
+    expect(await h.turn(message)).toBe(PROMISE);
+    expect(service.requests).toEqual(['handoff']);
+    expect(h.events().every((e) => e.type === 'delta')).toBe(true);
+    expect(h.calls).toEqual([]);
+  });
+
+  it('drops the question it was asking: the order number given later is not taken as its answer', async () => {
+    const service = handed();
+    const h = harness(undefined, undefined, service.requestHuman);
+    expect(await h.turn('where is my order?')).toMatch(/^Which order do you mean\?/);
+    expect(await h.turn('just get me a real person')).toBe(PROMISE);
+    // Once an agent hands the conversation back, a bare number is not the answer to the old question.
+    await h.turn('4471');
+    expect(h.calls).toEqual([]);
+  });
+
+  it('offers the store’s contact when the handoff did not go through, failed or thrown', async () => {
+    for (const outcome of [
+      { ok: false as const, error: { code: 'handoff_unavailable', message: 'no agents' } },
+      new Error('database gone'),
+    ]) {
+      const service = handoff(outcome);
+      const h = harness(undefined, undefined, service.requestHuman);
+      const english = await h.turn('I want to talk to someone');
+      expect(english).toMatch(
+        /^I couldn't hand you over to a person just now, but the store's team is happy/,
+      );
+      expect(english).toContain('help@shop.example');
+      expect(await h.turn('Ich möchte mit einem Mitarbeiter sprechen')).toMatch(
+        /^Ich konnte Sie gerade nicht an einen Menschen übergeben, aber das Team des Shops hilft Ihnen gern\. So erreichen Sie es:\n\n\*\*Kontakt\*\*/,
+      );
+      expect(service.requests).toEqual(['handoff', 'handoff']);
+    }
+  });
+
+  it.each([
+    ['where is my order 1234? your customer service never answers', 'order', '1234'],
+    ['Wo ist meine Bestellung 1234? Ihr Kundendienst antwortet nie', 'order', '1234'],
+    ['I want to talk to a person about my order 1234', 'person', null],
+    ['cancel order 1004 and get me a human', 'person', null],
+  ])('"%s" does what readRequest decides (%s)', async (message, kind, orderId) => {
+    const service = handed();
+    const h = harness(undefined, undefined, service.requestHuman);
+    const text = await h.turn(message);
+    if (kind === 'person') {
+      expect(text).toBe(PROMISE);
+      expect(service.requests).toEqual(['handoff']);
+    } else {
+      expect(text).toBe('Shipped.');
+      expect(service.requests).toEqual([]);
+    }
+    expect(h.calls).toEqual(orderId ? [{ order_id: orderId }] : []);
+    expect(h.cancels).toEqual([]);
   });
 });
 

@@ -88,7 +88,7 @@ export function createLocalEngine(): AssistantEngine {
 
       // A request for a person always wins: whatever was under way, the shopper wants someone else now.
       if (request.kind === 'person') {
-        await offerPerson(turn, language, emit);
+        await handOver(turn, language, emit);
         return { state: {} };
       }
 
@@ -214,16 +214,27 @@ export function createLocalEngine(): AssistantEngine {
 }
 
 /**
- * The shopper asked for a person. Until the service can hand a conversation over (issue 21), the answer is how to
- * reach the store's team, from its knowledge: the contact section in the shopper's language when there is one.
+ * The shopper asked for a person (issue 21). Where the widget has someone to hand to, the service hands the
+ * conversation over and the answer is its promise, word for word: nothing else is said or asked, since the next
+ * message goes to a person. Otherwise, or when the handoff did not go through, the answer is how to reach the store's
+ * team, from its knowledge: the contact section in the shopper's language when there is one.
  */
-async function offerPerson(turn: EngineTurn, language: ReplyLanguage, emit: Emit): Promise<void> {
+async function handOver(turn: EngineTurn, language: ReplyLanguage, emit: Emit): Promise<void> {
+  let failed = false;
+  if (turn.tools.requestHuman) {
+    const outcome = await turn.tools.requestHuman().catch(() => null);
+    if (outcome?.ok) {
+      await streamText(outcome.text, emit);
+      return;
+    }
+    failed = true;
+  }
   const p = PHRASES[language];
   const contact = pickSection(await turn.tools.searchKnowledge(CONTACT_QUERY, 4), language);
   await streamText(
     contact
-      ? `${p.personNoHandoff}\n\n**${contact.title}**\n\n${clipSection(contact.text)}`
-      : p.personNoContact,
+      ? `${p.personNoHandoff(failed)}\n\n**${contact.title}**\n\n${clipSection(contact.text)}`
+      : p.personNoContact(failed),
     emit,
   );
 }

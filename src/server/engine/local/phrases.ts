@@ -34,10 +34,13 @@ export const PHRASES = {
     askYesNo: (what: string) => `Should I go ahead with ${what}? (yes or no)`,
     orderLookupOffer: 'If you tell me your order number, I can look up where your order is.',
     fromSection: (title: string) => `From our "${title}" information:`,
-    personNoHandoff:
-      "I can't hand you over to a person in this chat yet, but the store's team is happy to help. Here is how to reach them:",
-    personNoContact:
-      "I can't hand you over to a person in this chat yet. Please use the contact details on the store's website.",
+    // A widget with no one to hand to (no agents), or a handoff that did not go through (`failed`).
+    personNoHandoff: (failed: boolean) =>
+      `${failed ? "I couldn't hand you over to a person just now" : "I can't hand you over to a person in this chat"}, ` +
+      "but the store's team is happy to help. Here is how to reach them:",
+    personNoContact: (failed: boolean) =>
+      `${failed ? "I couldn't hand you over to a person just now" : "I can't hand you over to a person in this chat"}. ` +
+      "Please use the contact details on the store's website.",
     // The product on the page (issue 20). `name` arrives bold and escaped; store values (colours, sizes) escaped.
     colourIs: (colour: string) => `Yes: its colour is ${colour}.`,
     colourVariant: (colour: string, variant: string) => `Yes, it also comes in ${colour}: ${variant}.`,
@@ -118,10 +121,12 @@ export const PHRASES = {
     askYesNo: (what: string) => `Soll ich das tun: ${what}? (ja oder nein)`,
     orderLookupOffer: 'Wenn Sie mir Ihre Bestellnummer nennen, sehe ich nach, wo Ihre Bestellung gerade ist.',
     fromSection: (title: string) => `Aus unseren Informationen zu „${title}“:`,
-    personNoHandoff:
-      'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben, aber das Team des Shops hilft Ihnen gern. So erreichen Sie es:',
-    personNoContact:
-      'Ich kann Sie in diesem Chat noch nicht an einen Menschen übergeben. Bitte nutzen Sie die Kontaktdaten auf der Website des Shops.',
+    personNoHandoff: (failed: boolean) =>
+      `${failed ? 'Ich konnte Sie gerade nicht an einen Menschen übergeben' : 'Ich kann Sie in diesem Chat nicht an einen Menschen übergeben'}, ` +
+      'aber das Team des Shops hilft Ihnen gern. So erreichen Sie es:',
+    personNoContact: (failed: boolean) =>
+      `${failed ? 'Ich konnte Sie gerade nicht an einen Menschen übergeben' : 'Ich kann Sie in diesem Chat nicht an einen Menschen übergeben'}. ` +
+      'Bitte nutzen Sie die Kontaktdaten auf der Website des Shops.',
     colourIs: (colour: string) => `Ja, die Farbe ist ${colour}.`,
     colourVariant: (colour: string, variant: string) => `Ja, das gibt es auch in ${colour}: ${variant}.`,
     colourNot: (name: string, colours: string[], asked: string) =>
