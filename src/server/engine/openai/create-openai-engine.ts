@@ -7,7 +7,9 @@ import {
   type AwaitingConfirmation,
   CANCEL_ORDER_ACTION,
   type ConfirmedCall,
+  type EngineTools,
   type EngineTurn,
+  type HandoffOutcome,
   IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   type KnowledgeHit,
@@ -28,6 +30,7 @@ import {
   streamCompletion,
 } from './stream-completion';
 import { buildSystemPrompt } from './system-prompt';
+import { talkToPersonFailed } from './talk-to-person-tool';
 import { thirdPartyData } from './third-party-data';
 import { coerceActionParams, parseToolArguments, readSearchArguments } from './tool-arguments';
 import { type ToolSet, toolsFromActions } from './tools-from-actions';
@@ -36,7 +39,8 @@ import { throwIfAborted, untilAborted } from './until-aborted';
 // The `openai` engine (DESIGN "Assistant engines"): any OpenAI-compatible chat-completions endpoint, streamed. A turn
 // is a loop: ask the model; stream its text to the shopper; when it calls tools, run them (custom actions through
 // the service, catalog and store-information search), show any card, give it the results (as third-party data) and
-// ask again, at most `maxToolRounds` times. Stateless between turns: the stored history carries the context.
+// ask again, at most `maxToolRounds` times. A call of `talk_to_person` ends the turn instead (talk-to-person-tool.ts).
+// Stateless between turns: the stored history carries the context.
 // The transport is the official `openai` SDK (stream-completion.ts), inside the service's caps (model-fetch.ts).
 
 export interface OpenAiEngineOptions {
@@ -106,7 +110,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
 
       try {
         const client = modelClient(options, deadlineAt);
-        const tools = toolsFromActions(turn.actions, { cancelOrder: turn.tools.cancelOrder !== undefined });
+        const tools = toolsFromActions(turn.actions, {
+          cancelOrder: turn.tools.cancelOrder !== undefined,
+          requestHuman: turn.tools.requestHuman !== undefined,
+        });
         const pageProduct = await lookUpPageProduct(turn, signal);
         const messages: ChatCompletionMessage[] = [
           {
@@ -125,6 +132,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
           ...confirmedCallMessages(turn.confirmed, tools),
         ];
         const out = createReplyOutput(emit);
+        /** What the model was told when a handoff did not go through; one attempt per turn. */
+        let handoffFailure: string | null = null;
         const { confirmed } = turn;
         if (
           confirmed?.kind === 'action' &&
@@ -143,6 +152,20 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
             { signal, textBudget: maxTextChars - out.textLength(), onText: out.text },
           );
           if (completion.truncated || completion.toolCalls.length === 0) break;
+          // A person asked for wins the round, even its last: the service's promise is the answer, and nothing runs
+          // after it (the conversation now waits for a person). Failed, the model is told and offers the contact.
+          const wantsPerson = completion.toolCalls.some(
+            (call) => tools.byName.get(call.function.name)?.kind === 'talk-to-person',
+          );
+          if (wantsPerson && handoffFailure === null && turn.tools.requestHuman) {
+            const outcome = await handOver(turn.tools.requestHuman, signal);
+            if (outcome.ok) {
+              out.startRound();
+              await out.text(outcome.text);
+              return { state: null };
+            }
+            handoffFailure = talkToPersonFailed(outcome.error.code);
+          }
           if (round >= maxToolRounds) {
             await out.text(TOOL_ROUNDS_EXHAUSTED_TEXT);
             break;
@@ -162,9 +185,11 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
           });
           for (const [i, call] of completion.toolCalls.entries()) {
             const content =
-              i < TOOL_CALLS_PER_ROUND
-                ? await runToolCall(call, tools, turn, out, signal)
-                : `Error: not run, at most ${TOOL_CALLS_PER_ROUND} tool calls at once.`;
+              i >= TOOL_CALLS_PER_ROUND
+                ? `Error: not run, at most ${TOOL_CALLS_PER_ROUND} tool calls at once.`
+                : tools.byName.get(call.function.name)?.kind === 'talk-to-person'
+                  ? (handoffFailure ?? talkToPersonFailed('internal'))
+                  : await runToolCall(call, tools, turn, out, signal);
             messages.push({ role: 'tool', tool_call_id: call.id, content });
           }
         }
@@ -191,6 +216,19 @@ async function lookUpPageProduct(turn: EngineTurn, signal: AbortSignal): Promise
   } catch {
     throwIfAborted(signal);
     return null;
+  }
+}
+
+/** Asks the service to hand the conversation over; a call that throws (not one that says no) is an `internal` failure. */
+async function handOver(
+  requestHuman: NonNullable<EngineTools['requestHuman']>,
+  signal: AbortSignal,
+): Promise<HandoffOutcome> {
+  try {
+    return await untilAborted(requestHuman(), signal);
+  } catch {
+    throwIfAborted(signal);
+    return { ok: false, error: { code: 'internal', message: 'the handoff failed' } };
   }
 }
 
@@ -292,6 +330,9 @@ async function runToolCall(
     await out.event({ type: 'action.finished', name: CANCEL_ORDER_ACTION, ok: proposed.ok });
     return cancelOrderToolResult(request.value.orderId, proposed);
   }
+
+  // Handled by the turn's loop, which knows whether the handoff was tried; not a call to run here.
+  if (target.kind === 'talk-to-person') return talkToPersonFailed('internal');
 
   const { action } = target;
   const params = coerceActionParams(action.parameters, args.value);

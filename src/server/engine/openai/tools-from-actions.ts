@@ -3,6 +3,7 @@ import { CANCEL_ORDER, CANCEL_ORDER_TOOL } from './cancel-order-tool';
 import { OFFER_CHOICES, OFFER_CHOICES_TOOL } from './offer-choices-tool';
 import { SEARCH_STORE_INFO, SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';
 import type { ChatTool, JsonSchemaProperty } from './stream-completion';
+import { TALK_TO_PERSON, TALK_TO_PERSON_TOOL } from './talk-to-person-tool';
 import { SEARCH_LIMIT } from './tool-arguments';
 
 // Enabled custom actions (and the built-in catalog and store-information searches, and choices) as chat-completions
@@ -17,7 +18,8 @@ export type ToolTarget =
   | { kind: 'search-products' }
   | { kind: 'search-store-info' }
   | { kind: 'offer-choices' }
-  | { kind: 'cancel-order' };
+  | { kind: 'cancel-order' }
+  | { kind: 'talk-to-person' };
 
 export interface ToolSet {
   definitions: ChatTool[];
@@ -55,7 +57,7 @@ const SEARCH_PRODUCTS: ChatTool = {
  */
 export function toolsFromActions(
   actions: ActionDefinition[],
-  builtIn: { cancelOrder?: boolean } = {},
+  builtIn: { cancelOrder?: boolean; requestHuman?: boolean } = {},
 ): ToolSet {
   // The store's information is offered always: with no knowledge configured it answers "no matching section", and the
   // model then says it does not know instead of inventing a policy.
@@ -69,6 +71,11 @@ export function toolsFromActions(
   if (builtIn.cancelOrder) {
     definitions.push(CANCEL_ORDER);
     byName.set(CANCEL_ORDER_TOOL, { kind: 'cancel-order' });
+  }
+  // Issue 21: with someone to hand to, `talk_to_person`.
+  if (builtIn.requestHuman) {
+    definitions.push(TALK_TO_PERSON);
+    byName.set(TALK_TO_PERSON_TOOL, { kind: 'talk-to-person' });
   }
   for (const action of actions) {
     if (action.enabled === false) continue;
