@@ -45,7 +45,7 @@ export const DEMO_WIDGET_ID = 'demo';
 export const DEMO_XML_WIDGET_ID = 'demo-xml';
 /** The same widget with tiny limits (2 messages a minute per conversation): try the 429 and "Send again". */
 export const DEMO_LIMITED_WIDGET_ID = 'demo-limited';
-/** The demo's admin key (the inbox, the action test endpoint). Demo only: a real config keeps its own secret. */
+/** The demo's admin key (the console, the action test endpoint). Demo only: a real config keeps its own secret. */
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
 /** The demo store's identity secret (README "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
 export const DEMO_IDENTITY_SECRET = 'demo-identity-secret-not-secret-0123456789';

@@ -41,7 +41,7 @@ try {
   console.log(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
   console.log(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
-  console.log(`Inbox:      ${demo.serviceUrl}/inbox  (admin key: ${DEMO_ADMIN_KEY})`);
+  console.log(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
   console.log(
     `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
   );

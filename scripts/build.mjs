@@ -1,5 +1,5 @@
 // One command for every artefact: `dist/loader.js`, `dist/widget.js` + `dist/index.js` (+ chunks, + .d.ts),
-// `dist/server/*` (the reference service and the demo), `dist/inbox/` (the agents' inbox page), `dist/demo-spa/`
+// `dist/server/*` (the reference service and the demo), `dist/console/` (the agents' console), `dist/demo-spa/`
 // (the npm-use demo).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,19 +76,19 @@ await build({
   },
 });
 
-// The agents' inbox page (`/inbox`): one module and one stylesheet under fixed names, which the service serves from
-// dist/inbox/assets/ behind a strict CSP (no inline code, so no module-preload polyfill).
+// The agents' console (`/console`): one module and one stylesheet under fixed names, which the service serves from
+// dist/console/assets/ behind a strict CSP (no inline code, so no module-preload polyfill).
 await build({
   ...quiet,
   ...jsx,
   build: {
     target: 'es2020',
-    outDir: 'dist/inbox',
+    outDir: 'dist/console',
     emptyOutDir: false,
     modulePreload: false,
     copyPublicDir: false,
     rollupOptions: {
-      input: { inbox: 'src/inbox/main.tsx' },
+      input: { console: 'src/console/main.tsx' },
       output: {
         format: 'es',
         entryFileNames: 'assets/[name].js',
@@ -125,7 +125,7 @@ function addDeclarationExtensions(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = resolve(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!['server', 'demo-spa', 'inbox', 'chunks'].includes(entry.name)) addDeclarationExtensions(path);
+      if (!['server', 'demo-spa', 'console', 'chunks'].includes(entry.name)) addDeclarationExtensions(path);
       continue;
     }
     if (!entry.name.endsWith('.d.ts')) continue;

@@ -56,7 +56,9 @@ try {
   // switch identityToken to a signed-in customer without a store back end.
   pageValues.identityToken = await demoIdentityToken(process.env.DEMO_IDENTITY_SECRET, 'ada');
   console.log(`Playground: ${playgroundUrl}/  (the widget from src/, hot reload)`);
-  console.log(`Service:    ${demo.serviceUrl}/  (inbox: ${demo.serviceUrl}/inbox after \`npm run build\`)`);
+  console.log(
+    `Service:    ${demo.serviceUrl}/  (console: ${demo.serviceUrl}/console after \`npm run build\`)`,
+  );
   console.log(`Integrator: ${demo.integratorUrl}/`);
   console.log('Ctrl-C stops both.');
 } catch (error) {

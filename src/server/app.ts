@@ -5,8 +5,8 @@ import { TASK_API_PATH } from '../protocol/task';
 import { adminRoutes } from './admin/admin-routes';
 import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
+import { consolePageRoutes } from './console/console-page';
 import { errorResponse } from './error-response';
-import { inboxPageRoutes } from './inbox/inbox-page';
 import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
@@ -109,7 +109,7 @@ export function createApp({
         deleteConversation(runtime.db, widgetId, conversationId),
     }),
   );
-  app.route('/', inboxPageRoutes(distDir));
+  app.route('/', consolePageRoutes(distDir));
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
   app.onError((e, c) => {

@@ -35,7 +35,7 @@ describe('attack: an encoded ../ under /sdk/', () => {
     '/sdk/server/cli.js',
     '/sdk/server/chunks/app-Ab12Cd34.js',
     '/sdk/index.js',
-    '/sdk/inbox/assets/inbox.js',
+    '/sdk/console/assets/console.js',
     '/sdk/notes.txt',
     '/sdk/loader.js.br',
     '/sdk/chunks/other-Zz99Yy88.js',

@@ -30,7 +30,7 @@ export function makeTestDist(): string {
   put('index.js', 'export * from "./chunks/mount-BXb58IcT.js";');
   put('server/cli.js', SERVER_BUNDLE);
   put('server/chunks/app-Ab12Cd34.js', SERVER_BUNDLE);
-  put('inbox/assets/inbox.js', '/* inbox */');
+  put('console/assets/console.js', '/* console */');
   put('notes.txt', 'not a script');
   return dist;
 }

@@ -7,15 +7,16 @@ export interface KeyFormProps {
 }
 
 /**
- * Asks for the admin key. The page cannot receive it with the navigation (no Bearer header there), and keeps it in
- * sessionStorage only. The form never submits anywhere (CSP `form-action 'none'` backs that up).
+ * Asks for the agent's key (an agent's from the service's `agents`, or the `adminKey`). The page cannot receive it with
+ * the navigation (no Bearer header there), never puts it in a URL, and keeps it in sessionStorage only. The form never
+ * submits anywhere (CSP `form-action 'none'` backs that up).
  */
 export function KeyForm({ error, isBusy, onSubmit }: KeyFormProps) {
   const [value, setValue] = useState('');
   return (
     <main class="sign-in">
-      <h1>Inbox</h1>
-      <p>The agents' inbox lists the widget conversations with their user data and custom instructions.</p>
+      <h1>Console</h1>
+      <p>Answer shoppers who asked for a person, and read every conversation with its context.</p>
       <form
         method="post"
         onSubmit={(event) => {
@@ -23,24 +24,24 @@ export function KeyForm({ error, isBusy, onSubmit }: KeyFormProps) {
           if (!isBusy) onSubmit(value);
         }}
       >
-        <label for="admin-key">Admin key</label>
+        <label for="agent-key">Your key</label>
         <input
-          id="admin-key"
-          name="admin-key"
+          id="agent-key"
+          name="agent-key"
           type="password"
           autoComplete="current-password"
           spellcheck={false}
           required
           value={value}
           aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'admin-key-error' : 'admin-key-hint'}
+          aria-describedby={error ? 'agent-key-error agent-key-hint' : 'agent-key-hint'}
           onInput={(event) => setValue(event.currentTarget.value)}
         />
-        <p id="admin-key-hint" class="hint">
-          The <code>adminKey</code> of the service's config. It stays in this tab until you sign out.
+        <p id="agent-key-hint" class="hint">
+          Your agent key, or the service's <code>adminKey</code>. It stays in this tab until you sign out.
         </p>
         {error && (
-          <p id="admin-key-error" class="error" role="alert">
+          <p id="agent-key-error" class="error" role="alert">
             {error}
           </p>
         )}

@@ -4,57 +4,68 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INBOX_CSP, inboxPageRoutes } from './inbox-page';
+import { CONSOLE_CSP, consolePageRoutes } from './console-page';
 
 let dist: string;
 beforeAll(() => {
-  dist = mkdtempSync(join(tmpdir(), 'inbox-'));
-  mkdirSync(join(dist, 'inbox', 'assets'), { recursive: true });
+  dist = mkdtempSync(join(tmpdir(), 'console-'));
+  mkdirSync(join(dist, 'console', 'assets'), { recursive: true });
   mkdirSync(join(dist, 'server'));
-  writeFileSync(join(dist, 'inbox', 'assets', 'inbox.js'), 'console.log("inbox")');
-  writeFileSync(join(dist, 'inbox', 'assets', 'inbox.css'), 'body{}');
-  writeFileSync(join(dist, 'inbox', 'assets', 'notes.txt'), 'x');
+  writeFileSync(join(dist, 'console', 'assets', 'console.js'), 'console.log("console")');
+  writeFileSync(join(dist, 'console', 'assets', 'console.css'), 'body{}');
+  writeFileSync(join(dist, 'console', 'assets', 'notes.txt'), 'x');
   writeFileSync(join(dist, 'server', 'cli.js'), 'secret');
 });
 
 // Mounted as the service mounts it.
-const page = () => new Hono().route('/', inboxPageRoutes(dist));
+const page = () => new Hono().route('/', consolePageRoutes(dist));
 
-describe('GET /inbox', () => {
+describe('GET /console', () => {
   it('serves the shell with its own script and stylesheet and no data, under a strict CSP', async () => {
-    const res = await page().request('/inbox');
+    const res = await page().request('/console');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
     expect(res.headers.get('content-security-policy')).toBe(
       "default-src 'self'; img-src 'self' https: http:; style-src 'self'; script-src 'self'; " +
         "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     );
-    expect(res.headers.get('content-security-policy')).toBe(INBOX_CSP);
+    expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await res.text();
-    expect(html).toContain('<script type="module" src="/inbox/assets/inbox.js"></script>');
-    expect(html).toContain('<link rel="stylesheet" href="/inbox/assets/inbox.css">');
+    expect(html).toContain('<script type="module" src="/console/assets/console.js"></script>');
+    expect(html).toContain('<link rel="stylesheet" href="/console/assets/console.css">');
     // Nothing inline for the CSP to block: one script element, with a src; no style element or attribute.
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).not.toMatch(/<style|\sstyle=|\son\w+=/i);
   });
 
-  it('answers /inbox/ the same', async () => {
-    const res = await page().request('/inbox/');
+  it('answers /console/ the same', async () => {
+    const res = await page().request('/console/');
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toBe(INBOX_CSP);
+    expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
   });
 });
 
-describe('GET /inbox/assets/{file}', () => {
+describe("GET /inbox, the console's old address", () => {
+  it.each(['/inbox', '/inbox/', '/inbox/assets/inbox.js', '/inbox/anything?key=x'])(
+    'redirects %s to /console, carrying nothing of the old path',
+    async (path) => {
+      const res = await page().request(path);
+      expect(res.status).toBe(301);
+      expect(res.headers.get('location')).toBe('/console');
+    },
+  );
+});
+
+describe('GET /console/assets/{file}', () => {
   it.each([
-    ['inbox.js', 'text/javascript; charset=utf-8', 'console.log("inbox")'],
-    ['inbox.css', 'text/css; charset=utf-8', 'body{}'],
-  ])('serves %s from dist/inbox/assets', async (file, type, body) => {
-    const res = await page().request(`/inbox/assets/${file}`);
+    ['console.js', 'text/javascript; charset=utf-8', 'console.log("console")'],
+    ['console.css', 'text/css; charset=utf-8', 'body{}'],
+  ])('serves %s from dist/console/assets', async (file, type, body) => {
+    const res = await page().request(`/console/assets/${file}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(type);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -66,11 +77,11 @@ describe('GET /inbox/assets/{file}', () => {
     'missing.js',
     'notes.txt',
     '..%2F..%2Fserver%2Fcli.js',
-    '..%2Fassets%2Finbox.js',
+    '..%2Fassets%2Fconsole.js',
     '%2E%2E%2Fserver%2Fcli.js',
     '.hidden.js',
   ])('answers 404 for %s', async (file) => {
-    const res = await page().request(`/inbox/assets/${file}`);
+    const res = await page().request(`/console/assets/${file}`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'No such file.' } });
   });

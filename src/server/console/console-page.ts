@@ -7,12 +7,12 @@ import { errorResponse } from '../error-response';
  * The page's policy: its own script and stylesheet only (no inline code, no `eval`), product pictures from anywhere
  * on the web, never framed, no forms posted anywhere (the key form is handled by script), no referrer leaked.
  */
-export const INBOX_CSP =
+export const CONSOLE_CSP =
   "default-src 'self'; img-src 'self' https: http:; style-src 'self'; script-src 'self'; " +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': INBOX_CSP,
+  'content-security-policy': CONSOLE_CSP,
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -25,7 +25,7 @@ const ASSET_TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
-/** Built by `scripts/build.mjs` from `src/inbox/main.tsx` (and the CSS it imports) into `dist/inbox/assets/`. */
+/** Built by `scripts/build.mjs` from `src/console/main.tsx` (and the CSS it imports) into `dist/console/assets/`. */
 const SHELL = `<!doctype html>
 <html lang="en">
 <head>
@@ -33,29 +33,33 @@ const SHELL = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
-<title>Inbox · service-widget</title>
-<link rel="stylesheet" href="/inbox/assets/inbox.css">
-<script type="module" src="/inbox/assets/inbox.js"></script>
+<title>Console · service-widget</title>
+<link rel="stylesheet" href="/console/assets/console.css">
+<script type="module" src="/console/assets/console.js"></script>
 </head>
 <body>
 <div id="app"></div>
-<noscript>The inbox needs JavaScript.</noscript>
+<noscript>The console needs JavaScript.</noscript>
 </body>
 </html>
 `;
 
 /**
- * `GET /inbox`: the agents' inbox, a static shell whose script asks for the admin key and reads the admin JSON API
- * with it (a browser cannot send a Bearer header on navigation, so the page itself is public and holds no data).
- * `GET /inbox/assets/{inbox.js,inbox.css}`: its built files, from `{distDir}/inbox/assets/`. Mounted at the root.
+ * `GET /console`: the agents' console, a static shell whose script asks for the agent's key and reads the admin JSON
+ * API with it (a browser cannot send a Bearer header on navigation, so the page itself is public and holds no data).
+ * `GET /console/assets/{console.js,console.css}`: its built files, from `{distDir}/console/assets/`. `/inbox` and
+ * everything under it, the console's old address, redirects to `/console`. Mounted at the root.
  */
-export function inboxPageRoutes(distDir: string): Hono {
-  const assets = resolve(distDir, 'inbox', 'assets');
+export function consolePageRoutes(distDir: string): Hono {
+  const assets = resolve(distDir, 'console', 'assets');
   const app = new Hono();
   const page = (c: Context) => c.html(SHELL, 200, PAGE_HEADERS);
-  app.get('/inbox', page);
-  app.get('/inbox/', page);
-  app.get('/inbox/assets/:file', async (c) => {
+  app.get('/console', page);
+  app.get('/console/', page);
+  // Bookmarks of the inbox this console replaced (issue 21); nothing of the old path is carried over.
+  app.get('/inbox', (c) => c.redirect('/console', 301));
+  app.get('/inbox/*', (c) => c.redirect('/console', 301));
+  app.get('/console/assets/:file', async (c) => {
     // A plain file name of a known type: no path separators, no `..`, nothing but what the build writes.
     const match = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(js|css)$/.exec(c.req.param('file'));
     if (!match) return errorResponse(c, 404, 'not_found', 'No such file.');

@@ -118,17 +118,17 @@ describe('<Transcript>', () => {
   it('marks a failed and a streaming reply, and keeps user text as text', () => {
     const { container } = render(
       <Transcript
-        messages={[
+        items={[
           message({ role: 'user', parts: [{ type: 'text', text: '<b>hi</b>\nthere' }] }),
           message({ status: 'failed', parts: [{ type: 'text', text: 'Half an ans' }] }),
           message({ status: 'streaming', parts: [] }),
-        ]}
+        ].map((m) => ({ kind: 'message', message: m }))}
       />,
     );
     expect(container.querySelector('.message.user .text')?.textContent).toBe('<b>hi</b>\nthere');
     expect(container.querySelector('b')).toBeNull();
     expect(screen.getByText('Reply failed')).toBeTruthy();
-    expect(screen.getByText('Still being written')).toBeTruthy();
+    expect(screen.getByText('Being written')).toBeTruthy();
     expect([...container.querySelectorAll('.message')].map((m) => m.getAttribute('data-status'))).toEqual([
       'done',
       'failed',

@@ -1,4 +1,5 @@
 import type { OrderStepStatus } from '../protocol/cards';
+import type { ConversationMode } from '../protocol/chat';
 import type { InboxConversation } from '../protocol/inbox';
 import type { UserData, UserDataValue } from '../protocol/settings';
 
@@ -33,4 +34,33 @@ export const STEP_STATUS_TEXT: Record<OrderStepStatus, string> = {
   in_progress: 'In progress',
   pending: 'Pending',
   failed: 'Failed',
+};
+
+/** The queue's preview line: the last message, who wrote it, cut for one line. */
+export function previewText(c: InboxConversation, max = 120): string {
+  const last = c.lastMessage;
+  if (!last) return '';
+  const text = last.text.replace(/\s+/g, ' ').trim();
+  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const who = last.role === 'user' ? 'Shopper' : last.role === 'agent' ? 'Agent' : 'Assistant';
+  return `${who}: ${cut}`;
+}
+
+/** "waiting 4 min" as an agent reads it: seconds under a minute, minutes under two hours, then hours and days. */
+export function waitedText(sinceIso: string, nowMs: number): string {
+  const since = new Date(sinceIso).getTime();
+  if (Number.isNaN(since)) return '';
+  const seconds = Math.max(0, Math.round((nowMs - since) / 1000));
+  if (seconds < 60) return 'under a minute';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
+export const MODE_TEXT: Record<ConversationMode, string> = {
+  assistant: 'Assistant',
+  waiting: 'Waiting for a person',
+  agent: 'With an agent',
 };

@@ -1,7 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboxConversationResponse, InboxWebhookCall } from '../protocol/inbox';
-import { ConversationView } from './conversation-view';
+import type { InboxWebhookCall } from '../protocol/inbox';
+import type { TranscriptItem } from './live-transcript';
+import { Transcript } from './transcript';
 import { WebhookCalls } from './webhook-calls';
 
 afterEach(cleanup);
@@ -48,23 +49,39 @@ describe('<WebhookCalls>', () => {
     expect(container.querySelector('img')).toBeNull();
   });
 
+  it('shows each call under the assistant answer of its turn', () => {
+    const reply = (id: string, createdAt: string): TranscriptItem => ({
+      kind: 'message',
+      message: { id, role: 'assistant', parts: [{ type: 'text', text: id }], createdAt, status: 'done' },
+    });
+    const items = [reply('r1', '2024-09-10T11:00:00.000Z'), reply('r2', '2024-09-10T12:00:00.000Z')];
+    const { container } = render(
+      <Transcript items={items} calls={[call({ id: 'late', at: '2024-09-10T12:00:05.000Z' })]} />,
+    );
+    const answers = container.querySelectorAll('li.message');
+    expect(answers[0].querySelector('.webhook-call')).toBeNull();
+    expect(answers[1].querySelector('.webhook-call')?.getAttribute('data-outcome')).toBe('cancelled');
+    expect(screen.getAllByRole('heading', { name: 'Webhook calls' })).toHaveLength(1);
+  });
+
   it('appears in a conversation only when there were calls', () => {
-    const data: InboxConversationResponse = {
-      conversation: {
-        id: 'c1',
-        createdAt: '2024-09-10T11:00:00.000Z',
-        updatedAt: '2024-09-10T12:00:00.000Z',
-        userData: null,
-        customInstructions: null,
-        messageCount: 0,
-        lastMessageAt: null,
+    const items: TranscriptItem[] = [
+      {
+        kind: 'message',
+        message: {
+          id: 'r1',
+          role: 'assistant',
+          parts: [],
+          createdAt: '2024-09-10T11:00:00.000Z',
+          status: 'done',
+        },
       },
-      messages: [],
-    };
-    const { unmount } = render(<ConversationView data={data} />);
+    ];
+    const { unmount } = render(<Transcript items={items} calls={[]} />);
     expect(screen.queryByRole('heading', { name: 'Webhook calls' })).toBeNull();
     unmount();
-    render(<ConversationView data={{ ...data, webhookCalls: [call({})] }} />);
+    // A call from before any answer is still shown, apart.
+    render(<Transcript items={items} calls={[call({ at: '2024-09-10T10:00:00.000Z' })]} />);
     expect(screen.getByRole('heading', { name: 'Webhook calls' })).toBeTruthy();
   });
 });

@@ -1,0 +1,129 @@
+import type { ConversationMode } from '../protocol/chat';
+import type {
+  AgentConversationResponse,
+  AgentMessageResponse,
+  InboxConversationResponse,
+  InboxListResponse,
+  InboxWidgetsResponse,
+  MeResponse,
+} from '../protocol/inbox';
+import { err, ok, type Result } from '../protocol/result';
+
+/** What went wrong with a request: the service's `{ error: { code, message } }`, or `network` (status 0). */
+export interface ApiError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+export type ApiResult<T> = Result<T, ApiError>;
+
+/** A request gets this long before the page gives up on it. */
+const TIMEOUT_MS = 20_000;
+
+export const NETWORK_ERROR: ApiError = {
+  status: 0,
+  code: 'network',
+  message: 'The service could not be reached. Try again.',
+};
+
+/** Which conversations a list asks for: the queue (`waiting`), the ones agents hold (`agent`), or all. */
+export interface ListQuery {
+  mode?: ConversationMode;
+  before?: string | null;
+}
+
+/** Reads a non-2xx answer into an `ApiError` (the service's JSON error shape, else the status). */
+export async function readApiError(res: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // Not JSON: reported by status.
+  }
+  const error = (body as { error?: Partial<ApiError> } | null)?.error;
+  return {
+    status: res.status,
+    code: typeof error?.code === 'string' ? error.code : 'http_error',
+    message: typeof error?.message === 'string' ? error.message : `The service answered ${res.status}.`,
+  };
+}
+
+/**
+ * The admin JSON API as the console reads it: same origin, the agent's key as a Bearer header, no cookies.
+ * @example
+ * const api = createConsoleApi(fetch);
+ * const me = await api.me(key);
+ * if (me.ok) console.log(me.value.agent.name);
+ */
+export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    key: string,
+    body?: unknown,
+  ): Promise<ApiResult<T>> {
+    let res: Response;
+    try {
+      res = await fetchFn(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+        credentials: 'omit',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      return err(NETWORK_ERROR);
+    }
+    if (!res.ok) return err(await readApiError(res));
+    try {
+      return ok((await res.json()) as T);
+    } catch {
+      return err({ status: res.status, code: 'http_error', message: 'The service answered without JSON.' });
+    }
+  }
+
+  const widgetPath = (widgetId: string) => `/v0/admin/widgets/${encodeURIComponent(widgetId)}`;
+  const conversationPath = (widgetId: string, id: string) =>
+    `${widgetPath(widgetId)}/conversations/${encodeURIComponent(id)}`;
+
+  return {
+    me: (key: string) => call<MeResponse>('GET', '/v0/admin/me', key),
+    widgets: (key: string) => call<InboxWidgetsResponse>('GET', '/v0/admin/widgets', key),
+    conversations(key: string, widgetId: string, query: ListQuery = {}) {
+      const params = new URLSearchParams();
+      if (query.mode) params.set('mode', query.mode);
+      if (query.before) params.set('before', query.before);
+      const search = params.toString();
+      return call<InboxListResponse>(
+        'GET',
+        `${widgetPath(widgetId)}/conversations${search ? `?${search}` : ''}`,
+        key,
+      );
+    },
+    conversation: (key: string, widgetId: string, id: string) =>
+      call<InboxConversationResponse>('GET', conversationPath(widgetId, id), key),
+    take: (key: string, widgetId: string, id: string) =>
+      call<AgentConversationResponse>('POST', `${conversationPath(widgetId, id)}/take`, key, {}),
+    release: (key: string, widgetId: string, id: string) =>
+      call<AgentConversationResponse>('POST', `${conversationPath(widgetId, id)}/release`, key, {}),
+    send: (key: string, widgetId: string, id: string, text: string) =>
+      call<AgentMessageResponse>('POST', `${conversationPath(widgetId, id)}/messages`, key, { text }),
+    /** The conversation's live event stream, for `followEvents` (fetch-based: EventSource cannot send the key). */
+    eventsUrl: (widgetId: string, id: string) => `${baseUrl}${conversationPath(widgetId, id)}/events`,
+    fetch: fetchFn,
+  };
+}
+
+export type ConsoleApi = ReturnType<typeof createConsoleApi>;
+
+/**
+ * A key that can travel in an `Authorization` header: header values are byte strings, and the service's Bearer
+ * parser takes one run of non-space characters.
+ */
+export const isSendableKey = (key: string): boolean => /^[\x21-\x7e\u00a1-\u00ff]+$/.test(key);

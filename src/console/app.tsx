@@ -1,0 +1,121 @@
+import { ConversationView } from './conversation-view';
+import { KeyForm } from './key-form';
+import { QueuePanel } from './queue-panel';
+import type { ConsoleStore } from './store';
+
+const ROLE_TEXT = { agent: 'Agent', admin: 'Admin' } as const;
+
+/**
+ * The console: the key form until a key is accepted; then a top bar (widget, who is signed in, Sign out), the
+ * sections' navigation, and the section shown. Two polite live regions announce what arrives without moving focus.
+ */
+export function App({ store }: { store: ConsoleStore }) {
+  const me = store.me.value;
+  if (store.key.value === null || me === null) {
+    return (
+      <KeyForm
+        error={store.signInError.value}
+        isBusy={store.isSigningIn.value}
+        onSubmit={(key) => void store.signIn(key)}
+      />
+    );
+  }
+  const widgets = store.widgets.value;
+  const section = store.section.value;
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to the content
+      </a>
+      <header class="topbar">
+        <p class="brand">Console</p>
+        {widgets.length > 0 && (
+          <div class="widget-picker">
+            <label for="widget-picker">Widget</label>
+            <select
+              id="widget-picker"
+              value={store.widgetId.value ?? ''}
+              onChange={(event) => store.selectWidget(event.currentTarget.value)}
+            >
+              {widgets.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.title === w.id ? w.id : `${w.id} (${w.title})`}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <p class="who">
+          Signed in as <strong class="who-name">{me.name}</strong>{' '}
+          <span class="role-badge">{ROLE_TEXT[me.role]}</span>
+        </p>
+        <button type="button" class="secondary" onClick={() => store.signOut()}>
+          Sign out
+        </button>
+      </header>
+      <nav class="sections" aria-label="Sections">
+        <ul>
+          {store.sections().map((s) => (
+            <li key={s.id}>
+              <a
+                href={`#${s.id}`}
+                aria-current={s.id === section ? 'page' : undefined}
+                onClick={(event) => {
+                  event.preventDefault();
+                  store.showSection(s.id);
+                }}
+              >
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {section === 'conversations' && <ConversationsSection store={store} />}
+      </main>
+      <div class="visually-hidden" role="status" aria-live="polite" data-live="queue">
+        {store.queue.announcement.value}
+      </div>
+      <div class="visually-hidden" role="log" aria-live="polite" data-live="conversation">
+        {store.conversation.announcement.value}
+      </div>
+    </>
+  );
+}
+
+/** The agents' section: the queue beside the open conversation (one pane at a time on narrow windows). */
+function ConversationsSection({ store }: { store: ConsoleStore }) {
+  const selectedId = store.conversation.selectedId.value;
+  const me = store.me.value;
+  if (me === null) return null;
+  return (
+    <>
+      <h1 class="visually-hidden">Conversations</h1>
+      {store.widgets.value.length === 0 && <p class="empty">This service has no widgets.</p>}
+      <div class={`layout${selectedId ? ' has-selection' : ''}`}>
+        <QueuePanel
+          queue={store.queue}
+          selectedId={selectedId}
+          onOpen={(id) => void store.conversation.open(id)}
+        />
+        <section class="detail-pane" aria-label="Selected conversation">
+          <ConversationView
+            store={store.conversation}
+            role={me.role}
+            onBack={() => {
+              const id = selectedId;
+              store.conversation.close();
+              // Back where the agent was: the row of the conversation just left.
+              requestAnimationFrame(() =>
+                document
+                  .querySelector<HTMLElement>(`[data-conversation-id="${CSS.escape(id ?? '')}"]`)
+                  ?.focus(),
+              );
+            }}
+          />
+        </section>
+      </div>
+    </>
+  );
+}

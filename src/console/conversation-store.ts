@@ -1,0 +1,320 @@
+import { action, batch, signal } from '@preact/signals';
+import type { AgentName, ConversationMode, StreamEvent } from '../protocol/chat';
+import {
+  CONVERSATION_TAKEN,
+  type InboxConversation,
+  type InboxConversationResponse,
+  type InboxMessage,
+  type InboxWebhookCall,
+} from '../protocol/inbox';
+import type { ApiError, ConsoleApi } from './api';
+import { followEvents, type StreamStatus } from './event-stream';
+import {
+  addMessage,
+  applyEvent,
+  createLiveTranscript,
+  type LiveTranscript,
+  modeLineText,
+  visibleItems,
+} from './live-transcript';
+import type { LoadStatus, QueueContext } from './queue-store';
+
+/** The open conversation's own failures an agent must read (the rest go to the session: a 401 signs out). */
+export const ACTION_MESSAGES = {
+  taken: (name: string | null) =>
+    name ? `${name} has this conversation.` : 'Another agent has this conversation.',
+  notYours: 'You no longer hold this conversation: someone else took it or handed it back.',
+} as const;
+
+/**
+ * How long the log must stay quiet after connecting before events count as news: the first read of the log replays
+ * the conversation's past, which is not announced to a screen reader.
+ */
+const CAUGHT_UP_QUIET_MS = 400;
+
+export interface ConversationStoreOptions {
+  now?: () => Date;
+  /** Reconnect waits of the event stream (tests shorten them). */
+  retryMs?: readonly [number, number];
+}
+
+/**
+ * The conversation an agent has open, in signals: what the service stored (context, webhook calls, feedback), the
+ * live transcript that follows its event log, and the agent's actions (take over, reply, hand back).
+ */
+export function createConversationStore(
+  api: ConsoleApi,
+  ctx: QueueContext,
+  options: ConversationStoreOptions = {},
+) {
+  const now = options.now ?? (() => new Date());
+  const selectedId = signal<string | null>(null);
+  const conversation = signal<InboxConversation | null>(null);
+  const webhookCalls = signal<readonly InboxWebhookCall[]>([]);
+  const transcript = signal<LiveTranscript | null>(null);
+  const status = signal<LoadStatus>('idle');
+  const error = signal<string | null>(null);
+  const streamStatus = signal<StreamStatus>('closed');
+  const actionError = signal<string | null>(null);
+  const isBusy = signal(false);
+  /** The polite announcement of what just happened in the open conversation (a new message, a mode change). */
+  const announcement = signal('');
+
+  let stream: AbortController | null = null;
+  let token = 0;
+  let isCaughtUp = false;
+  let quietTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const stopStream = () => {
+    stream?.abort();
+    stream = null;
+    clearTimeout(quietTimer);
+  };
+
+  const close = action(() => {
+    token++;
+    stopStream();
+    selectedId.value = null;
+    conversation.value = null;
+    webhookCalls.value = [];
+    transcript.value = null;
+    status.value = 'idle';
+    error.value = null;
+    streamStatus.value = 'closed';
+    actionError.value = null;
+    isBusy.value = false;
+    announcement.value = '';
+  });
+
+  /** The stored state again (feedback, actions, webhook calls, the holder's id), merged into what is shown. */
+  const applyStored = action((data: InboxConversationResponse) => {
+    conversation.value = data.conversation;
+    webhookCalls.value = data.webhookCalls ?? [];
+    const current = transcript.value;
+    if (current === null) {
+      transcript.value = createLiveTranscript(data.messages);
+      return;
+    }
+    const stored = new Map(data.messages.map((m) => [m.id, m]));
+    transcript.value = {
+      ...current,
+      items: current.items.map((item) => {
+        if (item.kind !== 'message') return item;
+        const saved = stored.get(item.message.id);
+        if (!saved) return item;
+        return {
+          kind: 'message',
+          message: {
+            ...item.message,
+            feedback: saved.feedback,
+            ...(saved.actions ? { actions: saved.actions } : {}),
+          },
+        };
+      }),
+    };
+  });
+
+  const announce = (previous: LiveTranscript, next: LiveTranscript) => {
+    if (!isCaughtUp) return;
+    const before = new Set(
+      previous.items.map((item) => (item.kind === 'message' ? item.message.id : item.key)),
+    );
+    for (const item of next.items) {
+      const id = item.kind === 'message' ? item.message.id : item.key;
+      if (before.has(id)) continue;
+      if (item.kind === 'mode') announcement.value = modeLineText(item.mode, item.agent);
+      else announcement.value = messageAnnouncement(item.message);
+    }
+  };
+
+  const onEvent = (mark: number, seq: number, event: StreamEvent) => {
+    if (mark !== token) return;
+    const previous = transcript.value;
+    if (previous === null) return;
+    const next = applyEvent(previous, seq, event, now().toISOString());
+    batch(() => {
+      transcript.value = next;
+      if (event.type === 'conversation.mode' && conversation.value)
+        conversation.value = withMode(conversation.value, event.mode, event.agent ?? null);
+      announce(previous, next);
+    });
+    // A mode event names the agent only: read the holder's id (is it me?), and later feedback, from the service.
+    if (isCaughtUp && (event.type === 'conversation.mode' || event.type === 'message.done'))
+      void reload(mark);
+    clearTimeout(quietTimer);
+    if (!isCaughtUp) quietTimer = setTimeout(() => (isCaughtUp = true), CAUGHT_UP_QUIET_MS);
+  };
+
+  async function reload(mark: number): Promise<void> {
+    const key = ctx.key();
+    const widgetId = ctx.widgetId();
+    const id = selectedId.value;
+    if (key === null || widgetId === null || id === null) return;
+    const answer = await api.conversation(key, widgetId, id);
+    if (mark !== token) return;
+    if (answer.ok) applyStored(answer.value);
+    else ctx.failed(answer.error);
+  }
+
+  const follow = (mark: number, key: string, widgetId: string, id: string) => {
+    stopStream();
+    const controller = new AbortController();
+    stream = controller;
+    isCaughtUp = false;
+    quietTimer = setTimeout(() => (isCaughtUp = true), CAUGHT_UP_QUIET_MS);
+    void followEvents({
+      fetch: api.fetch,
+      url: api.eventsUrl(widgetId, id),
+      key,
+      signal: controller.signal,
+      retryMs: options.retryMs,
+      onEvent: ({ seq, event }) => onEvent(mark, seq, event),
+      onStatus: (next) => {
+        if (mark === token) streamStatus.value = next;
+      },
+      onFatal: (failure) => {
+        if (mark !== token) return;
+        const message = ctx.failed(failure);
+        if (message !== null) actionError.value = `The live transcript stopped: ${message}`;
+      },
+    });
+  };
+
+  /** Runs an agent action: one at a time, its failure shown beside the buttons. */
+  async function act<T>(
+    run: (
+      key: string,
+      widgetId: string,
+      id: string,
+    ) => Promise<{ ok: true; value: T } | { ok: false; error: ApiError }>,
+    done: (value: T) => void,
+    refused?: (error: ApiError) => Promise<string | null>,
+  ): Promise<boolean> {
+    const key = ctx.key();
+    const widgetId = ctx.widgetId();
+    const id = selectedId.value;
+    if (key === null || widgetId === null || id === null || isBusy.value) return false;
+    const mark = token;
+    isBusy.value = true;
+    actionError.value = null;
+    const answer = await run(key, widgetId, id);
+    if (mark !== token) return false;
+    isBusy.value = false;
+    if (answer.ok) {
+      done(answer.value);
+      return true;
+    }
+    const special = refused ? await refused(answer.error) : null;
+    if (mark !== token) return false;
+    actionError.value = special ?? ctx.failed(answer.error);
+    return false;
+  }
+
+  /** A 409 means someone else moved first: show who holds it now, from the service. */
+  const conflict = async (failure: ApiError): Promise<string | null> => {
+    if (failure.status !== 409) return null;
+    await reload(token);
+    if (failure.code === CONVERSATION_TAKEN)
+      return ACTION_MESSAGES.taken(conversation.value?.agent?.name ?? null);
+    return ACTION_MESSAGES.notYours;
+  };
+
+  return {
+    selectedId,
+    conversation,
+    webhookCalls,
+    transcript,
+    status,
+    error,
+    streamStatus,
+    actionError,
+    isBusy,
+    announcement,
+    close,
+
+    /** Loads the stored conversation, then follows its event log from the start (replayed events merge by id). */
+    async open(id: string): Promise<void> {
+      const key = ctx.key();
+      const widgetId = ctx.widgetId();
+      if (key === null || widgetId === null) return;
+      close();
+      const mark = token;
+      selectedId.value = id;
+      status.value = 'loading';
+      const answer = await api.conversation(key, widgetId, id);
+      if (mark !== token) return;
+      if (!answer.ok) {
+        const message = ctx.failed(answer.error);
+        if (message !== null) {
+          status.value = 'error';
+          error.value = message;
+        }
+        return;
+      }
+      batch(() => {
+        applyStored(answer.value);
+        status.value = 'ready';
+      });
+      follow(mark, key, widgetId, id);
+    },
+    /** Reads the stored state again (the poll calls it: feedback arrives without an event). */
+    refresh: () => reload(token),
+    take: () =>
+      act(
+        (key, widgetId, id) => api.take(key, widgetId, id),
+        (value) => (conversation.value = value.conversation),
+        conflict,
+      ),
+    release: () =>
+      act(
+        (key, widgetId, id) => api.release(key, widgetId, id),
+        (value) => (conversation.value = value.conversation),
+        conflict,
+      ),
+    /** Sends the agent's message; it shows at once, and its own event later does not add it again. */
+    send(text: string): Promise<boolean> {
+      return act(
+        (key, widgetId, id) => api.send(key, widgetId, id, text),
+        (value) => {
+          const current = transcript.value;
+          if (current) transcript.value = addMessage(current, value.message);
+        },
+        conflict,
+      );
+    },
+    /** Who answers now, as the service or the log last said. */
+    mode(): ConversationMode {
+      return conversation.value?.mode ?? 'assistant';
+    },
+    /** Does the signed-in agent hold the open conversation (the reply box shows only then)? */
+    isMine(): boolean {
+      const c = conversation.value;
+      return c?.mode === 'agent' && c.agent?.id !== undefined && c.agent.id === ctx.agentId();
+    },
+    items: () => (transcript.value ? visibleItems(transcript.value) : []),
+  };
+}
+
+export type ConversationStore = ReturnType<typeof createConversationStore>;
+
+/** The conversation with the mode a log event gave; the holder's id stays only while the same agent holds it. */
+function withMode(c: InboxConversation, mode: ConversationMode, agent: AgentName | null): InboxConversation {
+  if (mode !== 'agent') return { ...c, mode, agent: null };
+  const isSame = c.agent?.name === agent?.name;
+  return { ...c, mode, agent: isSame ? c.agent : agent ? { id: '', name: agent.name } : null };
+}
+
+function messageAnnouncement(message: InboxMessage): string {
+  const text = message.parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join(' ')
+    .trim();
+  const who =
+    message.role === 'user'
+      ? 'Shopper'
+      : message.role === 'agent'
+        ? (message.author ?? 'Agent')
+        : 'Assistant';
+  if (message.role === 'assistant' && message.status === 'streaming') return 'The assistant is answering';
+  return `${who}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}

@@ -1,0 +1,129 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { AgentRole } from '../protocol/inbox';
+import { ConversationContext } from './conversation-context';
+import type { ConversationStore } from './conversation-store';
+import { formatDateTime, messageCountText } from './format';
+import { ReplyBox } from './reply-box';
+import { Transcript } from './transcript';
+
+const STREAM_TEXT = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  closed: 'Not live',
+} as const;
+
+export interface ConversationViewProps {
+  store: ConversationStore;
+  role: AgentRole;
+  /** Narrow windows show one pane at a time: this goes back to the queue. */
+  onBack(): void;
+}
+
+/**
+ * The open conversation: who answers now and the actions for it (take over, hand back), the live transcript, the reply
+ * box while I hold it, and the shopper's context beside it.
+ */
+export function ConversationView({ store, role, onBack }: ConversationViewProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const id = store.selectedId.value;
+  // A conversation just opened: its heading takes the focus, so a screen reader starts reading there.
+  useEffect(() => {
+    if (store.status.value === 'ready') heading.current?.focus();
+  }, [id, store.status.value === 'ready']);
+
+  const status = store.status.value;
+  if (status === 'loading')
+    return (
+      <p class="status" role="status">
+        Loading the conversation…
+      </p>
+    );
+  if (status === 'error')
+    return (
+      <div>
+        <button type="button" class="secondary back" onClick={onBack}>
+          Back to the queue
+        </button>
+        <p class="error" role="alert">
+          {store.error.value}
+        </p>
+      </div>
+    );
+  const conversation = store.conversation.value;
+  if (conversation === null) return <p class="empty">Pick a conversation to read it.</p>;
+
+  const mode = store.mode();
+  const isMine = store.isMine();
+  const holder = conversation.agent?.name ?? null;
+  const isBusy = store.isBusy.value;
+  // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff").
+  const canRelease = isMine || mode === 'waiting' || (mode === 'agent' && role === 'admin');
+  const stream = store.streamStatus.value;
+  const modeText =
+    mode === 'agent'
+      ? isMine
+        ? 'You have it'
+        : `${holder ?? 'An agent'} has it`
+      : mode === 'waiting'
+        ? 'Waiting for a person'
+        : 'The assistant answers';
+
+  return (
+    <article class="conversation" aria-labelledby="conversation-title">
+      <button type="button" class="secondary back" onClick={onBack}>
+        Back to the queue
+      </button>
+      <header class="conversation-head">
+        <h2 id="conversation-title" tabIndex={-1} ref={heading}>
+          Conversation
+        </h2>
+        <p class="conversation-meta">
+          <span class="mono">{conversation.id}</span> · started{' '}
+          <time dateTime={conversation.createdAt}>{formatDateTime(conversation.createdAt)}</time> ·{' '}
+          {messageCountText(conversation.messageCount)}
+        </p>
+        <p class="mode-line">
+          <span class={`mode-badge mode-${mode}`} data-mode={mode}>
+            {modeText}
+          </span>{' '}
+          <span class={`stream-status stream-${stream}`}>{STREAM_TEXT[stream]}</span>
+        </p>
+        <div class="conversation-actions">
+          {!isMine && (
+            <button type="button" disabled={isBusy} onClick={() => void store.take()}>
+              Take over
+            </button>
+          )}
+          {canRelease && (
+            <button type="button" class="secondary" disabled={isBusy} onClick={() => void store.release()}>
+              Hand back to the assistant
+            </button>
+          )}
+        </div>
+        {store.actionError.value && (
+          <p class="error" role="alert">
+            {store.actionError.value}
+          </p>
+        )}
+      </header>
+
+      <div class="conversation-body">
+        <section class="transcript-pane" aria-labelledby="transcript-title">
+          <h3 id="transcript-title">Transcript</h3>
+          <Transcript items={store.items()} calls={store.webhookCalls.value} />
+          {isMine ? (
+            <ReplyBox isBusy={isBusy} onSend={(text) => store.send(text)} />
+          ) : (
+            <p class="hint reply-note">
+              {mode === 'agent' ? `${holder ?? 'Another agent'} is answering.` : 'Take over to reply.'}
+            </p>
+          )}
+        </section>
+        <aside class="context-pane" aria-label="Context">
+          <ConversationContext conversation={conversation} />
+        </aside>
+      </div>
+    </article>
+  );
+}

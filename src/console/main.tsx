@@ -1,0 +1,30 @@
+// The console (`/console`), served by the reference service with a strict CSP: this module and console.css are its
+// only code and style.
+import { render } from 'preact';
+import { createConsoleApi } from './api';
+import { App } from './app';
+import './console.css';
+import { createConsoleStore, type KeyStorage } from './store';
+
+function sessionStore(): KeyStorage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+const root = document.getElementById('app');
+if (root) {
+  const store = createConsoleStore(createConsoleApi(fetch.bind(window)), {
+    storage: sessionStore(),
+    isVisible: () => document.visibilityState === 'visible',
+  });
+  store.syncTitle(document);
+  // Back in view: read the lists at once rather than at the next tick.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') store.poll();
+  });
+  render(<App store={store} />, root);
+  void store.resume();
+}

@@ -1,0 +1,124 @@
+import type { InboxConversation } from '../protocol/inbox';
+import { formatDateTime, lastActivity, MODE_TEXT, previewText, userDataSummary, waitedText } from './format';
+import type { QueueStore, QueueView } from './queue-store';
+
+const VIEWS: { id: QueueView; label: string }[] = [
+  { id: 'waiting', label: 'Waiting' },
+  { id: 'mine', label: 'Mine' },
+  { id: 'all', label: 'All' },
+];
+
+const EMPTY_TEXT: Record<QueueView, string> = {
+  waiting: 'Nobody is waiting for a person.',
+  mine: 'You hold no conversation.',
+  all: 'No conversations yet.',
+};
+
+export interface QueuePanelProps {
+  queue: QueueStore;
+  selectedId: string | null;
+  onOpen(id: string): void;
+}
+
+/** Who a conversation is with, for its row: the verified customer's name, else the page's user data. */
+function whoText(c: InboxConversation): string {
+  if (c.user) return c.user.name ?? c.user.email ?? c.user.id;
+  return userDataSummary(c.userData, 60);
+}
+
+/**
+ * The queue: three views (the waiting count as a badge), each a list of buttons. "Waiting" is oldest first with how
+ * long each has waited; the others say when the conversation last moved. Each row previews the last message.
+ */
+export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
+  const view = queue.view.value;
+  const items = queue.listed();
+  const status = queue.status.value;
+  const waitingCount = queue.waitingCount();
+  const nowMs = queue.clock.value;
+  return (
+    <section class="queue-pane" aria-labelledby="queue-title">
+      <div class="pane-head">
+        <h2 id="queue-title">Queue</h2>
+        <button
+          type="button"
+          class="secondary small"
+          disabled={status === 'loading'}
+          onClick={() => void queue.refresh()}
+        >
+          Refresh
+        </button>
+      </div>
+      <fieldset class="views">
+        <legend class="visually-hidden">Views</legend>
+        {VIEWS.map((v) => (
+          <button
+            key={v.id}
+            type="button"
+            class="view"
+            aria-pressed={v.id === view ? 'true' : 'false'}
+            onClick={() => void queue.showView(v.id)}
+          >
+            {v.label}
+            {v.id === 'waiting' && (
+              <span class={`count-badge${waitingCount > 0 ? ' is-waiting' : ''}`}>
+                <span class="visually-hidden">: </span>
+                {waitingCount}
+              </span>
+            )}
+          </button>
+        ))}
+      </fieldset>
+      <ul class="conversation-list" aria-label={`${VIEWS.find((v) => v.id === view)?.label} conversations`}>
+        {items.map((c) => {
+          const mode = c.mode ?? 'assistant';
+          const at = lastActivity(c);
+          const preview = previewText(c);
+          return (
+            <li key={c.id}>
+              <button
+                type="button"
+                class="conversation-row"
+                aria-current={c.id === selectedId ? 'true' : undefined}
+                data-conversation-id={c.id}
+                data-mode={mode}
+                onClick={() => onOpen(c.id)}
+              >
+                <span class="row-top">
+                  <span class="who">{whoText(c)}</span>
+                  {view === 'waiting' && c.waitingSince ? (
+                    <span class="waited">
+                      waiting <time dateTime={c.waitingSince}>{waitedText(c.waitingSince, nowMs)}</time>
+                    </span>
+                  ) : (
+                    <time dateTime={at}>{formatDateTime(at)}</time>
+                  )}
+                </span>
+                {preview && <span class="preview">{preview}</span>}
+                {view !== 'waiting' && (
+                  <span class={`mode-badge mode-${mode}`}>
+                    {mode === 'agent' && c.agent ? `With ${c.agent.name}` : MODE_TEXT[mode]}
+                  </span>
+                )}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {status !== 'loading' && status !== 'idle' && items.length === 0 && (
+        <p class="empty">{EMPTY_TEXT[view]}</p>
+      )}
+      {status === 'loading' && items.length === 0 && <p class="status">Loading conversations…</p>}
+      {status === 'error' && (
+        <p class="error" role="alert">
+          {queue.error.value}
+        </p>
+      )}
+      {view === 'all' && queue.allCursor.value !== null && status !== 'loading' && (
+        <button type="button" class="load-more" onClick={() => void queue.loadMore()}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

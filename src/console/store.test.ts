@@ -1,0 +1,233 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentIdentity, InboxConversation } from '../protocol/inbox';
+import { createConsoleApi } from './api';
+import { createConsoleStore, KEY_STORAGE_KEY, MESSAGES } from './store';
+
+// The store against a fake service at the fetch boundary: what the admin API answers, and what the console keeps.
+
+const ANNA: AgentIdentity = { id: 'anna', name: 'Anna', role: 'agent' };
+const KEYS: Record<string, AgentIdentity> = {
+  'anna-key': ANNA,
+  'admin-key': { id: 'admin', name: 'Admin', role: 'admin' },
+};
+
+const conversation = (id: string, over: Partial<InboxConversation> = {}): InboxConversation => ({
+  id,
+  createdAt: '2026-06-01T10:00:00.000Z',
+  updatedAt: '2026-06-01T10:00:00.000Z',
+  userData: { name: id },
+  customInstructions: null,
+  messageCount: 2,
+  lastMessageAt: '2026-06-01T10:00:00.000Z',
+  ...over,
+});
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const unauthorized = () => json(401, { error: { code: 'unauthorized', message: 'no' } });
+
+function setup(options: { stored?: string; visible?: () => boolean } = {}) {
+  const memory = new Map<string, string>(options.stored ? [[KEY_STORAGE_KEY, options.stored]] : []);
+  const storage = {
+    getItem: (k: string) => memory.get(k) ?? null,
+    setItem: (k: string, v: string) => void memory.set(k, v),
+    removeItem: (k: string) => void memory.delete(k),
+  };
+  let isRotated = false;
+  const calls: string[] = [];
+  const service = {
+    waiting: [conversation('w1', { mode: 'waiting', waitingSince: '2026-06-01T09:00:00.000Z' })],
+    agent: [
+      conversation('a1', { mode: 'agent', agent: { id: 'anna', name: 'Anna' } }),
+      conversation('a2', { mode: 'agent', agent: { id: 'ben', name: 'Ben' } }),
+    ],
+  };
+  const counts = () => ({ waiting: service.waiting.length, agent: service.agent.length });
+  const fetchFn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    calls.push(url);
+    const auth = new Headers(init?.headers).get('authorization') ?? '';
+    const agent = KEYS[auth.replace(/^Bearer /, '')];
+    if (!agent || isRotated) return unauthorized();
+    if (url === '/v0/admin/me') return json(200, { agent });
+    if (url === '/v0/admin/widgets')
+      return json(200, {
+        widgets: [
+          { id: 'demo', title: 'Demo' },
+          { id: 'b', title: 'B' },
+        ],
+      });
+    if (url === '/v0/admin/widgets/demo/conversations?mode=waiting')
+      return json(200, { conversations: service.waiting, nextCursor: null, counts: counts() });
+    if (url === '/v0/admin/widgets/demo/conversations?mode=agent')
+      return json(200, { conversations: service.agent, nextCursor: null, counts: counts() });
+    if (url === '/v0/admin/widgets/demo/conversations')
+      return json(200, { conversations: [conversation('c1'), conversation('c2')], nextCursor: 'k1' });
+    if (url === '/v0/admin/widgets/demo/conversations?before=k1')
+      return json(200, { conversations: [conversation('c2'), conversation('c3')], nextCursor: null });
+    if (url.startsWith('/v0/admin/widgets/b/conversations'))
+      return json(200, { conversations: [], nextCursor: null, counts: { waiting: 0, agent: 0 } });
+    return json(404, {
+      error: { code: 'unknown_conversation', message: 'No such conversation for this widget.' },
+    });
+  });
+  const store = createConsoleStore(createConsoleApi(fetchFn as typeof fetch), {
+    storage,
+    pollMs: 1000,
+    isVisible: options.visible,
+  });
+  return { store, memory, calls, service, rotate: () => (isRotated = true) };
+}
+
+const settled = () => new Promise((done) => setTimeout(done, 0));
+
+afterEach(() => vi.useRealTimers());
+
+describe('signing in', () => {
+  it('keeps a wrong key nowhere and says so', async () => {
+    const { store, memory } = setup();
+    await store.signIn('wrong-key');
+    expect(store.key.value).toBeNull();
+    expect(store.signInError.value).toBe(MESSAGES.wrongKey);
+    expect(memory.size).toBe(0);
+  });
+
+  it('refuses an empty key or one with spaces without asking the service', async () => {
+    const { store, calls } = setup();
+    await store.signIn('   ');
+    expect(store.signInError.value).toBe(MESSAGES.emptyKey);
+    await store.signIn('two words');
+    expect(store.signInError.value).toBe(MESSAGES.badKey);
+    expect(calls).toEqual([]);
+  });
+
+  it('asks the service who the key is, keeps it in sessionStorage and opens the waiting queue', async () => {
+    const { store, memory, calls } = setup();
+    await store.signIn(' anna-key ');
+    await settled();
+    expect(calls[0]).toBe('/v0/admin/me');
+    expect(store.me.value).toEqual(ANNA);
+    expect(store.key.value).toBe('anna-key');
+    expect(memory.get(KEY_STORAGE_KEY)).toBe('anna-key');
+    expect(store.widgetId.value).toBe('demo');
+    expect(store.queue.view.value).toBe('waiting');
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['w1']);
+    expect(store.sections().map((s) => s.id)).toEqual(['conversations']);
+    store.signOut();
+  });
+
+  it('resumes with the key this tab kept', async () => {
+    const { store } = setup({ stored: 'admin-key' });
+    await store.resume();
+    expect(store.me.value?.role).toBe('admin');
+    store.signOut();
+  });
+
+  it('drops a kept key the service no longer accepts', async () => {
+    const { store, memory } = setup({ stored: 'old-key' });
+    await store.resume();
+    expect(store.key.value).toBeNull();
+    expect(store.signInError.value).toBe(MESSAGES.expiredKey);
+    expect(memory.size).toBe(0);
+  });
+});
+
+describe('the queue', () => {
+  it('shows Mine as the conversations the signed-in agent holds, and All with paging', async () => {
+    const { store } = setup();
+    await store.signIn('anna-key');
+    await settled();
+    await store.queue.showView('mine');
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['a1']);
+    await store.queue.showView('all');
+    await store.queue.loadMore();
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['c1', 'c2', 'c3']);
+    expect(store.queue.allCursor.value).toBeNull();
+    expect(store.queue.counts.value).toEqual({ waiting: 1, agent: 2 });
+    store.signOut();
+  });
+
+  it('polls while the tab is visible, keeps the title on the waiting count, and announces a new one politely', async () => {
+    vi.useFakeTimers();
+    let isVisible = true;
+    const { store, service, calls } = setup({ visible: () => isVisible });
+    const doc = { title: '' };
+    store.syncTitle(doc);
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(doc.title).toBe('(1) Console · service-widget');
+    expect(store.queue.announcement.value).toBe('');
+
+    service.waiting = [
+      ...service.waiting,
+      conversation('w2', {
+        mode: 'waiting',
+        waitingSince: '2026-06-01T09:30:00.000Z',
+        lastMessage: { role: 'user', text: 'Can a  person\nhelp me?', at: '2026-06-01T09:30:00.000Z' },
+      }),
+    ];
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['w1', 'w2']);
+    expect(doc.title).toBe('(2) Console · service-widget');
+    expect(store.queue.announcement.value).toBe('New conversation waiting: Shopper: Can a person help me?');
+
+    // Hidden: no requests at all.
+    isVisible = false;
+    const before = calls.length;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls.length).toBe(before);
+
+    store.signOut();
+    expect(doc.title).toBe('Console · service-widget');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls.length).toBe(before);
+  });
+
+  it('switching widget starts the queue afresh', async () => {
+    const { store } = setup();
+    await store.signIn('anna-key');
+    await settled();
+    store.selectWidget('b');
+    await settled();
+    expect(store.queue.listed()).toEqual([]);
+    expect(store.queue.waitingCount()).toBe(0);
+    expect(store.queue.status.value).toBe('ready');
+    store.signOut();
+  });
+});
+
+describe('a key that stops working', () => {
+  it('goes back to the key form with a clear message', async () => {
+    const { store, memory, rotate } = setup();
+    await store.signIn('anna-key');
+    await settled();
+    rotate();
+    await store.queue.refresh();
+    expect(store.key.value).toBeNull();
+    expect(store.me.value).toBeNull();
+    expect(store.signInError.value).toBe(MESSAGES.expiredKey);
+    expect(store.queue.listed()).toEqual([]);
+    expect(memory.size).toBe(0);
+  });
+
+  it('shows the error of a conversation that is gone', async () => {
+    const { store } = setup();
+    await store.signIn('anna-key');
+    await store.conversation.open('gone');
+    expect(store.conversation.status.value).toBe('error');
+    expect(store.conversation.error.value).toBe('No such conversation for this widget.');
+    store.signOut();
+  });
+
+  it('forgets the key and everything shown on sign out', async () => {
+    const { store, memory } = setup();
+    await store.signIn('anna-key');
+    await settled();
+    store.signOut();
+    expect(store.key.value).toBeNull();
+    expect(store.signInError.value).toBeNull();
+    expect(store.widgets.value).toEqual([]);
+    expect(store.queue.listed()).toEqual([]);
+    expect(memory.size).toBe(0);
+  });
+});

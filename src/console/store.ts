@@ -1,0 +1,206 @@
+import { action, effect, signal } from '@preact/signals';
+import type { AgentIdentity, InboxWidgetsResponse } from '../protocol/inbox';
+import { type ApiError, type ConsoleApi, isSendableKey } from './api';
+import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
+import { createQueueStore, POLL_MS } from './queue-store';
+
+/** sessionStorage only: the key lives as long as the tab, and "Sign out" removes it at once. */
+export const KEY_STORAGE_KEY = '_service_console_key';
+
+export type ConsoleWidget = InboxWidgetsResponse['widgets'][number];
+
+export const MESSAGES = {
+  wrongKey: 'That key was not accepted. Check it and try again.',
+  expiredKey: 'Your key is no longer accepted. Sign in again with your current key.',
+  badKey: 'A key is one word of printable characters, without spaces.',
+  emptyKey: 'Enter your key.',
+} as const;
+
+/**
+ * The console's sections, in navigation order. Issue 22 adds the merchant's (settings, chat preview) here, with
+ * `roles: ['admin']` where an agent may not enter.
+ */
+export const SECTIONS = [
+  { id: 'conversations', label: 'Conversations', roles: ['agent', 'admin'] },
+] as const satisfies readonly { id: string; label: string; roles: readonly AgentIdentity['role'][] }[];
+
+export type SectionId = (typeof SECTIONS)[number]['id'];
+
+/** The part of `Storage` the store uses; `sessionStorage` in the page. */
+export type KeyStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** What the page gives the store beyond the API: where the key is kept, and whether the tab is seen. */
+export interface ConsoleEnvironment {
+  storage: KeyStorage | null;
+  /** True while the tab is visible; polling pauses otherwise. */
+  isVisible?: () => boolean;
+  pollMs?: number;
+  conversation?: ConversationStoreOptions;
+}
+
+/**
+ * All of the console's state, in signals: who is signed in (the key, kept in sessionStorage, and `GET /v0/admin/me`),
+ * the widget and section shown, the queue and the open conversation. Components read `.value`; every write is a
+ * named action. A 401 anywhere means the key stopped working: back to the key form with a message.
+ */
+export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
+  const { storage } = env;
+  const key = signal<string | null>(null);
+  const me = signal<AgentIdentity | null>(null);
+  const signInError = signal<string | null>(null);
+  const isSigningIn = signal(false);
+  const widgets = signal<readonly ConsoleWidget[]>([]);
+  const widgetId = signal<string | null>(null);
+  const section = signal<SectionId>('conversations');
+
+  const readStoredKey = (): string | null => {
+    try {
+      return storage?.getItem(KEY_STORAGE_KEY) ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const storeKey = (value: string | null) => {
+    try {
+      if (value === null) storage?.removeItem(KEY_STORAGE_KEY);
+      else storage?.setItem(KEY_STORAGE_KEY, value);
+    } catch {
+      // Storage disabled: the key then lasts until the page is left.
+    }
+  };
+
+  const context = {
+    key: () => key.value,
+    widgetId: () => widgetId.value,
+    agentId: () => me.value?.id ?? null,
+    failed: (error: ApiError): string | null => {
+      if (error.status === 401) {
+        signOut(MESSAGES.expiredKey);
+        return null;
+      }
+      return error.message;
+    },
+  };
+
+  const queue = createQueueStore(api, context);
+  const conversation = createConversationStore(api, context, env.conversation);
+
+  let pollTimer: ReturnType<typeof setInterval> | undefined;
+  const stopPolling = () => {
+    clearInterval(pollTimer);
+    pollTimer = undefined;
+  };
+  const poll = () => {
+    if (key.value === null || (env.isVisible && !env.isVisible())) return;
+    void queue.refresh({ isPoll: true });
+    if (conversation.status.value === 'ready') void conversation.refresh();
+  };
+  const startPolling = () => {
+    stopPolling();
+    pollTimer = setInterval(poll, env.pollMs ?? POLL_MS);
+  };
+
+  const signOut = action((message: string | null = null) => {
+    stopPolling();
+    storeKey(null);
+    key.value = null;
+    me.value = null;
+    signInError.value = message;
+    isSigningIn.value = false;
+    widgets.value = [];
+    widgetId.value = null;
+    section.value = 'conversations';
+    queue.reset();
+    conversation.close();
+  });
+
+  const selectWidget = action((id: string) => {
+    if (!widgets.value.some((w) => w.id === id)) return;
+    widgetId.value = id;
+    queue.reset();
+    conversation.close();
+    void queue.refresh();
+  });
+
+  const signedIn = action((candidate: string, agent: AgentIdentity, list: readonly ConsoleWidget[]) => {
+    storeKey(candidate);
+    key.value = candidate;
+    me.value = agent;
+    signInError.value = null;
+    isSigningIn.value = false;
+    widgets.value = list;
+    if (list.length > 0) selectWidget(list[0].id);
+    startPolling();
+  });
+
+  const refused = action((error: ApiError, isResume: boolean) => {
+    isSigningIn.value = false;
+    if (error.status === 401) {
+      signOut(isResume ? MESSAGES.expiredKey : MESSAGES.wrongKey);
+      return;
+    }
+    // Not a verdict on the key (network, server error): a stored key stays, so a reload tries it again.
+    signInError.value = error.message;
+  });
+
+  const enter = async (candidate: string, isResume: boolean) => {
+    isSigningIn.value = true;
+    signInError.value = null;
+    const who = await api.me(candidate);
+    if (!who.ok) return refused(who.error, isResume);
+    const list = await api.widgets(candidate);
+    if (!list.ok) return refused(list.error, isResume);
+    signedIn(candidate, who.value.agent, list.value.widgets);
+  };
+
+  return {
+    key,
+    me,
+    signInError,
+    isSigningIn,
+    widgets,
+    widgetId,
+    section,
+    queue,
+    conversation,
+
+    /** Checks the key with the service (`GET /v0/admin/me`); only an accepted key is kept (in sessionStorage). */
+    signIn(candidate: string): Promise<void> {
+      const trimmed = candidate.trim();
+      if (!trimmed) {
+        signInError.value = MESSAGES.emptyKey;
+        return Promise.resolve();
+      }
+      if (!isSendableKey(trimmed)) {
+        signInError.value = MESSAGES.badKey;
+        return Promise.resolve();
+      }
+      return enter(trimmed, false);
+    },
+    /** At page load: signs in again with the key this tab kept, if any. */
+    resume(): Promise<void> {
+      const stored = readStoredKey();
+      if (stored === null || !isSendableKey(stored)) return Promise.resolve();
+      return enter(stored, true);
+    },
+    signOut: () => signOut(null),
+    selectWidget,
+    showSection: action((id: SectionId) => {
+      section.value = id;
+    }),
+    /** Reads the lists at once (the tab became visible again). */
+    poll,
+    /** The sections the signed-in role may enter. */
+    sections: () =>
+      SECTIONS.filter((s) => me.value !== null && (s.roles as readonly string[]).includes(me.value.role)),
+    /** Keeps `document.title` on the waiting count: "(3) Console · service-widget". Returns the stop function. */
+    syncTitle(doc: Pick<Document, 'title'>): () => void {
+      return effect(() => {
+        const waiting = key.value === null ? 0 : queue.waitingCount();
+        doc.title = `${waiting > 0 ? `(${waiting}) ` : ''}Console · service-widget`;
+      });
+    },
+  };
+}
+
+export type ConsoleStore = ReturnType<typeof createConsoleStore>;
