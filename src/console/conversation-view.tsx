@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { AgentRole } from '../protocol/inbox';
+import type { AgentRole, InboxConversation } from '../protocol/inbox';
 import { ConversationContext } from './conversation-context';
 import type { ConversationStore } from './conversation-store';
 import { formatDateTime, messageCountText } from './format';
@@ -12,6 +12,12 @@ const STREAM_TEXT = {
   reconnecting: 'Reconnecting…',
   closed: 'Not live',
 } as const;
+
+/** The shopper as the heading names them: the verified name, else a `name` the page sent, else "a shopper". */
+export function shopperName(c: InboxConversation): string {
+  const fromPage = c.userData?.name;
+  return c.user?.name ?? (typeof fromPage === 'string' && fromPage.trim() ? fromPage : 'a shopper');
+}
 
 export interface ConversationViewProps {
   store: ConversationStore;
@@ -76,7 +82,7 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
       </button>
       <header class="conversation-head">
         <h2 id="conversation-title" tabIndex={-1} ref={heading}>
-          Conversation
+          Conversation with {shopperName(conversation)}
         </h2>
         <p class="conversation-meta">
           <span class="mono">{conversation.id}</span> · started{' '}

@@ -1,25 +1,25 @@
-// The agents' inbox (`/inbox`) in Chromium against the demo: a conversation made through the real widget API, with
-// hostile user data and a real order card from the demo integrator's order 6666, read back by an agent under the
-// page's strict CSP. Hostile strings must show as text and never run.
+// The agents' console (`/console`) in Chromium against the demo service: the queue, taking over, a live reply, handing
+// back and the shopper's feedback, driven as the shopper through the real widget API; a refused key; and (as the
+// inbox before it) a conversation with hostile user data and a real order card read back under the page's strict
+// CSP, where hostile strings must show as text and never run. Needs the agent API (branch handoff-server).
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_WIDGET_ID } from '../demo/demo-servers';
+import { DEMO_ADMIN_KEY, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
 import { readSse } from '../src/server/chat/sse-reader';
-import { nextFrames, recorded, setupE2E } from './harness';
+import { DESKTOP, MOBILE, nextFrames, recorded, setupE2E } from './harness';
 
 const e2e = setupE2E();
 const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
-/** `adminKey` of `demoServiceConfig` (demo/demo-servers.ts). */
-const ADMIN_KEY = 'demo-admin-key-not-secret';
-const KEY_STORAGE_KEY = '_service_inbox_admin_key';
+const ADMIN_KEY = DEMO_ADMIN_KEY;
+const KEY_STORAGE_KEY = '_service_console_key';
 
 const XSS_NAME = '<img src=x onerror=alert(1)>';
 const INSTRUCTIONS = 'Greet them as a <b>VIP</b> & "friend".\n<script>alert(1)</script> stays text.';
 const TRACKING_URL = 'https://tracking.example/parcels/00340434161094066660';
 
-interface InboxWindow extends Window {
+interface ConsoleWindow extends Window {
   __xss?: boolean;
   axe: {
     run(
@@ -29,41 +29,54 @@ interface InboxWindow extends Window {
   };
 }
 
-let conversationId: string;
-
-/** A conversation with hostile user data and an order card, through the widget API as the widget makes it. */
-beforeAll(async () => {
+/** The shopper's side: the widget API as the widget calls it. */
+function shopper() {
   const api = `${e2e.demo.serviceUrl}/v0/widget/${DEMO_WIDGET_ID}`;
   const origin = new URL(e2e.demo.storeUrl).origin;
   let token = '';
+  let id = '';
   const post = (path: string, body: unknown) =>
     fetch(`${api}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin, authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
-  const created = await post('/conversations', {
-    userData: { name: XSS_NAME, tier: 'gold' },
-    customInstructions: INSTRUCTIONS,
-  });
-  expect(created.status).toBe(201);
-  ({ conversationId, token } = (await created.json()) as { conversationId: string; token: string });
-  const reply = await post(`/conversations/${conversationId}/messages`, {
-    clientMessageId: 'inbox-e2e-1',
-    text: 'status of order 6666',
-  });
+  return {
+    get id() {
+      return id;
+    },
+    async start(body: unknown = {}) {
+      const created = await post('/conversations', body);
+      expect(created.status).toBe(201);
+      ({ conversationId: id, token } = (await created.json()) as { conversationId: string; token: string });
+    },
+    post: (path: string, body: unknown) => post(`/conversations/${id}${path}`, body),
+    /** A message: the reply's events while the assistant answers, or the 202 while a person is asked for. */
+    say: (text: string, clientMessageId: string) =>
+      post(`/conversations/${id}/messages`, { clientMessageId, text }),
+  };
+}
+
+let conversationId: string;
+
+/** A conversation with hostile user data and an order card, through the widget API as the widget makes it. */
+beforeAll(async () => {
+  const s = shopper();
+  await s.start({ userData: { name: XSS_NAME, tier: 'gold' }, customInstructions: INSTRUCTIONS });
+  conversationId = s.id;
+  const reply = await s.say('status of order 6666', 'console-e2e-1');
   expect(reply.status).toBe(200);
   const events = await readSse(reply);
   expect(events.at(-1)?.event).toBe('message.done');
   expect(events.some((e) => e.event === 'message.part')).toBe(true);
 });
 
-/** A page on /inbox with axe-core and an `alert` trap installed before the page's own script (CSP does not apply). */
-async function openInbox(): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
-  const { page, context, console: lines } = await e2e.newPage();
+/** A page on /console with axe-core and an `alert` trap installed before the page's own script (CSP does not apply). */
+async function openConsole(viewport = DESKTOP): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const { page, context, console: lines } = await e2e.newPage(viewport);
   await context.addInitScript({ path: AXE_PATH });
   await context.addInitScript(() => {
-    const w = window as unknown as InboxWindow;
+    const w = window as unknown as ConsoleWindow;
     w.__xss = false;
     w.alert = () => {
       w.__xss = true;
@@ -74,7 +87,7 @@ async function openInbox(): Promise<{ page: Page; dialogs: string[]; errors: str
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  const res = await page.goto(`${e2e.demo.serviceUrl}/inbox`);
+  const res = await page.goto(`${e2e.demo.serviceUrl}/console`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-security-policy']).toBe(
     "default-src 'self'; img-src 'self' https: http:; style-src 'self'; script-src 'self'; " +
@@ -83,7 +96,7 @@ async function openInbox(): Promise<{ page: Page; dialogs: string[]; errors: str
   expect(res?.headers()['x-frame-options']).toBe('DENY');
   expect(res?.headers()['referrer-policy']).toBe('no-referrer');
   expect(res?.headers()['cache-control']).toBe('no-store');
-  await page.getByLabel('Admin key').waitFor();
+  await page.getByLabel('Your key').waitFor();
   return {
     page,
     dialogs,
@@ -92,7 +105,7 @@ async function openInbox(): Promise<{ page: Page; dialogs: string[]; errors: str
 }
 
 async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('Admin key').fill(key);
+  await page.getByLabel('Your key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
@@ -101,7 +114,7 @@ const storedKey = (page: Page) => page.evaluate((k) => sessionStorage.getItem(k)
 async function axeViolations(page: Page) {
   await nextFrames(page);
   return page.evaluate(async () => {
-    const result = await (window as unknown as InboxWindow).axe.run(document, {
+    const result = await (window as unknown as ConsoleWindow).axe.run(document, {
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({
@@ -118,7 +131,7 @@ async function expectNothingRan(page: Page, dialogs: string[], errors: string[])
     handlers: document.querySelectorAll('[onerror], [onload], [onclick]').length,
     inlineScripts: document.querySelectorAll('script:not([src])').length,
     bold: document.querySelectorAll('#app b').length,
-    xss: (window as unknown as InboxWindow).__xss,
+    xss: (window as unknown as ConsoleWindow).__xss,
   }));
   expect(markup).toEqual({ handlers: 0, inlineScripts: 0, bold: 0, xss: false });
   expect(dialogs).toEqual([]);
@@ -127,34 +140,129 @@ async function expectNothingRan(page: Page, dialogs: string[], errors: string[])
 }
 
 describe('/inbox', () => {
-  it('asks for the admin key, and says so when a wrong one is given', async () => {
-    const { page, dialogs, errors } = await openInbox();
-    await signIn(page, 'not-the-admin-key');
+  it('redirects to /console', async () => {
+    const res = await fetch(`${e2e.demo.serviceUrl}/inbox`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/console');
+  });
+});
+
+describe('/console, an agent answering a shopper', () => {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['mobile', MOBILE],
+  ] as const) {
+    it(`queues, takes over, replies live, shows feedback and hands back (${name})`, async () => {
+      // The shopper gets an answer, rates it, then asks for a person from the menu.
+      const s = shopper();
+      await s.start({ userData: { name: `Queue ${name}` } });
+      const first = await readSse(await s.say('Do you ship to Austria?', `q-${name}-1`));
+      const answerId = (first.at(-1)!.data as { messageId: string }).messageId;
+      expect(
+        (await s.post(`/messages/${answerId}/feedback`, { rating: 'down', comment: 'Not <b>clear</b>' }))
+          .status,
+      ).toBe(204);
+      expect((await s.post('/handoff', {})).status).toBe(200);
+
+      const { page, dialogs, errors } = await openConsole(viewport);
+      await signIn(page, ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(await page.locator('.role-badge').textContent()).toBe('Admin');
+      expect(await storedKey(page)).toBe(ADMIN_KEY);
+      expect(page.url()).toBe(`${e2e.demo.serviceUrl}/console`);
+
+      // The queue: the waiting view lists it with how long it has waited; the count is in the badge and the title.
+      const row = page.locator(`[data-conversation-id="${s.id}"]`);
+      await row.waitFor();
+      expect(await row.locator('.waited').textContent()).toMatch(/^waiting /);
+      expect(
+        Number(
+          await page
+            .locator('.count-badge')
+            .textContent()
+            .then((t) => t?.replace(/\D/g, '')),
+        ),
+      ).toBeGreaterThan(0);
+      expect(await page.title()).toMatch(/^\(\d+\) Console/);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Open with the keyboard, take over.
+      await row.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: `Conversation with Queue ${name}` }).waitFor();
+      const transcript = page.locator('.transcript');
+      await transcript.getByText('The shopper asked for a person').waitFor();
+      const feedback = page.locator('.feedback[data-rating="down"]');
+      expect(await feedback.textContent()).toBe('👎 Shopper found this unhelpful: Not <b>clear</b>');
+      await page.getByRole('button', { name: 'Take over' }).click();
+      const box = page.getByLabel('Reply to the shopper');
+      await box.waitFor();
+      await transcript.locator('.system-line[data-mode="agent"]').waitFor();
+
+      // Enter sends; the message shows once, also after its own event came back on the stream.
+      await box.fill('Hello, a person here.');
+      await page.keyboard.press('Enter');
+      await transcript.locator('.message.agent', { hasText: 'Hello, a person here.' }).waitFor();
+      expect(await box.inputValue()).toBe('');
+
+      // The shopper answers (202: no assistant meanwhile); it arrives live and is announced.
+      const queued = await s.say('Great, thanks!', `q-${name}-2`);
+      expect(queued.status).toBe(202);
+      await transcript.getByText('Great, thanks!').waitFor();
+      await expect
+        .poll(() => page.locator('[data-live="conversation"]').textContent())
+        .toBe('Shopper: Great, thanks!');
+      await page.waitForTimeout(300);
+      expect(await transcript.locator('.message.agent', { hasText: 'Hello, a person here.' }).count()).toBe(
+        1,
+      );
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Hand back to the assistant' }).click();
+      await transcript.locator('.system-line[data-mode="assistant"]').waitFor();
+      expect(await page.getByLabel('Reply to the shopper').count()).toBe(0);
+      await expectNothingRan(page, dialogs, errors);
+    });
+  }
+
+  it('asks again for the key, saying so, when the key stops working', async () => {
+    const { page, dialogs, errors } = await openConsole();
+    await signIn(page, 'not-a-key-we-know');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/not accepted/);
-    expect(await page.getByLabel('Admin key').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Your key').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
     expect(await storedKey(page)).toBeNull();
     expect(await axeViolations(page)).toEqual([]);
+
+    // A kept key the service no longer accepts: back to the form with the reason, nothing kept.
+    await page.evaluate((k) => sessionStorage.setItem(k, 'revoked-key'), KEY_STORAGE_KEY);
+    await page.reload();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/no longer accepted/);
+    expect(await storedKey(page)).toBeNull();
     await expectNothingRan(page, dialogs, errors);
   });
+});
 
+describe('/console, reading a conversation', () => {
   it("shows the conversation's user data, instructions and transcript with the order card, all as text", async () => {
-    const { page, dialogs, errors } = await openInbox();
+    const { page, dialogs, errors } = await openConsole();
     await signIn(page, ADMIN_KEY);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(await storedKey(page)).toBe(ADMIN_KEY);
     expect(await page.getByLabel('Widget').inputValue()).toBe(DEMO_WIDGET_ID);
-    expect(page.url()).toBe(`${e2e.demo.serviceUrl}/inbox`);
+    await page.getByRole('button', { name: /^All/ }).click();
 
     // The list: last activity, message count and the user data in one line.
     const row = page.locator(`[data-conversation-id="${conversationId}"]`);
     await row.waitFor();
-    expect(await row.locator('.summary').textContent()).toBe(`name: ${XSS_NAME} · tier: gold`);
-    expect(await row.locator('.count').textContent()).toBe('2 messages');
+    expect(await row.locator('.who').textContent()).toBe(`name: ${XSS_NAME} · tier: gold`);
+    expect(await row.locator('.preview').textContent()).toMatch(/^Assistant: /);
     await row.click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+    await page.locator('.stream-live').waitFor();
     expect(await row.getAttribute('aria-current')).toBe('true');
 
     // User data as a key/value table, instructions as text with their line break.
@@ -250,8 +358,9 @@ describe('/inbox', () => {
       expect(events.at(-1)?.event).toBe('message.done');
     }
 
-    const { page, dialogs, errors } = await openInbox();
+    const { page, dialogs, errors } = await openConsole();
     await signIn(page, ADMIN_KEY);
+    await page.getByRole('button', { name: /^All/ }).click();
     await page.locator(`[data-conversation-id="${created.conversationId}"]`).click();
     await page.getByRole('heading', { name: 'Webhook calls' }).waitFor();
     const call = page.locator('.webhook-call');
@@ -271,20 +380,20 @@ describe('/inbox', () => {
   });
 
   it('keeps the key for the tab across a reload, and forgets it on sign out', async () => {
-    const { page, dialogs, errors } = await openInbox();
+    const { page, dialogs, errors } = await openConsole();
     await signIn(page, ADMIN_KEY);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
     await page.reload();
-    await page.locator(`[data-conversation-id="${conversationId}"]`).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Admin key').waitFor();
+    await page.getByLabel('Your key').waitFor();
     expect(await storedKey(page)).toBeNull();
     expect(await page.locator('[data-conversation-id]').count()).toBe(0);
     await page.reload();
-    await page.getByLabel('Admin key').waitFor();
+    await page.getByLabel('Your key').waitFor();
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
     await expectNothingRan(page, dialogs, errors);
   });
