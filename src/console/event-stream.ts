@@ -1,7 +1,7 @@
+// The field's parser of `text/event-stream` (eventsource-parser, as the Vercel AI SDK and OpenAI's clients use): the
+// console has no byte budget, so it takes the library; the widget keeps its own few-hundred-byte parser for its budget.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { StreamEvent } from '../protocol/chat';
-// The project's one parser of the service's `text/event-stream` (tested in sse-parser.test.ts): a pure function with
-// no widget state, imported rather than copied so the console and the widget read the wire the same way.
-import { createSseParser } from '../widget/chat/sse-parser';
 import { type ApiError, NETWORK_ERROR, readApiError } from './api';
 
 /** One event of the conversation's log with its sequence number (the SSE `id:`, the resume point). */
@@ -99,15 +99,16 @@ async function readEvents(
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const sse = createSseParser();
+  const pending: EventSourceMessage[] = [];
+  const sse = createParser({ onEvent: (message) => pending.push(message) });
   const stop = () => void reader.cancel().catch(() => {});
   options.signal.addEventListener('abort', stop, { once: true });
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      sse.push(decoder.decode(value, { stream: true }));
-      for (let e = sse.next(); e; e = sse.next()) {
+      sse.feed(decoder.decode(value, { stream: true }));
+      for (let e = pending.shift(); e; e = pending.shift()) {
         const seq = Number(e.id);
         // An id we already have (a server replaying more than asked) is skipped: each event once.
         if (!Number.isSafeInteger(seq) || seq <= cursor.last) continue;
@@ -119,7 +120,7 @@ async function readEvents(
         }
         if (options.signal.aborted) return;
         cursor.last = seq;
-        options.onEvent({ seq, event: { ...(data as object), type: e.type } as StreamEvent });
+        options.onEvent({ seq, event: { ...(data as object), type: e.event ?? 'message' } as StreamEvent });
       }
     }
   } finally {
