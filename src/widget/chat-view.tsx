@@ -72,6 +72,7 @@ export function ChatView({
     () => computed(() => new Set(startersPart ? [startersPart] : [])),
     [startersPart],
   );
+  const addons = store.addons.value;
   const proactive = store.proactive.value;
   const isEmpty = store.messages.value.length === 0;
   const trailing = (
@@ -97,7 +98,9 @@ export function ChatView({
       panelRef={panelRef}
       isInline={store.isInline.value}
       onClose={onClose}
+      tools={addons && <addons.Header />}
     >
+      {addons && <addons.Status />}
       <MessageList
         isOpen={isOpen}
         greeting={config.greeting}
@@ -107,6 +110,7 @@ export function ChatView({
         strings={strings}
         renderPart={renderPart}
         onRetry={onRetry}
+        addons={addons}
         trailing={trailing}
       />
       <Composer

@@ -53,6 +53,7 @@ export function parseWidgetConfig(raw: unknown, fallback: WidgetConfig): WidgetC
       input.linkTarget === '_self' || input.linkTarget === '_blank' ? input.linkTarget : fallback.linkTarget,
     hideUrls: hideUrls.slice(0, HIDE_URLS_MAX),
     ...(input.cart === true ? { cart: true } : {}),
+    ...(input.handoff === true ? { handoff: true } : {}),
     ...(starters.length ? { starters } : {}),
   };
 }

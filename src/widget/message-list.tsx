@@ -1,6 +1,7 @@
 import { type ReadonlySignal, useSignal } from '@preact/signals';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { MessagePart } from '../protocol';
+import type { ChatAddons } from './addons';
 import type { Strings } from './i18n';
 import { MessageView } from './message-view';
 import type { ConnectionStatus, WidgetMessage } from './store';
@@ -13,6 +14,8 @@ export interface MessageListProps {
   strings: Strings;
   renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
+  /** What the conversation's chunk adds to each message (an agent's name, thumbs), once it is there. */
+  addons?: ChatAddons;
   /** After the messages: the proactive message and the starters (chat-view.tsx). */
   trailing?: preact.ComponentChildren;
   /** Whether the panel shows: a history that came back while it was closed is scrolled to its newest as it opens. */
@@ -186,6 +189,7 @@ export function MessageList(props: MessageListProps) {
           strings={strings}
           renderPart={props.renderPart}
           onRetry={props.onRetry}
+          addons={props.addons}
         />
       ))}
       {props.trailing}

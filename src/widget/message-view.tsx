@@ -1,4 +1,5 @@
 import type { MessagePart } from '../protocol';
+import type { ChatAddons } from './addons';
 import type { Strings } from './i18n';
 import { Pure } from './pure';
 import type { WidgetMessage } from './store';
@@ -8,6 +9,7 @@ export interface MessageViewProps {
   strings: Strings;
   renderPart: (part: MessagePart, index: number) => preact.ComponentChild;
   onRetry: (id: string) => void;
+  addons?: ChatAddons;
 }
 
 /**
@@ -20,7 +22,7 @@ export class MessageView extends Pure<MessageViewProps> {
   }
 }
 
-function renderMessage({ message, strings, renderPart, onRetry }: MessageViewProps) {
+function renderMessage({ message, strings, renderPart, onRetry, addons }: MessageViewProps) {
   const { status } = message;
   const isWaiting = status === 'streaming' && (message.isBusy || message.parts.length === 0);
   return (
@@ -29,6 +31,7 @@ function renderMessage({ message, strings, renderPart, onRetry }: MessageViewPro
       data-status={status}
       aria-busy={status === 'streaming' || undefined}
     >
+      {addons && <addons.Before message={message} />}
       {message.parts.map(renderPart)}
       {isWaiting && (
         <span class="typing" role="status">
@@ -49,6 +52,7 @@ function renderMessage({ message, strings, renderPart, onRetry }: MessageViewPro
           </button>
         </span>
       )}
+      {addons && <addons.After message={message} />}
     </div>
   );
 }

@@ -249,9 +249,11 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
           widgetId,
           locale: settings.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language),
           onSent: (text) => emit(EVENT_MESSAGE_SENT, { widgetId, text }, settings.onMessageSent),
+          settings,
           hasReset: isResetPending,
         });
         conversation = started;
+        adoptStyles(shadow, module.css);
         disposer.add(() => started.dispose());
       },
       (error: unknown) => {
@@ -281,11 +283,12 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   });
   disposer.add(
     effect(() => {
-      // All three read on every run, so each stays a dependency.
+      // All read on every run, so each stays a dependency. A person asked for: as a message waiting to go out.
       const isViewLoaded = chat.value !== undefined;
       const hasMessages = store.messages.value.length > 0;
+      const isAsked = store.isHumanAsked.value;
       const isOpen = store.isOpen.value;
-      if (hasMessages) untracked(loadConversation);
+      if (hasMessages || isAsked) untracked(loadConversation);
       else if (isViewLoaded && hasStoredConversation) untracked(loadConversation);
       else if (isViewLoaded && isOpen) whenIdle(loadConversation, disposer);
     }),

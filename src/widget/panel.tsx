@@ -11,6 +11,8 @@ export interface PanelProps {
   /** Inline mode: a region of the page, not a dialog, and nothing to close. */
   isInline?: boolean;
   onClose: () => void;
+  /** In the header, before the close button (the conversation's menu, addons.ts). */
+  tools?: ComponentChildren;
   children: ComponentChildren;
 }
 
@@ -18,7 +20,7 @@ export interface PanelProps {
  * The chat window. It stays in the DOM while closed, so the launcher's `aria-controls` always resolves. Escape anywhere
  * inside closes it.
  */
-export function Panel({ isOpen, title, strings, panelRef, isInline, onClose, children }: PanelProps) {
+export function Panel({ isOpen, title, strings, panelRef, isInline, onClose, tools, children }: PanelProps) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the role is `dialog` or `region` (set below), not static.
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: both roles take aria-labelledby; biome cannot read a dynamic role.
@@ -42,6 +44,7 @@ export function Panel({ isOpen, title, strings, panelRef, isInline, onClose, chi
         <h2 id={TITLE_ID} class="title">
           {title}
         </h2>
+        {tools}
         {!isInline && (
           <button type="button" class="close" aria-label={strings.closeChat} onClick={onClose}>
             <Icon name="close" />

@@ -120,8 +120,12 @@ export function createPublicApi(deps: PublicApiDeps): ServiceApi {
     ),
     setIdentityToken: setter('setIdentityToken', checkIdentityToken, store.setIdentityToken),
     setPageContext: setter('setPageContext', copyPageContext, store.setPageContext),
-    // Replaced by the handoff work of issue 21 (widget side), which is in progress on a branch.
-    requestHuman: guard('requestHuman', () => logError('requestHuman(): this widget has no handoff')),
+    // The conversation's code asks the service (chat/conversation.ts); it loads when this opens the chat.
+    requestHuman: guard('requestHuman', () =>
+      store.config.peek().handoff
+        ? store.requestHuman()
+        : logError('requestHuman(): this widget has no handoff'),
+    ),
     showMessage: guard('showMessage', (text: unknown, options?: unknown) => {
       const checked = checkShowMessage(text, options);
       if (!checked.ok) return logError(`showMessage(): ${checked.error}`);

@@ -1,12 +1,14 @@
 import { action, computed, signal } from '@preact/signals';
 import type {
   ChatMessage,
+  ConversationMode,
   MessagePart,
   OpenChatOptions,
   PageContext,
   UserData,
   WidgetConfig,
 } from '../protocol';
+import type { ChatAddons } from './addons';
 import { createId } from './id';
 
 /**
@@ -82,6 +84,13 @@ export function createStore(init: StoreInit) {
   const isDark = signal(false);
   /** The last finished answer as plain text, for the polite live region. */
   const announcement = signal('');
+  /** Who answers (DESIGN "Human handoff"), and the agent's name while one has the conversation. */
+  const mode = signal<ConversationMode>('assistant');
+  const agent = signal<string | undefined>(undefined);
+  /** The shopper or the page asked for a person; the conversation's code does it (and clears this) once loaded. */
+  const isHumanAsked = signal(false);
+  /** What the conversation's chunk adds to the chat when it arrives (addons.ts). */
+  const addons = signal<ChatAddons | undefined>(undefined);
 
   /**
    * `Service.showMessage`: the proactive message, shown by the closed launcher and atop the chat, until the shopper
@@ -147,6 +156,17 @@ export function createStore(init: StoreInit) {
     );
   });
 
+  /** Opens the panel; `message` replaces the draft, or is sent at once with `autoSend`. */
+  const openChat = action(({ message, autoSend }: OpenChatOptions = {}) => {
+    isBubbleDismissed.value = true;
+    isPanelMounted.value = true;
+    isOpen.value = true;
+    unread.value = 0;
+    if (message === undefined) return;
+    if (autoSend) send(message);
+    else draft.value = message;
+  });
+
   return {
     config,
     status,
@@ -186,15 +206,15 @@ export function createStore(init: StoreInit) {
     setDark: action((value: boolean) => {
       isDark.value = value;
     }),
-    /** Opens the panel; `message` replaces the draft, or is sent at once with `autoSend`. */
-    openChat: action(({ message, autoSend }: OpenChatOptions = {}) => {
-      isBubbleDismissed.value = true;
-      isPanelMounted.value = true;
-      isOpen.value = true;
-      unread.value = 0;
-      if (message === undefined) return;
-      if (autoSend) send(message);
-      else draft.value = message;
+    openChat,
+    mode,
+    agent,
+    isHumanAsked,
+    addons,
+    /** "Talk to a person" (the panel's menu, `Service.requestHuman()`): the chat opens and asks. */
+    requestHuman: action(() => {
+      openChat();
+      isHumanAsked.value = true;
     }),
     /** Inline, the chat cannot close: it is part of the page. */
     closeChat: action(() => {
@@ -244,6 +264,8 @@ export function createStore(init: StoreInit) {
       draft.value = '';
       unread.value = 0;
       announcement.value = '';
+      mode.value = 'assistant';
+      agent.value = undefined;
       userData.value = undefined;
       customInstructions.value = undefined;
     }),

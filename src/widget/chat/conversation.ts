@@ -1,16 +1,24 @@
 import { batch, effect, untracked } from '@preact/signals';
 import {
+  type AgentName,
   type CreateConversationResponse,
+  EVENT_FEEDBACK,
+  EVENT_HANDOFF,
+  type FeedbackRating,
+  type HandoffResponse,
   type HistoryResponse,
   IDENTITY_INVALID,
   IDENTITY_MISMATCH,
   type MessagePart,
   type PageContext,
+  type QueuedMessageResponse,
   REPLY_ID_HEADER,
+  type ServiceSettings,
   type StreamEvent,
   WIDGET_API_PREFIX,
 } from '../../protocol';
 import { createDisposer } from '../disposer';
+import { emit } from '../emit';
 import type { Strings } from '../i18n';
 import { createId } from '../id';
 import { logError } from '../log';
@@ -18,10 +26,14 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
+import { createChatAddons } from './chat-addons';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
 import { createTabSync, type TabTransport } from './tab-sync';
+
+/** The stylesheet of what this chunk adds to the chat (chat-addons.tsx), adopted by mount.ts as the chunk arrives. */
+export { css } from './chat-addons';
 
 export interface ConversationDeps {
   store: Store;
@@ -32,6 +44,8 @@ export interface ConversationDeps {
   locale?: string;
   /** A user message reached the service (once per message): `service:message-sent` and `onMessageSent`. */
   onSent(text: string): void;
+  /** The page's callbacks for `service:handoff` and `service:feedback`, dispatched from here. */
+  settings?: Pick<ServiceSettings, 'onHandoff' | 'onFeedback'>;
   /** Tests shorten the waits between retries. */
   backoff?: (attempt: number) => number;
   /** Tests: how tabs talk and elect their leader (chat/tab-sync.ts); default `BroadcastChannel` and Web Locks. */
@@ -74,6 +88,15 @@ const BURST_CHARS = 2_000;
  * go on without waiting for a timer: what the shopper sees in the tab in front is relayed from here.
  */
 const isHidden = (): boolean => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
+/**
+ * An event of another message than the reply `replyId` (an agent's, the handoff promise), in a resume of the
+ * conversation's whole log. A reply whose id the service did not say (`reply-…`) takes every message's, as before.
+ */
+const isOthers = (event: StreamEvent, replyId: string): boolean =>
+  (event.type === 'message.delta' || event.type === 'message.done') &&
+  (event.role === 'agent' ||
+    (event.messageId !== undefined && event.messageId !== replyId && !replyId.startsWith('reply-')));
 
 /**
  * The `sub` of an identity token, read without checking it (the service checks it): only to notice that the customer
@@ -125,7 +148,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let isContextDirty = false;
   /** Replaced on reset and dispose: every loop started before checks it and stops. */
   let session = new AbortController();
-  let wakeUp: (() => void) | undefined;
+  /** The waits in progress (the outbox's, the event stream's): each ends early on `wakeUp()`. */
+  const sleepers = new Set<() => void>();
+  const wakeUp = (): void => {
+    for (const done of [...sleepers]) done();
+  };
   const sentIds = new Set<string>();
 
   const setStatus = (status: 'online' | 'offline' | 'reconnecting'): void => {
@@ -187,10 +214,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
       const timer = setTimeout(done, ms);
       function done(): void {
         clearTimeout(timer);
-        wakeUp = undefined;
+        sleepers.delete(done);
         resolve();
       }
-      wakeUp = done;
+      sleepers.add(done);
     });
 
   /** A request failed for want of a connection: say so, then wait for the next try (the backoff, or `ms`). */
@@ -285,6 +312,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
         return;
       }
       if (id) lastSeq = Math.max(lastSeq, Number(id) || 0);
+      if (event.type === 'conversation.mode') {
+        setMode(event.mode, event.agent, true);
+        return;
+      }
+      // A resume reads the conversation's whole log: another message's events (an agent's, the handoff promise) are
+      // the event stream's to show (`watch`), and the shopper's own (`message.user`) are shown already.
+      if (event.type === 'message.user' || isOthers(event, replyId)) return;
       change ??= {};
       if (event.type === 'message.delta') text += event.text;
       else if (event.type === 'message.part') {
@@ -333,16 +367,205 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return isEnded;
   };
 
-  /** A reply ended: announce it, and count it as unread while the panel is closed. */
+  /** A reply (or an agent's message) ended: announce it, and count it as unread while the panel is closed. */
   const finished = (replyId: string): void => {
     const reply = store.messages.peek().find((m) => m.id === replyId);
     if (!reply) return;
     batch(() => {
       setStatus('online');
-      store.announcement.value = reply.status === 'failed' ? strings.failed : textOf(reply);
+      store.announcement.value =
+        reply.status === 'failed'
+          ? strings.failed
+          : reply.author
+            ? `${reply.author}: ${textOf(reply)}`
+            : textOf(reply);
       if (!store.isOpen.peek()) store.unread.value++;
       else sync?.seen();
     });
+  };
+
+  /** The conversation being created, so the outbox and "Talk to a person" asking at once make one, not two. */
+  let creating: Promise<void> | undefined;
+  /** Creates the conversation unless there is one (with the identity of the page `message` was written on). */
+  const ensure = (message?: WidgetMessage): Promise<void> => {
+    if (conversationId) return Promise.resolve();
+    creating ??= (async () => {
+      const created = await request('POST', '', { ...context(), ...identity(message), locale });
+      ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
+      writeItem(idKey, conversationId);
+      writeItem(tokenKey, token);
+      // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
+      bind(subOf(identity(message).identityToken) ?? (boundSub === '' ? '' : null));
+      isContextDirty = false;
+    })().finally(() => {
+      creating = undefined;
+    });
+    return creating;
+  };
+
+  /**
+   * The mode the service says (DESIGN "Human handoff"), and the agent's name while one has the conversation.
+   * `isNews`: a change seen as it happened (an event, a response), which the page hears of (`service:handoff`,
+   * `onHandoff`); one learned from the history at load is not a change.
+   */
+  const setMode = (mode: unknown, agent: AgentName | null | undefined, isNews: boolean): void => {
+    if (mode !== 'assistant' && mode !== 'waiting' && mode !== 'agent') return;
+    const name = mode === 'agent' && typeof agent?.name === 'string' ? agent.name : undefined;
+    if (mode === store.mode.peek() && name === store.agent.peek()) return;
+    batch(() => {
+      store.mode.value = mode;
+      store.agent.value = name;
+    });
+    if (isNews)
+      emit(EVENT_HANDOFF, { widgetId, mode, ...(name && { agent: { name } }) }, deps.settings?.onHandoff);
+  };
+
+  /** The session whose event stream is open. */
+  let listening: AbortController | undefined;
+  /**
+   * While the mode is not `assistant`, the conversation's event stream stays open (the service keeps it open then):
+   * mode changes and agents' messages arrive live, resumed after the last event seen (`lastSeq`) after every drop, with
+   * the outbox's backoff. It ends once the service has ended it in `assistant` mode (after a hand-back). The leader
+   * tab only: the others show what it relays (chat/tab-sync.ts).
+   */
+  const listen = async (): Promise<void> => {
+    if (listening === session || !conversationId || store.mode.peek() === 'assistant' || !leads()) return;
+    const mine = session;
+    listening = mine;
+    try {
+      for (let attempt = 0; !mine.signal.aborted && store.mode.peek() !== 'assistant'; ) {
+        try {
+          const response = await request('GET', `/${conversationId}/events?lastEventId=${lastSeq}`);
+          setStatus('online');
+          // A stream that brought something was a good one: the next one may close sooner (the service's deadline).
+          attempt = (await watch(response)) ? 0 : attempt + 1;
+          if (store.mode.peek() !== 'assistant') await pause(wait(attempt));
+        } catch (error) {
+          if (mine.signal.aborted || error === GONE || error === REFUSED) return;
+          // Too many open streams: again when the service says.
+          await waitToRetry(attempt++, typeof error === 'number' ? error * 1000 : undefined);
+        }
+      }
+    } finally {
+      if (listening === mine) listening = undefined;
+    }
+  };
+
+  /**
+   * Reads the conversation's event stream (`listen`) to its end: mode changes, and the messages written outside a
+   * reply (an agent's, the handoff promise), each whole in one delta with its `messageId`. A message shown already (the
+   * promise that came in `POST …/handoff`'s response, the history's) is not shown again; a reply's own events and the
+   * shopper's (`message.user`) are left alone. Returns whether any event came.
+   */
+  const watch = async (response: Response): Promise<boolean> => {
+    if (!response.body) return false;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const sse = createSseParser();
+    /** The messages this stream added, until their `message.done`. */
+    const added = new Set<string>();
+    let hasEvents = false;
+    for (;;) {
+      const next = sse.next();
+      if (!next) {
+        const { value, done } = await reader.read();
+        if (done) return hasEvents;
+        sse.push(value);
+        continue;
+      }
+      hasEvents = true;
+      let event: StreamEvent;
+      try {
+        event = { ...JSON.parse(next.data), type: next.type } as StreamEvent;
+      } catch {
+        continue;
+      }
+      if (next.id) lastSeq = Math.max(lastSeq, Number(next.id) || 0);
+      if (event.type === 'conversation.mode') setMode(event.mode, event.agent, true);
+      else if (event.type === 'message.delta' && typeof event.messageId === 'string') {
+        const { messageId, text } = event;
+        const list = store.messages.peek();
+        const shown = list.find((m) => m.id === messageId);
+        if (shown && added.has(messageId))
+          patch(messageId, { parts: [{ type: 'text', text: textOf(shown) + text }] });
+        else if (!shown) {
+          added.add(messageId);
+          const isAgent = event.role === 'agent';
+          store.messages.value = [
+            ...list,
+            {
+              id: messageId,
+              role: isAgent ? 'agent' : 'assistant',
+              ...(isAgent && typeof event.author === 'string' && { author: event.author }),
+              parts: [{ type: 'text', text: String(text) }],
+              createdAt: new Date().toISOString(),
+              status: 'streaming',
+            },
+          ];
+        }
+      } else if (event.type === 'message.done' && added.delete(event.messageId)) {
+        patch(event.messageId, { status: 'done' });
+        finished(event.messageId);
+      }
+    }
+  };
+
+  /**
+   * "Talk to a person" (the menu, `Service.requestHuman()`): `POST …/handoff` (creating the conversation first if
+   * there is none). The service sets `waiting` and stores its promise, shown here at once; asked again it changes
+   * nothing. A service with no one to hand to (`409`) is one `[service]` error. A follower tab has the leader ask.
+   */
+  const handoff = async (): Promise<void> => {
+    if (!leads()) return sync?.handoff();
+    const { signal } = session;
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        await ensure();
+        const response = await request('POST', `/${conversationId}/handoff`, {});
+        const { mode, agent, message } = (await response.json()) as HandoffResponse;
+        setStatus('online');
+        if (message && !store.messages.peek().some((m) => m.id === message.id)) {
+          store.messages.value = [...store.messages.peek(), { ...message, status: 'done' }];
+          finished(message.id);
+        }
+        setMode(mode, agent, true);
+        void listen();
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error === GONE) {
+          forget();
+          continue;
+        }
+        if (error === REFUSED || typeof error === 'number') {
+          setStatus('online');
+          return logError(
+            error === REFUSED
+              ? 'requestHuman(): the service has no one to hand the conversation to'
+              : 'requestHuman(): too many requests just now; ask again later',
+          );
+        }
+        await waitToRetry(attempt);
+      }
+    }
+  };
+
+  /** A thumb under an answer: `POST …/feedback`. Quiet when it fails: logged, and the button shows it was not taken. */
+  const rate = async (messageId: string, rating: FeedbackRating): Promise<boolean> => {
+    // A follower posts it too (one request, nothing to resume), for the conversation the leader stored.
+    if (!leads()) {
+      conversationId = readItem(idKey);
+      token = readItem(tokenKey);
+    }
+    try {
+      await request('POST', `/${conversationId}/messages/${encodeURIComponent(messageId)}/feedback`, {
+        rating,
+      });
+      emit(EVENT_FEEDBACK, { widgetId, messageId, rating }, deps.settings?.onFeedback);
+      return true;
+    } catch (error) {
+      logError('could not send the rating', error);
+      return false;
+    }
   };
 
   /** Follows a reply to its end, resuming the stream after every drop. */
@@ -377,15 +600,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const clientMessageId = message.clientMessageId ?? message.id;
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
-        if (!conversationId) {
-          const created = await request('POST', '', { ...context(), ...identity(message), locale });
-          ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
-          writeItem(idKey, conversationId);
-          writeItem(tokenKey, token);
-          // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
-          bind(subOf(identity(message).identityToken) ?? (boundSub === '' ? '' : null));
-          isContextDirty = false;
-        }
+        await ensure(message);
         if (isContextDirty) {
           isContextDirty = false;
           await request('PUT', `/${conversationId}/context`, context()).catch((error: unknown) => {
@@ -413,27 +628,34 @@ export function createConversation(deps: ConversationDeps): Conversation {
         );
         // Signed in mid-chat: the service made the anonymous conversation this customer's.
         if (sentIdentity.identityToken && !message.answer) bind(subOf(sentIdentity.identityToken));
+        // Not `assistant` mode: stored for the agents (`202`), and no reply is written, so no typing line either.
+        const queued =
+          response.status === 202 ? ((await response.json()) as QueuedMessageResponse) : undefined;
         const replyId = response.headers.get(REPLY_ID_HEADER) ?? `reply-${clientMessageId}`;
         batch(() => {
           setStatus('online');
           patch(message.id, { status: 'sent' });
-          store.messages.value = [
-            ...store.messages.peek(),
-            {
-              id: replyId,
-              role: 'assistant',
-              parts: [],
-              createdAt: new Date().toISOString(),
-              status: 'streaming',
-            },
-          ];
+          if (!queued)
+            store.messages.value = [
+              ...store.messages.peek(),
+              {
+                id: replyId,
+                role: 'assistant',
+                parts: [],
+                createdAt: new Date().toISOString(),
+                status: 'streaming',
+              },
+            ];
         });
+        if (queued) setMode(queued.mode, queued.agent, true);
         // Written in another tab: that tab says it was sent, to its page (chat/tab-sync.ts).
         if (!sentIds.has(clientMessageId) && (!message.tab || message.tab === sync?.tab)) {
           sentIds.add(clientMessageId);
           deps.onSent(textOf(message));
         }
-        await follow(response, replyId);
+        if (!queued) await follow(response, replyId);
+        // A person was asked for in words (the reply's stream said so), or is answering: their messages come live.
+        void listen();
         return;
       } catch (error) {
         if (signal.aborted) return;
@@ -523,6 +745,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         const response = await request('GET', `/${conversationId}/messages`);
         const body = (await response.json()) as HistoryResponse;
         lastSeq = body.lastSeq;
+        setMode(body.mode ?? 'assistant', body.agent, false);
         setStatus('online');
         // The service's reply statuses are the widget's: `streaming`, `done`, `failed`.
         history = body.messages.map((m) => ({
@@ -574,6 +797,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       await follow(undefined, open.id);
       if (pumping === session) pumping = undefined;
     }
+    void listen();
     void pump();
   };
 
@@ -620,7 +844,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       store.messages.value = list.filter((m) => m !== message && m !== question);
       if (question?.role === 'user') store.send(textOf(question));
     }
-    wakeUp?.();
+    wakeUp();
   };
 
   /**
@@ -639,12 +863,24 @@ export function createConversation(deps: ConversationDeps): Conversation {
       finished,
       sent: deps.onSent,
       pageContext,
+      mode: (mode, agent, isNews) => setMode(mode, agent === undefined ? agent : { name: agent }, isNews),
+      handoff: () => void handoff(),
     },
     deps.tabs,
   );
   const leads = (): boolean => !sync || sync.isLeader();
   if (sync) disposer.add(sync.dispose);
   if (deps.hasReset) sync?.reset();
+
+  // "Talk to a person" pressed, or `Service.requestHuman()` (which loaded this code): asked once per press.
+  disposer.add(
+    effect(() => {
+      if (!store.isHumanAsked.value) return;
+      store.isHumanAsked.value = false;
+      untracked(() => void handoff());
+    }),
+  );
+  store.addons.value = createChatAddons({ store, strings, rate });
 
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
   // message. The first run only records whether the page set any.
@@ -712,7 +948,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const clearing = headers({});
     session.abort();
     session = new AbortController();
-    wakeUp?.();
+    wakeUp();
     forget(isRemote);
     if (!isRemote) {
       writeItem(queueKey, null);
@@ -779,7 +1015,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }),
   );
 
-  const onOnline = (): void => wakeUp?.();
+  const onOnline = (): void => wakeUp();
   const onOffline = (): void => setStatus('offline');
   disposer.listen(globalThis, 'online', onOnline);
   disposer.listen(globalThis, 'offline', onOffline);
@@ -789,7 +1025,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     reset: () => startOver(),
     dispose() {
       session.abort();
-      wakeUp?.();
+      wakeUp();
       disposer.dispose();
     },
   };

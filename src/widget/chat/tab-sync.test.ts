@@ -574,6 +574,8 @@ function host(calls: string[] = []): TabHost {
     finished: (id) => calls.push(`finished ${id}`),
     sent: (text) => calls.push(`sent ${text}`),
     pageContext: () => ({}),
+    mode: (mode, agent, isNews) => calls.push(`mode ${mode} ${agent} ${isNews}`),
+    handoff: () => calls.push('handoff'),
   };
 }
 

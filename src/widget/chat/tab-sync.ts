@@ -1,6 +1,7 @@
 import { batch, effect } from '@preact/signals';
 import {
   CLIENT_MESSAGE_ID_MAX,
+  type ConversationMode,
   MESSAGE_TEXT_MAX,
   type PageContext,
   PROACTIVE_TEXT_MAX,
@@ -46,6 +47,13 @@ export interface TabHost {
   sent(text: string): void;
   /** What goes out with a message written here: the page's context, checked (a bad one is left out, said once). */
   pageContext(): { pageContext?: PageContext | null };
+  /**
+   * A follower: the leader's mode and agent. `isNews`: a change while this tab followed (its page hears of it), not
+   * the state a tab finds as it joins.
+   */
+  mode(mode: ConversationMode, agent: string | undefined, isNews: boolean): void;
+  /** The leader: "Talk to a person" in another tab. */
+  handoff(): void;
 }
 
 export interface TabSync {
@@ -56,6 +64,8 @@ export interface TabSync {
   reset(mark?: string | null): void;
   /** "Retry" pressed in a follower: the leader retries. */
   retry(messageId: string): void;
+  /** "Talk to a person" in a follower: the leader asks the service. */
+  handoff(): void;
   /** A reply ended while the shopper looks at the chat here: no tab counts it as unread. */
   seen(): void;
   dispose(): void;
@@ -77,12 +87,16 @@ export type TabMessage =
       base: number;
       tail: WidgetMessage[];
       status: ConnectionStatus;
+      /** Who answers, and the agent's name (DESIGN "Human handoff"). */
+      mode: ConversationMode;
+      agent?: string;
       /** When the shopper last read the conversation in some tab (`Date.now()`): a tab that joins counts no answer before. */
       readAt: number;
     }
   /** A follower's message, for the leader to send. */
   | { type: 'send'; message: OutgoingMessage }
   | { type: 'retry'; id: string }
+  | { type: 'handoff' }
   | { type: 'reset'; mark?: string | null }
   /** The shopper has read the conversation in some tab: no unread count anywhere. */
   | { type: 'read' };
@@ -99,6 +113,9 @@ export interface OutgoingMessage {
 }
 
 const STATUSES: readonly unknown[] = ['online', 'offline', 'reconnecting'];
+const MODES: readonly unknown[] = ['assistant', 'waiting', 'agent'];
+/** The longest agent's name a tab takes from another (the service's own cap is lower). */
+const AUTHOR_MAX = 200;
 const MESSAGE_STATUSES: readonly unknown[] = ['pending', 'sent', 'streaming', 'done', 'failed'];
 /** The service's rule for a `clientMessageId` (chat-requests.ts): a forged one is refused here already. */
 const CLIENT_MESSAGE_ID = new RegExp(`^[\\w-]{1,${CLIENT_MESSAGE_ID_MAX}}$`);
@@ -117,7 +134,8 @@ const isOptional = (value: unknown, type: string): boolean => value == null || t
 export const isWidgetMessage = (value: unknown): value is WidgetMessage =>
   isRecord(value) &&
   typeof value.id === 'string' &&
-  (value.role === 'user' || value.role === 'assistant') &&
+  (value.role === 'user' || value.role === 'assistant' || value.role === 'agent') &&
+  (value.author == null || (typeof value.author === 'string' && value.author.length <= AUTHOR_MAX)) &&
   typeof value.createdAt === 'string' &&
   MESSAGE_STATUSES.includes(value.status) &&
   Array.isArray(value.parts) &&
@@ -267,6 +285,8 @@ export function createTabSync(
       base,
       tail: list.slice(base),
       status: store.status.peek(),
+      mode: store.mode.peek(),
+      ...(store.agent.peek() && { agent: store.agent.peek() }),
       readAt,
     });
   };
@@ -303,10 +323,14 @@ export function createTabSync(
     base,
     tail,
     status,
+    mode,
+    agent,
     readAt: leaderReadAt,
   }: Record<string, unknown>): void => {
     if (
       typeof from !== 'string' ||
+      !MODES.includes(mode) ||
+      !(agent === undefined || (typeof agent === 'string' && agent.length <= AUTHOR_MAX)) ||
       typeof leaderReadAt !== 'number' ||
       typeof n !== 'number' ||
       typeof base !== 'number' ||
@@ -324,6 +348,8 @@ export function createTabSync(
     }
     // A new leader (the last one's tab closed): it may not have heard this tab's hello.
     if (leader && from !== leader) post({ type: 'hello' });
+    /** Followed a leader before this post: a mode that differs is a change the page hears of. */
+    const isFollowing = leader !== '';
     const before = mirror;
     const local = localOf(store.messages.peek());
     const next = [...before.slice(0, base), ...tail];
@@ -347,13 +373,14 @@ export function createTabSync(
       store.messages.value = waiting.length ? [...next, ...waiting] : next;
       store.status.value = status as ConnectionStatus;
     });
+    host.mode(mode as ConversationMode, agent as string | undefined, isFollowing);
     for (const m of tail) {
       // A reply that ended is announced, and unread while the chat here is closed. One never seen being written
       // counts if it began after this page loaded (a conversation another tab started meanwhile) and after the
       // shopper last read the conversation in some tab.
       const status = was.get(m.id);
       if (
-        m.role === 'assistant' &&
+        m.role !== 'user' &&
         m.status !== 'streaming' &&
         (status === 'streaming' ||
           (status === undefined &&
@@ -415,6 +442,9 @@ export function createTabSync(
       case 'retry':
         if (isLeader && typeof data.id === 'string') host.retry(data.id);
         return;
+      case 'handoff':
+        if (isLeader) host.handoff();
+        return;
       case 'reset':
         if (data.mark === undefined || data.mark === null || typeof data.mark === 'string') {
           forget();
@@ -458,6 +488,8 @@ export function createTabSync(
     effect(() => {
       const list = store.messages.value;
       store.status.value;
+      store.mode.value;
+      store.agent.value;
       if (leave()) return;
       if (!isLeader) forward(list);
       else if (hasFollowers) relay();
@@ -497,6 +529,9 @@ export function createTabSync(
     },
     retry(messageId) {
       post({ type: 'retry', id: messageId });
+    },
+    handoff() {
+      post({ type: 'handoff' });
     },
     seen() {
       if (typeof document === 'undefined' || document.visibilityState === 'visible') read();

@@ -1,0 +1,113 @@
+import { signal } from '@preact/signals';
+import type { FeedbackRating } from '../../protocol';
+import type { ChatAddons } from '../addons';
+import type { Strings } from '../i18n';
+import type { Store, WidgetMessage } from '../store';
+import css from './chat-addons.css?inline';
+import { HandoffMenu } from './handoff-menu';
+import { handoffStrings } from './handoff-strings';
+
+export { css };
+
+export interface ChatAddonsDeps {
+  store: Store;
+  strings: Strings;
+  /** Posts a rating; resolves whether the service took it. */
+  rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
+}
+
+/**
+ * Ids the widget makes for messages the service has not stored (yet): a proactive message before the shopper answers
+ * it, a reply whose id the service did not say. Feedback needs the service's id.
+ */
+const isLocalId = (id: string): boolean => id.startsWith('proactive-') || id.startsWith('reply-');
+
+/** Thumbs go under a finished answer of the assistant's that the service stored: not a greeting, agent or shopper. */
+export const isRateable = (message: WidgetMessage): boolean =>
+  message.role === 'assistant' && message.status === 'done' && !isLocalId(message.id);
+
+/** The chat's additions for handoff and feedback (addons.ts), made by the conversation's chunk. */
+export function createChatAddons({ store, strings, rate }: ChatAddonsDeps): ChatAddons {
+  const words = handoffStrings(strings.lang);
+  /** The shopper's rating of each answer, in this tab (the service keeps the last one). */
+  const ratings = signal<Readonly<Record<string, FeedbackRating>>>({});
+
+  const press = async (messageId: string, rating: FeedbackRating): Promise<void> => {
+    const before = ratings.peek()[messageId];
+    if (before === rating) return;
+    ratings.value = { ...ratings.peek(), [messageId]: rating };
+    if (await rate(messageId, rating)) return;
+    // Not taken: the buttons show what the service has.
+    const { [messageId]: _, ...rest } = ratings.peek();
+    ratings.value = before ? { ...rest, [messageId]: before } : rest;
+  };
+
+  return {
+    Header() {
+      if (!store.config.value.handoff) return null;
+      return (
+        <HandoffMenu
+          label={words.moreOptions}
+          items={[
+            {
+              label: words.talkToPerson,
+              isDisabled: store.mode.value !== 'assistant',
+              onChoose: store.requestHuman,
+            },
+          ]}
+        />
+      );
+    },
+    Status() {
+      const mode = store.mode.value;
+      const agent = store.agent.value;
+      const text =
+        mode === 'waiting'
+          ? words.waiting
+          : mode === 'agent' && agent
+            ? words.chattingWith.replace('{name}', agent)
+            : '';
+      // Always in the DOM: a live region announces a change of its text (once), not its arrival.
+      return (
+        <div class="handoff" role="status">
+          {text && <p class="handoff-status">{text}</p>}
+        </div>
+      );
+    },
+    Before({ message }) {
+      return message.role === 'agent' && message.author ? <span class="author">{message.author}</span> : null;
+    },
+    After({ message }) {
+      if (!isRateable(message)) return null;
+      const rating = ratings.value[message.id];
+      return (
+        <span class="thumbs">
+          <button
+            type="button"
+            class="thumb"
+            aria-label={words.helpful}
+            aria-pressed={rating === 'up'}
+            onClick={() => void press(message.id, 'up')}
+          >
+            <Thumb />
+          </button>
+          <button
+            type="button"
+            class="thumb down"
+            aria-label={words.notHelpful}
+            aria-pressed={rating === 'down'}
+            onClick={() => void press(message.id, 'down')}
+          >
+            <Thumb />
+          </button>
+        </span>
+      );
+    },
+  };
+}
+
+const Thumb = () => (
+  <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+    <path d="M2 10h4v11H2zm6 11h9.3a2 2 0 0 0 2-1.6l1.6-7A2 2 0 0 0 19 10h-5.3l.8-4.2A2 2 0 0 0 12.5 3L8 9z" />
+  </svg>
+);
