@@ -43,7 +43,8 @@ export const en: Strings = english;
 
 /**
  * Every language besides English, each a chunk of its own. A language added here is added to the parts' own tables
- * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx).
+ * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx, `HANDOFF_STRINGS`
+ * in chat/handoff-strings.ts).
  */
 export const LOCALES: Record<string, () => Promise<{ default: Strings }>> = {
   ar: () => import('./locales/ar'),

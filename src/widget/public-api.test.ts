@@ -369,3 +369,39 @@ describe('setPageContext()', () => {
     expect(serviceErrors(consoleError)).toHaveLength(1);
   });
 });
+
+describe('requestHuman()', () => {
+  afterEach(() => service.handle(json(TEST_CONFIG)));
+
+  it('without handoff in the widget config: one [service] error, nothing thrown, the chat stays closed', async () => {
+    const api = await mountWidget();
+    expect(() => api.requestHuman()).not.toThrow();
+    expect(serviceErrors(consoleError)).toEqual(['[service] requestHuman(): this widget has no handoff']);
+    await untilPanel();
+    expect(panel().hidden).toBe(true);
+  });
+
+  it('with handoff: opens the chat and asks the service; its 409 is one [service] error, nothing thrown', async () => {
+    service.handle((request, response) => {
+      const path = request.url ?? '';
+      const reply = path.endsWith('/config')
+        ? json({ ...TEST_CONFIG, handoff: true })
+        : path.endsWith('/conversations')
+          ? json({ conversationId: 'c1', token: 't' }, 201)
+          : json({ error: { code: 'handoff_unavailable', message: 'No one to hand to.' } }, 409);
+      reply(request, response);
+    });
+    const api = await mountWidget();
+    api.requestHuman();
+    await untilPanel();
+    expect(panel().hidden).toBe(false);
+    const deadline = Date.now() + 3000;
+    while (serviceErrors(consoleError).length === 0 && Date.now() < deadline) await flush();
+    expect(service.requests.filter((path) => path.endsWith('/handoff'))).toEqual([
+      '/v0/widget/demo/conversations/c1/handoff',
+    ]);
+    expect(serviceErrors(consoleError)).toEqual([
+      '[service] requestHuman(): the service has no one to hand the conversation to',
+    ]);
+  });
+});

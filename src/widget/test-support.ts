@@ -51,7 +51,11 @@ export async function startTestService(handler: Handler = json(TEST_CONFIG)): Pr
     // happy-dom preflights every cross-origin fetch (browsers do not, for the widget's simple GET): answer it the
     // way the reference service's CORS middleware does, and hand the handler only the real requests.
     if (request.method === 'OPTIONS') {
-      response.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET' });
+      response.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, PUT',
+        'access-control-allow-headers': 'authorization, content-type',
+      });
       response.end();
       return;
     }

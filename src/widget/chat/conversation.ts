@@ -59,6 +59,8 @@ export interface Conversation {
   retry(messageId: string): void;
   /** Forgets the conversation here and clears its personalization on the service; the next message starts anew. */
   reset(): void;
+  /** The thumbs under an answer (chat-addons.tsx): resolves whether the service took the rating. */
+  rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
   /** Stops every request and timer; the widget is being destroyed. */
   dispose(): void;
 }
@@ -1022,6 +1024,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   return {
     retry,
+    rate,
     reset: () => startOver(),
     dispose() {
       session.abort();
