@@ -131,26 +131,34 @@ describe('parseWidgetConfig: issue 20 fields', () => {
     hideUrls: [],
   };
 
-  it('takes cart, up to four starters and a theme mode', () => {
+  it('takes cart, handoff, up to four starters and a theme mode', () => {
     const config = parseWidgetConfig(
       {
         cart: true,
+        handoff: true,
         starters: ['Where is my order?', 'Do you ship to Austria?'],
         theme: { color: '#000000', mode: 'dark' },
       },
       fallback,
     );
     expect(config.cart).toBe(true);
+    expect(config.handoff).toBe(true);
     expect(config.starters).toEqual(['Where is my order?', 'Do you ship to Austria?']);
     expect(config.theme).toEqual({ color: '#000000', mode: 'dark' });
   });
 
-  it('drops what a hostile or newer service sends that it cannot show: a cart that is not true, starters that are not short text, a fifth starter, an unknown mode', () => {
+  it('drops what a hostile or newer service sends that it cannot show: a cart or handoff that is not true, starters that are not short text, a fifth starter, an unknown mode', () => {
     const config = parseWidgetConfig(
-      { cart: 'yes', starters: ['a', 42, '', 'x'.repeat(81), 'b', 'c', 'd', 'e'], theme: { mode: 'neon' } },
+      {
+        cart: 'yes',
+        handoff: 1,
+        starters: ['a', 42, '', 'x'.repeat(81), 'b', 'c', 'd', 'e'],
+        theme: { mode: 'neon' },
+      },
       fallback,
     );
     expect(config.cart).toBeUndefined();
+    expect(config.handoff).toBeUndefined();
     expect(config.starters).toEqual(['a', 'b', 'c', 'd']);
     expect(config.theme).toEqual({ color: '#1d4ed8' });
   });
