@@ -144,7 +144,8 @@ describe('hostile model text', () => {
     }
     const injected = await page.evaluate(() => {
       const root = (window as unknown as TestWindow).__e2e.host()?.shadowRoot;
-      const all = [...(root?.querySelectorAll('.assistant *') ?? [])];
+      // What the model wrote: the widget's own thumbs under each answer (their icons are SVG) are not part of it.
+      const all = [...(root?.querySelectorAll('.assistant *:not(.thumbs, .thumbs *)') ?? [])];
       return {
         elements: all.filter((el) => ['SCRIPT', 'IMG', 'SVG', 'svg'].includes(el.tagName)).length,
         handlers: all.flatMap((el) => [...el.attributes].filter((a) => a.name.startsWith('on'))).length,
