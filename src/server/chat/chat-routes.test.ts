@@ -152,12 +152,27 @@ describe('a conversation with the local engine', () => {
     expect(calls[0].headers['x-service-conversation-id']).toBe(id);
   });
 
-  it('numbers events with gap-free increasing ids across turns', async () => {
+  it('numbers events with gap-free increasing ids across turns, each message announced by message.user', async () => {
     const id = await newConversation();
     const a = await send(id, 'a', 'hello');
     const b = await send(id, 'b', 'order 1002 status');
-    const ids = [...a, ...b].map((e) => Number(e.id));
-    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    const replies = [...a, ...b].map((e) => Number(e.id));
+    expect(replies).toEqual([...replies].sort((x, y) => x - y));
+    // The whole log: gap-free, each reply preceded by its message's `message.user` (issue 21: the console sees it).
+    const log = await readSse(
+      await fetchApi(api(`/conversations/${id}/events`), { headers: { origin: ORIGIN } }),
+    );
+    expect(log.map((e) => Number(e.id))).toEqual(log.map((_, i) => i + 1));
+    expect(log.filter((e) => e.event === 'message.user').map((e) => e.id)).toEqual([
+      '1',
+      String(a.length + 2),
+    ]);
+    expect(
+      log.filter((e) => e.event === 'message.user').map((e) => (e.data as { text: string }).text),
+    ).toEqual(['hello', 'order 1002 status']);
+    expect(log.filter((e) => e.event !== 'message.user').map((e) => e.id)).toEqual(
+      [...a, ...b].map((e) => e.id),
+    );
   });
 
   it('never makes a second message or a second action call for a repeated clientMessageId', async () => {
@@ -227,7 +242,8 @@ describe('resuming a dropped stream', () => {
         }),
       );
       const all = [...seen, ...resumed];
-      expect(all.map((e) => Number(e.id))).toEqual(all.map((_, i) => i + 1));
+      // Seq 1 is the message's `message.user`; the reply's events follow it without a gap.
+      expect(all.map((e) => Number(e.id))).toEqual(all.map((_, i) => i + 2));
       expect(all.at(-1)?.event).toBe('message.done');
       expect(all.some((e) => e.event === 'message.part')).toBe(true);
 
@@ -262,7 +278,8 @@ describe('resuming a dropped stream', () => {
       );
       await readSse(res, () => true);
       const again = await send(id, 'r2', 'order 1002 status');
-      expect(again[0].id).toBe('1');
+      // The reply's first event, right after the message's `message.user` (seq 1).
+      expect(again[0].id).toBe('2');
       expect(again.at(-1)?.event).toBe('message.done');
       expect(received.length - before).toBe(1);
     } finally {

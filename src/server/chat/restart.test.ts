@@ -121,10 +121,11 @@ describe('restarting the service on the same data folder', () => {
         }),
       );
       expect(events.map((e) => [e.id, e.event])).toEqual([
-        ['1', 'message.delta'],
-        ['2', 'error'],
+        ['1', 'message.user'],
+        ['2', 'message.delta'],
+        ['3', 'error'],
       ]);
-      expect(events[1].data).toMatchObject({ code: 'interrupted' });
+      expect(events[2].data).toMatchObject({ code: 'interrupted' });
       const history = (await (
         await fetch(`${service.url}/v0/widget/shop/conversations/${conversation.id}/messages`, {
           headers: auth(),

@@ -23,7 +23,10 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
   }, OPEN_TIMEOUT);
   afterAll(() => db?.close());
 
-  /** A conversation with one user message and the reply to it, streaming. */
+  /**
+   * A conversation with one user message and the reply to it, streaming. The message's `message.user` event is the
+   * log's first (seq 1), so the reply's events start at seq 2.
+   */
   async function startedReply(widgetId = newWidget()) {
     const conversation = await chat.createConversation(widgetId);
     const sent = await chat.addUserMessage(widgetId, conversation.id, { clientMessageId: 'c1', text: 'Hi' });
@@ -101,6 +104,9 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         user: null,
         locale: 'de-AT',
         pageContext: null,
+        mode: 'assistant',
+        agent: null,
+        waitingSince: null,
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();
@@ -284,23 +290,27 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
     });
 
     it('finishes a reply once: parts, status and the final event land together', async () => {
-      const { widgetId, conversationId, reply } = await startedReply();
+      const { widgetId, conversationId, question, reply } = await startedReply();
       await chat.appendEvent(conversationId, reply.id, { type: 'message.delta', text: 'Here you go' });
       const parts: MessagePart[] = [{ type: 'text', text: 'Here you go' }];
       const done: StreamEvent = { type: 'message.done', messageId: reply.id };
       expect(await chat.finishAssistantMessage(reply.id, parts, 'done', done)).toEqual({
         finished: true,
-        seq: 2,
+        seq: 3,
       });
       expect(await chat.finishAssistantMessage(reply.id, [], 'failed', done)).toEqual({
         finished: false,
         seq: null,
       });
       const events = await chat.eventsAfter(conversationId, 0);
-      expect(events.map((e) => e.event)).toEqual([{ type: 'message.delta', text: 'Here you go' }, done]);
+      expect(events.map((e) => e.event)).toEqual([
+        { type: 'message.user', messageId: question.id, text: 'Hi' },
+        { type: 'message.delta', text: 'Here you go' },
+        done,
+      ]);
       const history = await chat.listMessages(widgetId, conversationId);
       expect(history?.messages[1]).toMatchObject({ id: reply.id, status: 'done', parts });
-      expect(history?.lastSeq).toBe(2);
+      expect(history?.lastSeq).toBe(3);
     });
 
     it('records a failed reply', async () => {
@@ -329,13 +339,14 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         chat.appendEvent(b.conversationId, b.reply.id, { type: 'message.delta', text: `${i}` }),
       );
       const seqs = await Promise.all(appends);
-      expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      // Seq 1 is each conversation's `message.user`.
+      expect([...seqs].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
       expect((await Promise.all(other)).sort((x, y) => x - y)).toEqual(
-        Array.from({ length: 10 }, (_, i) => i + 1),
+        Array.from({ length: 10 }, (_, i) => i + 2),
       );
       // The log order is the seq order, and each seq carries the event that got it.
-      const events = await chat.eventsAfter(a.conversationId, 0, { limit: 100 });
-      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      const events = await chat.eventsAfter(a.conversationId, 1, { limit: 100 });
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
       for (const e of events) {
         expect(e.event).toEqual({ type: 'message.delta', text: String(seqs.indexOf(e.seq)) });
       }
@@ -345,7 +356,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const a = await startedReply();
       const b = await startedReply();
       expect(await chat.appendEvent(a.conversationId, a.reply.id, { type: 'message.delta', text: '1' })).toBe(
-        1,
+        2,
       );
       // An event may only point at a message of its own conversation.
       await expect(
@@ -355,12 +366,12 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         chat.appendEvent(randomUUID(), null, { type: 'message.delta', text: 'no conversation' }),
       ).rejects.toThrow(/no conversation/);
       expect(await chat.appendEvent(a.conversationId, null, { type: 'error', code: 'x', message: 'y' })).toBe(
-        2,
+        3,
       );
     });
 
     it('eventsAfter() resumes after Last-Event-ID, pages by limit and filters by message', async () => {
-      const { conversationId, reply } = await startedReply();
+      const { conversationId, question, reply } = await startedReply();
       const all: StreamEvent[] = [
         { type: 'action.started', name: 'Get order status' },
         { type: 'action.finished', name: 'Get order status', ok: true },
@@ -376,19 +387,20 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       });
 
       expect((await chat.eventsAfter(conversationId, 0)).map((e) => e.event)).toEqual([
+        { type: 'message.user', messageId: question.id, text: 'Hi' },
         ...all,
         { type: 'error', code: 'other', message: 'not the reply' },
       ]);
-      expect((await chat.eventsAfter(conversationId, 3)).map((e) => e.seq)).toEqual([4, 5, 6]);
-      expect((await chat.eventsAfter(conversationId, 1, { limit: 2 })).map((e) => e.seq)).toEqual([2, 3]);
+      expect((await chat.eventsAfter(conversationId, 4)).map((e) => e.seq)).toEqual([5, 6, 7]);
+      expect((await chat.eventsAfter(conversationId, 2, { limit: 2 })).map((e) => e.seq)).toEqual([3, 4]);
       expect((await chat.eventsAfter(conversationId, 0, { messageId: reply.id })).map((e) => e.seq)).toEqual([
-        1, 2, 3, 4, 5,
+        2, 3, 4, 5, 6,
       ]);
-      expect(await chat.eventsAfter(conversationId, 6)).toEqual([]);
+      expect(await chat.eventsAfter(conversationId, 7)).toEqual([]);
       expect(await chat.eventsAfter(conversationId, 1000)).toEqual([]);
-      const [first] = await chat.eventsAfter(conversationId, 0, { limit: 1 });
+      const [first] = await chat.eventsAfter(conversationId, 1, { limit: 1 });
       expect(first).toEqual({
-        seq: 1,
+        seq: 2,
         messageId: reply.id,
         event: all[0],
         createdAt: expect.stringMatching(/Z$/),
@@ -423,7 +435,8 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         if (page.length === 0) await sleep(1);
       }
       await writer;
-      expect(received).toEqual(Array.from({ length: 61 }, (_, i) => i + 1));
+      // The `message.user` (seq 1), 60 deltas and the done.
+      expect(received).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
     });
   });
 
@@ -442,7 +455,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
 
       const history = await chat.listMessages(widgetId, conversationId);
       expect(history).toEqual({
-        lastSeq: 5,
+        lastSeq: 6,
         messages: [
           question,
           {
@@ -604,7 +617,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         type: 'message.delta',
         text: 'from an action: \u0000!',
       });
-      const [event] = await chat.eventsAfter(id, 0);
+      const [event] = await chat.eventsAfter(id, 0, { messageId: reply.message.id });
       expect(event.event).toEqual({ type: 'message.delta', text: 'from an action: !' });
       await chat.finishAssistantMessage(reply.message.id, [{ type: 'text', text: '\u0000done' }], 'done');
       expect((await chat.findReplyTo(id, sent!.message.id))?.parts).toEqual([{ type: 'text', text: 'done' }]);
@@ -616,7 +629,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const sent = await chat.addUserMessage(widgetId, conversationId, { clientMessageId: 'big', text: big });
       expect(sent?.message.parts).toEqual([{ type: 'text', text: big }]);
       await chat.appendEvent(conversationId, reply.id, { type: 'message.delta', text: big });
-      const [event] = await chat.eventsAfter(conversationId, 0);
+      const [event] = await chat.eventsAfter(conversationId, 0, { messageId: reply.id });
       expect((event.event as { text: string }).text).toBe(big);
       const parts: MessagePart[] = [
         { type: 'text', text: big },

@@ -1,4 +1,11 @@
-import type { ChatMessage, MessagePart, MessageRole, PageContext, StreamEvent } from '../../protocol/chat';
+import type {
+  ChatMessage,
+  ConversationMode,
+  MessagePart,
+  MessageRole,
+  PageContext,
+  StreamEvent,
+} from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { Db } from './db';
@@ -28,6 +35,12 @@ export interface Conversation {
   locale: string | null;
   /** Where the shopper is, as the page last said with a message (issue 20); null when it said nothing or cleared it. */
   pageContext: PageContext | null;
+  /** Who answers now (issue 21, migration 021): changed only by src/server/handoff/handoff-store.ts. */
+  mode: ConversationMode;
+  /** The agent holding the conversation (`mode: 'agent'`), else null. */
+  agent: { id: string; name: string } | null;
+  /** ISO 8601: when a person was asked for (kept while an agent holds it); null otherwise. */
+  waitingSince: string | null;
 }
 
 /** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
@@ -72,7 +85,12 @@ export interface InboxEntry extends Conversation {
   messageCount: number;
   /** ISO 8601, or null for a conversation without messages. */
   lastMessageAt: string | null;
+  /** The last message's text parts, cut at `LAST_MESSAGE_PREVIEW` characters (the queue's preview line). */
+  lastMessage: { role: MessageRole; text: string; at: string } | null;
 }
+
+/** How much of the last message the inbox list shows. */
+export const LAST_MESSAGE_PREVIEW = 200;
 
 export interface InboxPage {
   conversations: InboxEntry[];
@@ -110,7 +128,8 @@ export interface ChatStore {
   setContext(widgetId: string, id: string, context: ContextUpdate): Promise<Conversation | null>;
   /**
    * Stores a user message once per `clientMessageId`: a repeat (even concurrent) returns the first one with
-   * `created: false` and its original text. Null when the conversation is not this widget's.
+   * `created: false` and its original text. Null when the conversation is not this widget's. A stored message appends
+   * `message.user` to the log in the same transaction (issue 21: the console's live transcript sees it, in any mode).
    */
   addUserMessage(
     widgetId: string,
@@ -158,14 +177,18 @@ export interface ChatStore {
   ): Promise<{ finished: boolean; seq: number | null }>;
   /** Null when the conversation is not this widget's. */
   listMessages(widgetId: string, conversationId: string): Promise<History | null>;
-  /** The agents' inbox: most recently active first; conversations without messages only with `includeEmpty`. */
+  /**
+   * The agents' inbox: most recently active first; conversations without messages only with `includeEmpty`. With
+   * `mode`, only that mode's; `waiting` (the queue) is oldest waiting first.
+   */
   listConversations(
     widgetId: string,
-    options?: { limit?: number; before?: string; includeEmpty?: boolean },
+    options?: { limit?: number; before?: string; includeEmpty?: boolean; mode?: ConversationMode },
   ): Promise<InboxPage>;
 }
 
-interface ConversationRow {
+/** A `conversations` row as `CONVERSATION_COLUMNS` selects it (the handoff store reads it too). */
+export interface ConversationRow {
   id: string;
   widget_id: string;
   created_at: Date;
@@ -177,11 +200,17 @@ interface ConversationRow {
   user_name: string | null;
   locale: string | null;
   page_context: PageContext | null;
+  mode: ConversationMode;
+  agent_id: string | null;
+  agent_name: string | null;
+  waiting_since: Date | null;
 }
 
-interface MessageRow {
+/** A `messages` row as `MESSAGE_COLUMNS` selects it. */
+export interface MessageRow {
   id: string;
   role: MessageRole;
+  author: string | null;
   parts: MessagePart[];
   client_message_id: string | null;
   reply_to: string | null;
@@ -199,10 +228,10 @@ interface EventRow {
   created_at: Date;
 }
 
-const CONVERSATION_COLUMNS =
+export const CONVERSATION_COLUMNS =
   'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale, ' +
-  'page_context';
-const MESSAGE_COLUMNS = 'id, role, parts, client_message_id, reply_to, status, created_at';
+  'page_context, mode, agent_id, agent_name, waiting_since';
+export const MESSAGE_COLUMNS = 'id, role, author, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
     SELECT coalesce(jsonb_agg(jsonb_build_object('type', e.type) || e.data ORDER BY e.seq), '[]'::jsonb)
@@ -333,8 +362,9 @@ export function createChatStore(db: Db): ChatStore {
       const clientId = storableText(clientMessageId);
       // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
       // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
-      const [inserted] = await db.query<MessageRow>(
-        `WITH conversation AS (
+      const inserted = await db.transaction(async (tx) => {
+        const [row] = await tx.query<MessageRow>(
+          `WITH conversation AS (
            SELECT id FROM conversations WHERE id = $1 AND widget_id = $2
          ), inserted AS (
            INSERT INTO messages (conversation_id, role, parts, client_message_id)
@@ -345,8 +375,12 @@ export function createChatStore(db: Db): ChatStore {
            UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
          )
          SELECT ${MESSAGE_COLUMNS} FROM inserted`,
-        [conversationId, widgetId, storableJson([{ type: 'text', text }]), clientId],
-      );
+          [conversationId, widgetId, storableJson([{ type: 'text', text }]), clientId],
+        );
+        if (row)
+          await insertEvent(tx, conversationId, row.id, { type: 'message.user', messageId: row.id, text });
+        return row;
+      });
       if (inserted) return { message: toMessage(inserted), created: true };
       const [existing] = await db.query<MessageRow>(
         `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
@@ -448,27 +482,46 @@ export function createChatStore(db: Db): ChatStore {
       };
     },
 
-    async listConversations(widgetId, { limit = 50, before, includeEmpty = false } = {}) {
+    async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode } = {}) {
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500)
         throw new RangeError('limit must be 1..500');
       const cursor = before === undefined ? null : parseCursor(before);
+      // The queue is served oldest waiting first (keyset on waiting_since, which every waiting row has: migration 021's
+      // CHECK); every other list most recently active first.
+      const queue = mode === 'waiting';
+      const key = queue ? 'c.waiting_since' : 'c.updated_at';
       const rows = await db.query<
-        ConversationRow & { message_count: number; last_message_at: Date | null; cursor: string }
+        ConversationRow & {
+          message_count: number;
+          last_message_at: Date | null;
+          last_role: MessageRole | null;
+          last_parts: MessagePart[] | null;
+          last_at: Date | null;
+          cursor: string;
+        }
       >(
         `SELECT ${prefixed('c', CONVERSATION_COLUMNS)}, s.message_count, s.last_message_at,
-           (extract(epoch FROM c.updated_at) * 1000000)::bigint::text || '_' || c.id::text AS cursor
+           l.role AS last_role, l.parts AS last_parts, l.created_at AS last_at,
+           (extract(epoch FROM ${key}) * 1000000)::bigint::text || '_' || c.id::text AS cursor
          FROM conversations c
          CROSS JOIN LATERAL (
            SELECT count(*) AS message_count, max(m.created_at) AS last_message_at
            FROM messages m WHERE m.conversation_id = c.id
          ) s
+         LEFT JOIN LATERAL (
+           SELECT m.role, m.parts, m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.seq DESC LIMIT 1
+         ) l ON true
          WHERE c.widget_id = $1
-           AND ($2::bigint IS NULL
-             OR (c.updated_at, c.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid))
+           AND ($6::text IS NULL OR c.mode = $6)
+           AND ($2::bigint IS NULL OR ${
+             queue
+               ? `(${key}, c.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid)`
+               : `(${key}, c.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid)`
+           })
            AND ($4 OR s.message_count > 0)
-         ORDER BY c.updated_at DESC, c.id DESC
+         ORDER BY ${queue ? `${key} ASC, c.id ASC` : `${key} DESC, c.id DESC`}
          LIMIT $5`,
-        [widgetId, cursor?.micros ?? null, cursor?.id ?? null, includeEmpty, limit + 1],
+        [widgetId, cursor?.micros ?? null, cursor?.id ?? null, includeEmpty, limit + 1, mode ?? null],
       );
       const page = rows.slice(0, limit);
       return {
@@ -476,6 +529,10 @@ export function createChatStore(db: Db): ChatStore {
           ...toConversation(r),
           messageCount: r.message_count,
           lastMessageAt: r.last_message_at?.toISOString() ?? null,
+          lastMessage:
+            r.last_role && r.last_at
+              ? { role: r.last_role, text: previewOf(r.last_parts ?? []), at: r.last_at.toISOString() }
+              : null,
         })),
         nextCursor: rows.length > limit ? page[page.length - 1].cursor : null,
       };
@@ -488,7 +545,7 @@ export function createChatStore(db: Db): ChatStore {
  * lock serializes writers, and it is held until commit, so seqs become visible in order and without gaps (a rolled
  * back append gives its number back). A reader that saw seq n has seen every seq below n.
  */
-async function insertEvent(
+export async function insertEvent(
   db: Db,
   conversationId: string,
   messageId: string | null,
@@ -529,7 +586,7 @@ function textOrNull(value: string | null | undefined): string | null {
   return value == null ? null : storableText(value);
 }
 
-function toConversation(row: ConversationRow): Conversation {
+export function toConversation(row: ConversationRow): Conversation {
   return {
     id: row.id,
     widgetId: row.widget_id,
@@ -540,7 +597,21 @@ function toConversation(row: ConversationRow): Conversation {
     user: row.user_id === null ? null : userOf(row),
     locale: row.locale,
     pageContext: row.page_context,
+    mode: row.mode,
+    agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
+    waitingSince: row.waiting_since?.toISOString() ?? null,
   };
+}
+
+/** A message's text parts as one line for the inbox list, cut at `LAST_MESSAGE_PREVIEW` characters. */
+export function previewOf(parts: readonly MessagePart[]): string {
+  const text = parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...text];
+  return chars.length > LAST_MESSAGE_PREVIEW ? `${chars.slice(0, LAST_MESSAGE_PREVIEW).join('')}…` : text;
 }
 
 function userOf(row: ConversationRow): VerifiedUser {
@@ -550,7 +621,7 @@ function userOf(row: ConversationRow): VerifiedUser {
   return user;
 }
 
-function toMessage(row: MessageRow): StoredMessage {
+export function toMessage(row: MessageRow): StoredMessage {
   const message: StoredMessage = {
     id: row.id,
     role: row.role,
@@ -558,6 +629,7 @@ function toMessage(row: MessageRow): StoredMessage {
     createdAt: row.created_at.toISOString(),
     status: row.status,
   };
+  if (row.author !== null) message.author = row.author;
   if (row.client_message_id !== null) message.clientMessageId = row.client_message_id;
   if (row.reply_to !== null) message.replyTo = row.reply_to;
   return message;

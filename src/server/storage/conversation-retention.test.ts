@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandoffStore } from '../handoff/handoff-store';
 import { silentLogger } from '../logger';
 import { createWebhookCallStore } from '../webhooks/webhook-call-store';
 import { type ChatStore, createChatStore } from './chat-store';
@@ -66,6 +67,8 @@ describe.each(backends)('conversation retention on $name', (backend: Backend) =>
       messageId: reply.message.id,
     });
     await createTurnStore(db, chat).saveState(id, { step: 1 });
+    // Issue 21: the shopper's thumbs on the answer.
+    expect(await createHandoffStore(db).setFeedback(id, reply.message.id, 'up', 'Quick, thanks')).toBe(true);
     await createWebhookCallStore(db).record({
       kind: 'order-cancellation',
       version: '2024-09-10',
@@ -103,9 +106,11 @@ describe.each(backends)('conversation retention on $name', (backend: Backend) =>
     expect(await rowsOf(idle)).toMatchObject({
       conversations: 1,
       messages: 2,
-      stream_events: 2,
+      // The message's `message.user`, the delta, the done.
+      stream_events: 3,
       engine_state: 1,
       webhook_calls: 1,
+      message_feedback: 1,
     });
 
     expect(await deleteIdleConversations(db, 'shop', 90)).toBe(1);

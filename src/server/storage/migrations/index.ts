@@ -16,6 +16,7 @@ import { webhookCallRequestId } from './017-webhook-call-request-id';
 import { conversationLocale } from './018-conversation-locale';
 import { conversationPageContext } from './019-conversation-page-context';
 import { proactiveMessages } from './020-proactive-messages';
+import { handoff } from './021-handoff';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   conversationLocale,
   conversationPageContext,
   proactiveMessages,
+  handoff,
 ];
