@@ -7,6 +7,7 @@ import { widgetChatRoutes } from './chat/widget-chat-routes';
 import type { ServiceConfig } from './config';
 import { consolePageRoutes } from './console/console-page';
 import { errorResponse } from './error-response';
+import { handoffPromise } from './handoff/handoff-promise';
 import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
@@ -79,7 +80,7 @@ export function createApp({
     // widgetCors has already answered 404 for an unknown id.
     const w = widgets.get(c.req.param('widgetId'))!;
     c.header('cache-control', 'no-cache');
-    return c.json(widgetConfigOf(w));
+    return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents }));
   });
   widget.route(
     '/',
@@ -93,16 +94,34 @@ export function createApp({
       limits: runtime.limits,
       findWidget: (id) => widgets.get(id),
       trustProxy: config.trustProxy,
+      handoff: {
+        store: runtime.handoff,
+        isAvailable: runtime.hasAgents,
+        promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
+        stopTurns: runtime.service.stopTurns,
+      },
     }),
   );
   app.route('/v0/widget', widget);
   app.route(
     '/v0/admin',
     adminRoutes({
-      adminKey: config.adminKey,
+      keys: runtime.agentKeys,
       findWidget: runtime.findWidget,
       actionOptions: runtime.actionOptions,
-      inbox: { chat: runtime.chat, widgets: config.widgets, webhookCalls: runtime.webhookCalls },
+      inbox: {
+        chat: runtime.chat,
+        widgets: config.widgets,
+        webhookCalls: runtime.webhookCalls,
+        handoff: runtime.handoff,
+      },
+      agentApi: {
+        chat: runtime.chat,
+        handoff: runtime.handoff,
+        hub: runtime.hub,
+        stopTurns: runtime.service.stopTurns,
+        streamPollMs: runtime.streamPollMs,
+      },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       erasure: { chat: runtime.chat },
       eraseConversation: (widgetId, conversationId) =>

@@ -249,9 +249,33 @@ const EngineSchema = v.variant('type', [
   }),
 ]);
 
+// Issue 21 (DESIGN "Human handoff"): the people who answer shoppers in the console. Each has a key of their own, read
+// from the environment (`keyEnv`) at start like the signing secrets; a plain `key` works too, with a start-up warning,
+// as `adminKey` does. `admin` is the `adminKey`'s id, so no agent may take it.
+const AgentSchema = v.pipe(
+  v.strictObject({
+    id: v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"'),
+      v.check((id) => id !== 'admin', '"admin" is the adminKey\'s id; choose another'),
+    ),
+    name: v.pipe(nonEmpty, v.maxLength(60, 'must be at most 60 characters')),
+    keyEnv: v.optional(
+      v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
+    ),
+    key: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
+    role: v.picklist(['agent', 'admin'], 'must be "agent" or "admin"'),
+  }),
+  v.check(
+    (a) => (a.keyEnv === undefined) !== (a.key === undefined),
+    'needs exactly one of keyEnv (the environment variable holding the key) and key',
+  ),
+);
+
 export const ConfigSchema = v.pipe(
   v.strictObject({
     adminKey: v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters')),
+    agents: v.optional(v.array(AgentSchema), []),
     database: v.optional(
       v.union(
         [v.literal('embedded'), v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//))],
@@ -286,6 +310,7 @@ export const ConfigSchema = v.pipe(
     (c) => new Set(c.widgets.map((w) => w.id)).size === c.widgets.length,
     'widgets: ids must be unique',
   ),
+  v.check((c) => new Set(c.agents.map((a) => a.id)).size === c.agents.length, 'agents: ids must be unique'),
   v.check(
     (c) => c.taskApiKeys.every((k) => k.widgetId === undefined || c.widgets.some((w) => w.id === k.widgetId)),
     'taskApiKeys: widgetId must name a widget of the config',
@@ -311,6 +336,7 @@ export type WidgetSettings = ServiceConfig['widgets'][number];
 export type ActionDefinition = WidgetSettings['actions'][number];
 export type WidgetLimits = WidgetSettings['limits'];
 export type BusinessHours = NonNullable<WidgetSettings['businessHours']>;
+export type AgentSettings = ServiceConfig['agents'][number];
 
 /** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
 export function parseConfig(raw: unknown): Result<ServiceConfig, string> {

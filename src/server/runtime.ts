@@ -15,6 +15,10 @@ import { guardIdentity } from './edge/require-identity';
 import { readSigningSecrets } from './edge/signing-secrets';
 import type { EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
+import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
+import { handoffPromise } from './handoff/handoff-promise';
+import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
+import { guardMode } from './handoff/mode-guard';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import type { Logger } from './logger';
 import { type ChatStore, createChatStore } from './storage/chat-store';
@@ -68,6 +72,12 @@ export interface Runtime {
   retention: RetentionSweep;
   /** The widget API's limits, counted in the database (issue 18). */
   limits: Limits;
+  /** Conversation modes, agent messages and feedback (issue 21). */
+  handoff: HandoffStore;
+  /** The keys of `/v0/admin`: the `adminKey` and each agent's, as digests. */
+  agentKeys: readonly AgentKey[];
+  /** The service has agents: widgets offer "Talk to a person", and a request hands the conversation over. */
+  hasAgents: boolean;
   close(): Promise<void>;
 }
 
@@ -83,6 +93,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Identity secrets likewise: a widget that promises verified identity never runs without its secret.
   const identity = identitySecrets(config.widgets);
   if (!identity.ok) throw new Error(identity.error);
+  // Agents' keys likewise (issue 21): an agent named in the config never finds the console locked for want of one.
+  const agentKeys = readAgentKeys(config.adminKey, config.agents);
+  if (!agentKeys.ok) throw new Error(agentKeys.error);
+  const hasAgents = config.agents.length > 0;
   const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
   try {
     const applied = await migrate(db);
@@ -144,6 +158,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const retention = scheduleRetentionSweep(db, config.widgets, logger);
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
+  const handoff = createHandoffStore(db);
   const toolsFor = (
     widgetId: string,
     conversationId: string,
@@ -154,43 +169,47 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
     const user = widgets.get(widgetId)?.identity ? storedUser : null;
+    // Innermost, right at the integrator: every call re-reads the conversation's mode (issue 21), whichever path led to
+    // it (an engine's call, a confirmed proposal's).
     return guardIdentity(
       widgets.get(widgetId),
       user,
-      wrap({
-        async callAction(action, params) {
-          const requestId = newRequestId();
-          const outcome = await callAction(
-            action,
-            params,
-            { widgetId, conversationId, requestId, user },
-            actionOptions,
-          );
-          if (!outcome.ok)
-            logger.warn('custom action failed', {
-              widgetId,
-              action: action.name,
-              requestId,
-              ...outcome.error,
-            });
-          return outcome.ok
-            ? { ok: true, aiText: outcome.aiText, part: outcome.part }
-            : { ok: false, error: outcome.error };
-        },
-        async searchProducts(query) {
-          const found = await searchProducts(db, widgetId, query);
-          return found.flatMap((p) => toProductCard(p) ?? []);
-        },
-        searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
-        findProduct: (ref) => findProduct(db, widgetId, ref),
-        cancelOrder: orderCancellationTool(
-          widgets.get(widgetId),
-          { widgetId, conversationId },
-          { calls: webhookCalls, logger, options: actionOptions },
-          userData,
-          user,
-        ),
-      }),
+      wrap(
+        guardMode(handoff.modeOf, conversationId, {
+          async callAction(action, params) {
+            const requestId = newRequestId();
+            const outcome = await callAction(
+              action,
+              params,
+              { widgetId, conversationId, requestId, user },
+              actionOptions,
+            );
+            if (!outcome.ok)
+              logger.warn('custom action failed', {
+                widgetId,
+                action: action.name,
+                requestId,
+                ...outcome.error,
+              });
+            return outcome.ok
+              ? { ok: true, aiText: outcome.aiText, part: outcome.part }
+              : { ok: false, error: outcome.error };
+          },
+          async searchProducts(query) {
+            const found = await searchProducts(db, widgetId, query);
+            return found.flatMap((p) => toProductCard(p) ?? []);
+          },
+          searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
+          findProduct: (ref) => findProduct(db, widgetId, ref),
+          cancelOrder: orderCancellationTool(
+            widgets.get(widgetId),
+            { widgetId, conversationId },
+            { calls: webhookCalls, logger, options: actionOptions },
+            userData,
+            user,
+          ),
+        }),
+      ),
     );
   };
   const service = createChatService({
@@ -206,6 +225,19 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     instructionsOf: (id) => widgets.get(id)?.instructions,
     startersOf: (id) => widgets.get(id)?.starters,
     turnTimeoutMs,
+    handoff: {
+      modeOf: handoff.modeOf,
+      // Only when someone can answer: otherwise the engines offer the store's contact details, as before issue 21.
+      ...(hasAgents && {
+        async requestHuman({ widgetId, conversationId, replyId, language }) {
+          const requested = await handoff.request(widgetId, conversationId, { replyId });
+          if (!requested)
+            return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
+          const promise = handoffPromise(widgets.get(widgetId)?.businessHours, language);
+          return { ok: true, ...promise };
+        },
+      }),
+    },
   });
   const tasks = await createTaskService({
     db,
@@ -236,6 +268,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     tasks,
     retention,
     limits,
+    handoff,
+    agentKeys: agentKeys.value,
+    hasAgents,
     async close() {
       clearInterval(sweeper);
       clearInterval(limitSweeper);

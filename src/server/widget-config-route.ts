@@ -1,8 +1,11 @@
 import type { WidgetConfig } from '../protocol/widget-config';
 import type { WidgetSettings } from './config';
 
-/** What the widget learns about its merchant's set-up from `GET /config`: presentation only, never secrets. */
-export const widgetConfigOf = (w: WidgetSettings): WidgetConfig => ({
+/**
+ * What the widget learns about its merchant's set-up from `GET /config`: presentation only, never secrets. `handoff`:
+ * the service has agents (issue 21), so the panel menu offers "Talk to a person".
+ */
+export const widgetConfigOf = (w: WidgetSettings, service: { handoff: boolean }): WidgetConfig => ({
   title: w.title,
   greeting: w.greeting,
   theme: w.themeMode ? { color: w.themeColor, mode: w.themeMode } : { color: w.themeColor },
@@ -11,4 +14,5 @@ export const widgetConfigOf = (w: WidgetSettings): WidgetConfig => ({
   hideUrls: w.hideUrls,
   cart: w.cart,
   starters: w.starters,
+  ...(service.handoff && { handoff: true }),
 });

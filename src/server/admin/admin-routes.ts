@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import * as v from 'valibot';
+import type { MeResponse } from '../../protocol/inbox';
 import { type CallActionOptions, callAction } from '../actions/call-action';
 import type { RefreshReport } from '../catalog/ingest/feed-ingest';
 import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { newRequestId } from '../edge/outbound-signature';
 import { errorResponse } from '../error-response';
+import { type AgentApiDeps, agentApiRoutes } from '../handoff/agent-api';
+import type { AgentKey } from '../handoff/agent-keys';
 import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
-import { adminAuth } from './admin-auth';
+import { type AdminVariables, adminAuth, requireAdmin } from './admin-auth';
 import { conversationErasureRoutes } from './conversation-erasure-route';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
@@ -23,11 +26,14 @@ const TestActionSchema = v.strictObject({
 });
 
 export interface AdminDeps {
-  adminKey: string;
+  /** Every key the admin API accepts: the `adminKey` (an admin) and the agents' (`readAgentKeys`). */
+  keys: readonly AgentKey[];
   findWidget(id: string): WidgetSettings | undefined;
   actionOptions: Omit<CallActionOptions, 'signal'>;
   /** The agents' inbox: `GET /widgets`, `/widgets/{id}/conversations`, `/widgets/{id}/conversations/{id}`. */
   inbox: InboxApiDeps;
+  /** Issue 21: take, answer, hand back, follow live; the routes are off without. */
+  agentApi?: Omit<AgentApiDeps, 'findWidget'>;
   /** The widget's feeds: refresh now (null: the widget has none) and the last report; the routes are off without. */
   feeds?: {
     refresh(widgetId: string): Promise<RefreshReport | null>;
@@ -49,17 +55,29 @@ export interface AdminDeps {
  * `GET /v0/admin/widgets/{widgetId}/feeds/status` answers the last report, or `{ status: 'never-run' }`.
  */
 export function adminRoutes({
-  adminKey,
+  keys,
   findWidget,
   actionOptions,
   inbox,
+  agentApi,
   feeds,
   erasure,
   eraseConversation,
-}: AdminDeps): Hono {
-  const app = new Hono();
-  app.use('*', adminAuth(adminKey));
+}: AdminDeps): Hono<{ Variables: AdminVariables }> {
+  const app = new Hono<{ Variables: AdminVariables }>();
+  app.use('*', adminAuth(keys));
+
+  // What an agent may do (DESIGN "Human handoff"): who am I, read conversations, answer them. Hono runs routes in the
+  // order they are added and a handler ends the request, so only requests none of these answers reach `requireAdmin`.
+  app.get('/me', (c) => {
+    c.header('cache-control', 'no-store');
+    return c.json<MeResponse>({ agent: c.var.agent });
+  });
   app.route('/', inboxApiRoutes(inbox));
+  if (agentApi) app.route('/', agentApiRoutes({ ...agentApi, findWidget }));
+
+  // Everything else, present or added later, is admin-only: default deny.
+  app.use('*', requireAdmin());
   if (erasure) app.route('/', userErasureRoutes({ chat: erasure.chat, findWidget }));
   if (eraseConversation) app.route('/', conversationErasureRoutes({ findWidget, erase: eraseConversation }));
 

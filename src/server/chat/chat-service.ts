@@ -9,6 +9,16 @@ export interface SendOutcome {
   reply: StoredMessage;
 }
 
+/**
+ * Issue 21: the conversation is not with the assistant (`waiting`, `agent`): the message was stored for the agents
+ * (and its `message.user` event appended), and no reply was opened.
+ */
+export interface QueuedOutcome {
+  queued: true;
+  conversation: Conversation;
+  userMessage: StoredMessage;
+}
+
 /** Why an answer to a proposal is refused (README "Confirmations"). */
 export type AnswerRefusal =
   | { refused: 'unknown_conversation' }
@@ -16,7 +26,11 @@ export type AnswerRefusal =
   | { refused: 'confirmation_closed'; message: string };
 
 export interface ChatService {
-  send(widgetId: string, conversationId: string, request: SendMessageRequest): Promise<SendOutcome | null>;
+  send(
+    widgetId: string,
+    conversationId: string,
+    request: SendMessageRequest,
+  ): Promise<SendOutcome | QueuedOutcome | null>;
   /**
    * The shopper's Yes or No on a `confirm` part: stored as a user message (`confirm-<confirmId>`, text "Yes" or
    * "No") whose turn makes or declines the call. A repeat of the same answer re-attaches to that turn.
@@ -27,6 +41,11 @@ export interface ChatService {
     confirmId: string,
     answer: 'yes' | 'no',
   ): Promise<SendOutcome | AnswerRefusal>;
+  /**
+   * Stops the turns of a conversation running or queued on this instance (a person took it over): a running turn's
+   * engine is aborted and its reply ends as it stands, saying who has the conversation now.
+   */
+  stopTurns(conversationId: string): void;
   /** Resolves when every turn started so far has ended (graceful shutdown, tests). */
   idle(): Promise<void>;
 }
@@ -51,11 +70,20 @@ export function createChatService(
 ): ChatService {
   const queues = new Map<string, Promise<void>>();
   const running = new Set<Promise<void>>();
+  /** Each conversation's turns on this instance, running or queued, to stop on a take. */
+  const stops = new Map<string, Set<AbortController>>();
 
-  const enqueue = (conversationId: string, work: () => Promise<void>): void => {
+  const enqueue = (conversationId: string, work: (stop: AbortSignal) => Promise<void>): void => {
+    const stop = new AbortController();
+    const mine = stops.get(conversationId) ?? new Set<AbortController>();
+    stops.set(conversationId, mine);
+    mine.add(stop);
+    const run = () => work(stop.signal);
     const previous = queues.get(conversationId) ?? Promise.resolve();
-    const next = previous.then(work, work).finally(() => {
+    const next = previous.then(run, run).finally(() => {
       running.delete(next);
+      mine.delete(stop);
+      if (mine.size === 0 && stops.get(conversationId) === mine) stops.delete(conversationId);
       if (queues.get(conversationId) === next) queues.delete(conversationId);
     });
     queues.set(conversationId, next);
@@ -85,8 +113,17 @@ export function createChatService(
         text: request.text.trim(),
       });
       if (!added) return null;
+      // The message's `message.user` event is in the log: the console following the conversation reads it now.
+      deps.hub.notify(conversationId);
       const conversation = await chat.getConversation(widgetId, conversationId);
       if (!conversation) return null;
+      // Issue 21: while a person is asked for or has the conversation, the message is for them: no reply, no engine.
+      // A retry of a message answered before the handoff still re-attaches to its one reply.
+      if (conversation.mode !== 'assistant') {
+        const reply = added.created ? null : await chat.findReplyTo(conversationId, added.message.id);
+        if (!reply) return { queued: true, conversation, userMessage: added.message };
+        return { conversation, userMessage: added.message, reply };
+      }
       const started = await chat.startAssistantMessage(conversationId, added.message.id);
       if (started.created) {
         const turn = {
@@ -98,7 +135,7 @@ export function createChatService(
           instructions: deps.instructionsOf?.(widgetId) ?? null,
           starters: deps.startersOf?.(widgetId) ?? [],
         };
-        enqueue(conversationId, () => runTurn(deps, turn));
+        enqueue(conversationId, (stop) => runTurn(deps, { ...turn, stop }));
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },
@@ -142,9 +179,12 @@ export function createChatService(
           starters: deps.startersOf?.(widgetId) ?? [],
           button: { confirmId: proposal.id, answer },
         };
-        enqueue(conversation.id, () => runTurn(deps, turn));
+        enqueue(conversation.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
       return { conversation, userMessage: added.message, reply: started.message };
+    },
+    stopTurns(conversationId) {
+      for (const stop of stops.get(conversationId) ?? []) stop.abort();
     },
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);

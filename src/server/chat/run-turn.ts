@@ -6,8 +6,10 @@ import { confirmingTools } from '../edge/confirming-tools';
 import type { VerifiedUser } from '../edge/identity-token';
 import type { ProposalStore } from '../edge/proposal-store';
 import { choicesPart } from '../engine/choices';
-import type { AssistantEngine, EngineTools, ReplyEvent } from '../engine/engine';
+import type { AssistantEngine, EngineTools, HandoffOutcome, ReplyEvent } from '../engine/engine';
 import { type ReplyLanguage, replyLanguage } from '../engine/reply-language';
+import { handedOverText } from '../handoff/handed-over-text';
+import type { ModeState } from '../handoff/handoff-store';
 import type { Logger } from '../logger';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
 import { foldReplyParts } from '../storage/reply-parts';
@@ -38,6 +40,20 @@ export interface TurnDeps {
   proposals: ProposalStore;
   /** A whole turn's deadline; the engine is aborted after it. */
   turnTimeoutMs: number;
+  /**
+   * Issue 21: the conversation's mode as stored now, read before the engine runs (a turn of a conversation a person
+   * was asked for, or took, runs no engine); and the engine's `requestHuman` tool, present only when the service has
+   * agents. Absent: every conversation stays with the assistant (unit tests of the turn alone).
+   */
+  handoff?: {
+    modeOf(conversationId: string): Promise<ModeState | null>;
+    requestHuman?(request: {
+      widgetId: string;
+      conversationId: string;
+      replyId: string;
+      language: ReplyLanguage;
+    }): Promise<HandoffOutcome>;
+  };
 }
 
 export interface Turn {
@@ -52,7 +68,12 @@ export interface Turn {
   starters?: string[];
   /** The shopper pressed Yes or No on a `confirm` part (`POST …/confirmations/{confirmId}`). */
   button?: { confirmId: string; answer: 'yes' | 'no' };
+  /** Aborted when a person takes the conversation over on this instance: the engine stops, the reply ends as it is. */
+  stop?: AbortSignal;
 }
+
+/** The abort reason of a turn stopped by a take (tells it from the turn deadline). */
+const HANDED_OVER = new Error('handed_over');
 
 const toStreamEvent = (e: ReplyEvent): StreamEvent => {
   switch (e.type) {
@@ -103,6 +124,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const events: StreamEvent[] = [];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
+  const stopped = () => controller.abort(HANDED_OVER);
+  if (turn.stop?.aborted) stopped();
+  else turn.stop?.addEventListener('abort', stopped, { once: true });
   const emit = async (event: ReplyEvent): Promise<void> => {
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
     // Choices outside the protocol's caps never reach a shopper, whichever engine wrote them.
@@ -124,7 +148,28 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       type: 'message.done',
       messageId: turn.reply.id,
     });
+  /**
+   * The conversation left the assistant (asked for a person, or taken) before or during this turn: the reply ends as a
+   * normal answer saying who will answer, never empty and never an error the widget would offer to send again.
+   */
+  const endHandedOver = async (state: ModeState | null) => {
+    const said = handedOverText(
+      state,
+      replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale),
+    );
+    const text = events.some((e) => e.type === 'message.delta') ? `\n\n${said}` : said;
+    const delta: StreamEvent = { type: 'message.delta', text };
+    events.push(delta);
+    await chat.appendEvent(conversationId, turn.reply.id, delta);
+    await finish();
+  };
   try {
+    // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
+    const before = await deps.handoff?.modeOf(conversationId);
+    if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
+      await endHandedOver(before ?? null);
+      return;
+    }
     const history = await chat.listMessages(turn.widgetId, conversationId);
     const earlier = (history?.messages ?? [])
       .filter((m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming')
@@ -171,28 +216,58 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         starters: turn.starters ?? [],
         state: await deps.loadState(conversationId),
         ...(answered && { confirmed: answered }),
-        tools: deps.toolsFor(
-          turn.widgetId,
-          conversationId,
-          turn.conversation.userData,
-          turn.conversation.user,
-          (raw) =>
-            confirmingTools(raw, {
-              proposals: deps.proposals,
-              conversationId,
-              replyId: turn.reply.id,
-              language,
-              emitPart: (part) => emit({ type: 'part', part }),
+        tools: withRequestHuman(
+          deps.toolsFor(
+            turn.widgetId,
+            conversationId,
+            turn.conversation.userData,
+            turn.conversation.user,
+            (raw) =>
+              confirmingTools(raw, {
+                proposals: deps.proposals,
+                conversationId,
+                replyId: turn.reply.id,
+                language,
+                emitPart: (part) => emit({ type: 'part', part }),
+              }),
+          ),
+          deps.handoff?.requestHuman &&
+            (async () => {
+              // The mode event goes into this reply's stream (before its `message.done`), so the widget learns of
+              // the handoff while it reads the answer.
+              const outcome = await deps.handoff!.requestHuman!({
+                widgetId: turn.widgetId,
+                conversationId,
+                replyId: turn.reply.id,
+                language,
+              });
+              hub.notify(conversationId);
+              return outcome;
             }),
         ),
         signal: controller.signal,
       },
       emit,
     );
+    if (controller.signal.reason === HANDED_OVER) {
+      await endHandedOver((await deps.handoff?.modeOf(conversationId)) ?? null);
+      return;
+    }
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
     await deps.saveState(conversationId, out.state ?? null);
     await finish();
   } catch (error) {
+    if (controller.signal.reason === HANDED_OVER) {
+      const state = await deps.handoff?.modeOf(conversationId).catch(() => null);
+      const ended = await endHandedOver(state ?? null).then(
+        () => true,
+        (e: unknown) => {
+          logger.error('could not end a handed-over turn', { conversationId, error: String(e) });
+          return false;
+        },
+      );
+      if (ended) return;
+    }
     const code = errorCode(error);
     const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
@@ -205,9 +280,14 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
     clearTimeout(timer);
+    turn.stop?.removeEventListener('abort', stopped);
     hub.notify(conversationId);
   }
 }
+
+/** The engine's tools with `requestHuman` when the service has someone to hand to. */
+const withRequestHuman = (tools: EngineTools, requestHuman: (() => Promise<HandoffOutcome>) | undefined) =>
+  requestHuman ? { ...tools, requestHuman } : tools;
 
 const textOfMessage = (message: StoredMessage): string =>
   message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');

@@ -1,12 +1,17 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import {
+  type AgentName,
   type ContextRequest,
   type CreateConversationResponse,
   confirmationMessageId,
+  FEEDBACK_COMMENT_MAX,
+  type HandoffResponse,
   type HistoryResponse,
+  type QueuedMessageResponse,
   REPLY_ID_HEADER,
 } from '../../protocol/chat';
+import { HANDOFF_UNAVAILABLE } from '../../protocol/inbox';
 import type { WidgetSettings } from '../config';
 import { clientAddress } from '../edge/client-address';
 import {
@@ -18,8 +23,10 @@ import { checkConversationIdentity, verifiedUserOf } from '../edge/identity-chec
 import type { VerifyIdentity } from '../edge/identity-token';
 import type { Limits } from '../edge/limits';
 import { rateLimited } from '../edge/rate-limited';
+import { replyLanguage } from '../engine/reply-language';
 import { errorResponse } from '../error-response';
-import type { ChatStore } from '../storage/chat-store';
+import type { HandoffStore } from '../handoff/handoff-store';
+import type { ChatStore, Conversation } from '../storage/chat-store';
 import {
   ConfirmationSchema,
   ContextSchema,
@@ -46,6 +53,16 @@ export interface WidgetChatDeps {
   findWidget(id: string): WidgetSettings | undefined;
   /** Config `trustProxy`: how many proxies' X-Forwarded-For entries to trust. */
   trustProxy: number;
+  /** Issue 21: conversation modes, the shopper's request for a person, and feedback. */
+  handoff: {
+    store: Pick<HandoffStore, 'modeOf' | 'request' | 'setFeedback'>;
+    /** Someone can answer (the service has agents); otherwise `POST …/handoff` is `409 handoff_unavailable`. */
+    isAvailable: boolean;
+    /** What the assistant promises (`handoffPromise` with the widget's business hours), in `language`. */
+    promiseText(widget: WidgetSettings, language: 'en' | 'de'): string;
+    /** Stops this instance's turns of the conversation (it left the assistant). */
+    stopTurns(conversationId: string): void;
+  };
 }
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -93,6 +110,30 @@ function lastEventId(c: Context): number | null {
 }
 
 const notFound = (c: Context) => errorResponse(c, 404, 'not_found', 'No such conversation for this widget.');
+
+/** The holder as the shopper may see them: the name only. */
+const agentNameOf = (conversation: Pick<Conversation, 'agent'>): AgentName | null =>
+  conversation.agent ? { name: conversation.agent.name } : null;
+
+const HandoffSchema = v.optional(v.strictObject({}), {});
+
+const FeedbackSchema = v.strictObject({
+  rating: v.picklist(['up', 'down'], 'rating must be "up" or "down"'),
+  comment: v.optional(
+    v.pipe(
+      v.string('comment must be a string'),
+      v.check((s) => s.trim().length > 0, 'comment must not be empty (leave it out instead)'),
+      v.maxLength(FEEDBACK_COMMENT_MAX, `comment is at most ${FEEDBACK_COMMENT_MAX} characters`),
+    ),
+  ),
+});
+const handedOver = (c: Context) =>
+  errorResponse(
+    c,
+    409,
+    'confirmation_closed',
+    "A person from the store's team has this conversation now: this confirmation has expired and nothing was done.",
+  );
 const badEventId = (c: Context) =>
   errorResponse(c, 400, 'invalid_last_event_id', 'Last-Event-ID must be an event id we sent.');
 
@@ -107,6 +148,7 @@ export function widgetChatRoutes({
   limits,
   findWidget,
   trustProxy,
+  handoff,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -167,6 +209,18 @@ export function widgetChatRoutes({
     const sent = await service.send(widgetId, c.req.param('id'), request);
     if (!sent) return notFound(c);
     c.header('x-service-message-id', sent.userMessage.id);
+    if ('queued' in sent) {
+      // Issue 21: for the agents; the widget shows their answers from `GET …/events`, which it keeps open.
+      c.header('cache-control', 'no-store');
+      return c.json<QueuedMessageResponse>(
+        {
+          messageId: sent.userMessage.id,
+          mode: sent.conversation.mode,
+          agent: agentNameOf(sent.conversation),
+        },
+        202,
+      );
+    }
     c.header(REPLY_ID_HEADER, sent.reply.id);
     return streamFromLog(c, chat, hub, {
       conversationId: sent.conversation.id,
@@ -181,6 +235,9 @@ export function widgetChatRoutes({
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
+    // Issue 21: a person has the conversation (or was asked for); its pending confirmation expired when it left the
+    // assistant, and nothing may be called now.
+    if (c.var.conversation.mode !== 'assistant') return handedOver(c);
     // An answer is a message of the shopper's, stored as "Yes"/"No" under its own clientMessageId.
     const refused = await admitMessage(
       c,
@@ -219,18 +276,79 @@ export function widgetChatRoutes({
       conversationId: conversation.id,
       afterSeq,
       onClose: lease.release,
-      isStreaming: () => isStreaming(conversation.id),
+      // Open while a reply is written, and while a person is asked for or has the conversation (their messages come
+      // here); after a hand-back it ends once caught up, as before.
+      isStreaming: async () => {
+        if (await isStreaming(conversation.id)) return true;
+        const state = await handoff.store.modeOf(conversation.id);
+        return state !== null && state.mode !== 'assistant';
+      },
       pollMs: streamPollMs,
     });
+  });
+
+  // Issue 21: the shopper asks for a person (the panel menu, `Service.requestHuman()`).
+  app.post('/:widgetId/conversations/:id/handoff', async (c) => {
+    const body = await readJson(c, HandoffSchema, true);
+    if (!body.ok) return body.response;
+    if (!handoff.isAvailable)
+      return errorResponse(
+        c,
+        409,
+        HANDOFF_UNAVAILABLE,
+        'This widget has no one to hand the conversation to (the service has no agents).',
+      );
+    const widget = widgetOf(c);
+    const { conversation } = c.var;
+    const language = replyLanguage('', conversation.locale);
+    const requested = await handoff.store.request(widget.id, conversation.id, {
+      message: handoff.promiseText(widget, language),
+    });
+    if (!requested) return notFound(c);
+    if (requested.changed) {
+      // A turn already running would talk over the promise: it stops, and its reply says who answers now.
+      handoff.stopTurns(conversation.id);
+      hub.notify(conversation.id);
+    }
+    c.header('cache-control', 'no-store');
+    const message = requested.message && (({ replyTo: _r, status: _s, ...m }) => m)(requested.message);
+    return c.json<HandoffResponse>({
+      mode: requested.conversation.mode,
+      agent: agentNameOf(requested.conversation),
+      message,
+    });
+  });
+
+  // Issue 21: thumbs under an assistant answer; a later rating replaces the earlier.
+  app.post('/:widgetId/conversations/:id/messages/:messageId/feedback', async (c) => {
+    const body = await readJson(c, FeedbackSchema);
+    if (!body.ok) return body.response;
+    const rated = await handoff.store.setFeedback(
+      c.var.conversation.id,
+      c.req.param('messageId'),
+      body.value.rating,
+      body.value.comment?.trim() ?? null,
+    );
+    if (!rated)
+      return errorResponse(
+        c,
+        404,
+        'unknown_message',
+        "No such answer of the assistant's in this conversation (only assistant answers can be rated).",
+      );
+    return c.body(null, 204);
   });
 
   app.get('/:widgetId/conversations/:id/messages', async (c) => {
     const history = await chat.listMessages(c.req.param('widgetId'), c.req.param('id'));
     if (!history) return notFound(c);
     c.header('cache-control', 'no-store');
+    const state = await handoff.store.modeOf(c.var.conversation.id);
     return c.json<HistoryResponse>({
       messages: history.messages.map(({ replyTo: _r, ...m }) => m),
       lastSeq: history.lastSeq,
+      mode: state?.mode ?? 'assistant',
+      agent: state ? agentNameOf(state) : null,
     });
   });
 

@@ -16,6 +16,7 @@ export function configWarnings(config: ServiceConfig): string[] {
   const plain = [
     'adminKey',
     ...config.taskApiKeys.map((_, i) => `taskApiKeys[${i}].key`),
+    ...config.agents.flatMap((agent, i) => (agent.key === undefined ? [] : [`agents[${i}].key`])),
     ...config.widgets.flatMap((w, i) =>
       w.productDataApiKeys.map((_, k) => `widgets[${i}].productDataApiKeys[${k}]`),
     ),

@@ -174,6 +174,10 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       pageContext: null,
       messageCount: 2,
       lastMessageAt: expect.any(String),
+      mode: 'assistant',
+      agent: null,
+      waitingSince: null,
+      lastMessage: { role: 'assistant', text: expect.any(String), at: entry.lastMessageAt },
     });
     expect(Date.parse(entry.lastMessageAt!)).toBeGreaterThanOrEqual(Date.parse(entry.createdAt));
     expect(page.conversations.find((c) => c.id === second)).toMatchObject({
@@ -288,6 +292,14 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       pageContext: null,
       messageCount: 4,
       lastMessageAt: detail.messages[3].createdAt,
+      mode: 'assistant',
+      agent: null,
+      waitingSince: null,
+      lastMessage: {
+        role: 'assistant',
+        text: 'Here is order 1002:',
+        at: detail.messages[3].createdAt,
+      },
     });
     expect(detail.messages.map((m) => [m.role, m.status])).toEqual([
       ['user', 'done'],
@@ -306,6 +318,12 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
     expect(detail.messages[1].parts).toEqual([{ type: 'text', text: expect.stringMatching(/order number/) }]);
     expect(detail.messages[3].parts.map((p) => p.type)).toEqual(['text', 'order-card']);
     expect(detail.messages[3].parts[1]).toEqual({ type: 'order-card', card: ORDER });
+    // Issue 21: each answer with the custom actions its turn called, and no feedback yet.
+    expect(detail.messages[3]).toMatchObject({
+      feedback: null,
+      actions: [{ name: 'Get order status', ok: true }],
+    });
+    expect(detail.messages[1]).toMatchObject({ feedback: null, actions: [] });
     // The same list the listing reports.
     expect((await list('shop')).conversations.find((c) => c.id === id)).toEqual(detail.conversation);
   });

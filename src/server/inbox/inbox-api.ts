@@ -6,12 +6,20 @@ import {
   type InboxConversation,
   type InboxConversationResponse,
   type InboxListResponse,
+  type InboxMessage,
   type InboxWidgetsResponse,
 } from '../../protocol/inbox';
 import { firstIssue } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
-import type { ChatStore, InboxEntry } from '../storage/chat-store';
+import type { HandoffStore } from '../handoff/handoff-store';
+import {
+  type ChatStore,
+  type Conversation,
+  type InboxEntry,
+  previewOf,
+  type StoredMessage,
+} from '../storage/chat-store';
 import type { WebhookCallStore } from '../webhooks/webhook-call-store';
 
 export interface InboxApiDeps {
@@ -19,6 +27,8 @@ export interface InboxApiDeps {
   widgets: readonly WidgetSettings[];
   /** Webhook calls shown beside the transcript (issue #7): what the integrator was asked and answered. */
   webhookCalls?: Pick<WebhookCallStore, 'list'>;
+  /** Issue 21: the queue's counts, and each answer's feedback and action calls beside the transcript. */
+  handoff?: Pick<HandoffStore, 'counts' | 'feedbackOf' | 'actionsOf'>;
 }
 
 const ListQuerySchema = v.object({
@@ -35,9 +45,43 @@ const ListQuerySchema = v.object({
   // The store's cursor (`nextCursor` of the previous page); its form is checked by the store.
   before: v.optional(v.pipe(v.string(), v.maxLength(100, 'before must be a nextCursor from this API'))),
   includeEmpty: v.optional(v.picklist(['true', 'false'], 'includeEmpty must be true or false'), 'false'),
+  mode: v.optional(v.picklist(['assistant', 'waiting', 'agent'], 'mode must be assistant, waiting or agent')),
 });
 
 const toInboxConversation = ({ widgetId: _w, ...entry }: InboxEntry): InboxConversation => entry;
+
+/** A conversation as one row of the list, from its stored fields and its transcript (detail, agent API). */
+export function inboxConversationOf(
+  { widgetId: _w, ...fields }: Conversation,
+  messages: readonly StoredMessage[],
+): InboxConversation {
+  const last = messages.at(-1);
+  return {
+    ...fields,
+    messageCount: messages.length,
+    lastMessageAt: messages.reduce<string | null>(
+      (at, m) => (at === null || m.createdAt > at ? m.createdAt : at),
+      null,
+    ),
+    lastMessage: last
+      ? {
+          role: last.role,
+          text: previewOf(last.parts),
+          at: last.createdAt,
+        }
+      : null,
+  };
+}
+
+/** A stored message as the console shows it: with its feedback and action calls when it is an assistant answer. */
+export function inboxMessageOf(
+  { replyTo: _r, ...m }: StoredMessage,
+  feedback?: Awaited<ReturnType<HandoffStore['feedbackOf']>>,
+  actions?: Awaited<ReturnType<HandoffStore['actionsOf']>>,
+): InboxMessage {
+  if (m.role !== 'assistant' || !feedback || !actions) return m;
+  return { ...m, feedback: feedback.get(m.id) ?? null, actions: actions.get(m.id) ?? [] };
+}
 
 /**
  * The agents' inbox over the admin API (mounted under `/v0/admin`, behind `adminAuth`): the widgets, their
@@ -48,7 +92,7 @@ const toInboxConversation = ({ widgetId: _w, ...entry }: InboxEntry): InboxConve
  * // → { conversations: [{ id, createdAt, updatedAt, userData, customInstructions, messageCount, lastMessageAt }],
  * //     nextCursor: "1718000000000000_…" | null }
  */
-export function inboxApiRoutes({ chat, widgets, webhookCalls }: InboxApiDeps): Hono {
+export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxApiDeps): Hono {
   const byId = new Map(widgets.map((w) => [w.id, w]));
   const app = new Hono();
   // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
@@ -65,13 +109,14 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls }: InboxApiDeps): H
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const query = v.safeParse(ListQuerySchema, c.req.query());
     if (!query.success) return errorResponse(c, 400, 'invalid_request', firstIssue(query.issues));
-    const { limit, before, includeEmpty } = query.output;
+    const { limit, before, includeEmpty, mode } = query.output;
     let page: Awaited<ReturnType<ChatStore['listConversations']>>;
     try {
       page = await chat.listConversations(widget.id, {
         limit,
         before,
         includeEmpty: includeEmpty === 'true',
+        mode,
       });
     } catch (error) {
       // The limit is checked above, so the store's only RangeError left is a cursor it did not hand out.
@@ -82,6 +127,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls }: InboxApiDeps): H
     return c.json<InboxListResponse>({
       conversations: page.conversations.map(toInboxConversation),
       nextCursor: page.nextCursor,
+      ...(handoff && { counts: await handoff.counts(widget.id) }),
     });
   });
 
@@ -97,18 +143,12 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls }: InboxApiDeps): H
     ]);
     if (!conversation || !history)
       return errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
-    const messages = history.messages.map(({ replyTo: _r, ...m }) => m);
-    const { widgetId: _w, ...fields } = conversation;
+    const [feedback, actions] = handoff
+      ? await Promise.all([handoff.feedbackOf(conversation.id), handoff.actionsOf(conversation.id)])
+      : [];
     return c.json<InboxConversationResponse>({
-      conversation: {
-        ...fields,
-        messageCount: messages.length,
-        lastMessageAt: messages.reduce<string | null>(
-          (last, m) => (last === null || m.createdAt > last ? m.createdAt : last),
-          null,
-        ),
-      },
-      messages,
+      conversation: inboxConversationOf(conversation, history.messages),
+      messages: history.messages.map((m) => inboxMessageOf(m, feedback, actions)),
       ...(calls ? { webhookCalls: calls } : {}),
     });
   });
