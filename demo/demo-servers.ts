@@ -47,6 +47,21 @@ export const DEMO_XML_WIDGET_ID = 'demo-xml';
 export const DEMO_LIMITED_WIDGET_ID = 'demo-limited';
 /** The demo's admin key (the console, the action test endpoint). Demo only: a real config keeps its own secret. */
 export const DEMO_ADMIN_KEY = 'demo-admin-key-not-secret';
+/**
+ * The demo's agents (issue 21, the console at `/console`): Anna answers shoppers (role agent), Sam may also erase and
+ * refresh (role admin). Their keys come from the environment, as a real config's would (`keyEnv`); `startDemo` puts
+ * these development keys there unless the variables are set. Demo only, like the admin key.
+ */
+export const DEMO_AGENTS = [
+  {
+    id: 'anna',
+    name: 'Anna',
+    role: 'agent',
+    keyEnv: 'DEMO_AGENT_KEY_ANNA',
+    key: 'demo-agent-anna-not-secret',
+  },
+  { id: 'sam', name: 'Sam', role: 'admin', keyEnv: 'DEMO_AGENT_KEY_SAM', key: 'demo-agent-sam-not-secret' },
+] as const;
 /** The demo store's identity secret (README "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
 export const DEMO_IDENTITY_SECRET = 'demo-identity-secret-not-secret-0123456789';
 /** The demo's task API key (`npx service-widget task …`). Demo only, like the admin key. */
@@ -64,6 +79,7 @@ export const DEMO_SIGNING_SECRET = 'whsec_demo_development_secret_not_secret';
 export function demoServiceConfig(storeOrigins: string[], integratorUrl: string): unknown {
   return {
     adminKey: DEMO_ADMIN_KEY,
+    agents: DEMO_AGENTS.map(({ id, name, role, keyEnv }) => ({ id, name, role, keyEnv })),
     database: 'embedded',
     engine: { type: 'local' },
     allowHttpLoopback: true,
@@ -130,6 +146,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   const root = findPackageRoot();
   const host = options.host ?? '127.0.0.1';
   process.env.DEMO_IDENTITY_SECRET ||= DEMO_IDENTITY_SECRET;
+  for (const agent of DEMO_AGENTS) process.env[agent.keyEnv] ||= agent.key;
   const store = await startStoreServer({
     port: options.storePort ?? 0,
     host,

@@ -2,6 +2,7 @@
 // STORE_PORT and PORT change them. Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
 import {
   DEMO_ADMIN_KEY,
+  DEMO_AGENTS,
   DEMO_SIGNING_SECRET,
   DEMO_SIGNING_SECRET_ENV,
   DEMO_TASK_KEY,
@@ -42,6 +43,11 @@ try {
   console.log(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
   console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   console.log(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
+  for (const agent of DEMO_AGENTS) {
+    // A key of the user's own (the variable was set) is not printed.
+    const key = process.env[agent.keyEnv] === agent.key ? `key ${agent.key}` : `the key in ${agent.keyEnv}`;
+    console.log(`  ${`${agent.name} (${agent.role}):`.padEnd(18)} ${key}`);
+  }
   console.log(
     `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
   );

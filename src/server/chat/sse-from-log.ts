@@ -27,6 +27,11 @@ export interface LogStreamOptions {
 
 const PAGE = 500;
 const isTerminal = (e: StreamEvent) => e.type === 'message.done' || e.type === 'error';
+/**
+ * After these a conversation-wide stream asks whether there is more to wait for: a reply's end, and a mode change
+ * (issue 21: after a hand-back the widget's stream ends once caught up).
+ */
+const mayEnd = (e: StreamEvent) => isTerminal(e) || e.type === 'conversation.mode';
 
 /** The `data:` of an event is the event without its `type`, which travels as the SSE `event:` field. */
 const dataOf = ({ type: _type, ...rest }: StreamEvent): string => JSON.stringify(rest);
@@ -68,7 +73,7 @@ export function streamFromLog(
         await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
         lastWrite = Date.now();
         last = seq;
-        sawTerminal = isTerminal(event);
+        sawTerminal = messageId ? isTerminal(event) : mayEnd(event);
         if (sawTerminal && messageId) return;
       }
       if (batch.length === PAGE) continue;
