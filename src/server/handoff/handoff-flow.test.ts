@@ -143,6 +143,34 @@ describe.each(serviceBackends)('handoff, on $name', (backend: ServiceBackend) =>
     expect((await chat.history()).mode).toBe('waiting');
   });
 
+  it('stops a turn in flight when an agent takes over: the reply ends saying who answers, not as an error', async () => {
+    const chat = await shopper(kit.base);
+    const respond = kit.integrator.server.respond;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The order lookup hangs until the take is done: the turn is mid-action when Anna steps in.
+    kit.integrator.server.respond = (req, res) => void held.then(() => respond(req, res));
+    try {
+      const calls = kit.integrator.statusCalls();
+      const reply = chat.say('where is order 1002');
+      while (kit.integrator.statusCalls() === calls) await new Promise((r) => setTimeout(r, 10));
+      expect((await anna().take(chat.id)).status).toBe(200);
+      release();
+      const answered = await reply;
+      expect(answered.status).toBe(200);
+      expect(answered.events.at(-1)?.event).toBe('message.done');
+      expect(answered.events.some((e) => e.event === 'error')).toBe(false);
+      expect(answered.events.map((e) => (e.data as { text?: string }).text ?? '').join('')).toMatch(
+        /Anna from our team has taken over/,
+      );
+    } finally {
+      release();
+      kit.integrator.server.respond = respond;
+    }
+  });
+
   it('records feedback on an answer, a later rating replacing the earlier, and shows it in the console', async () => {
     const chat = await shopper(kit.base);
     await chat.say('hello');
