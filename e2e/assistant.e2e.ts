@@ -45,7 +45,7 @@ async function openChat(page: Page): Promise<void> {
 }
 
 describe('the assistant on the demo store', () => {
-  it('looks up "Hi! Where is my order 1001?" and answers "what payment methods do you take" from the store', async () => {
+  it('looks up "Hi! Where is my order 1001?", answers "what payment methods do you take" from the store, and hands over on "I want to talk to someone"', async () => {
     const { page, console } = await e2e.newPage();
     await openChat(page);
     const order = await ask(page, 'Hi! Where is my order 1001?', 1);
@@ -59,9 +59,10 @@ describe('the assistant on the demo store', () => {
     expect(payment).toMatch(/PayPal/);
     await page.screenshot({ path: `${SHOTS}/payment.png` });
 
+    // The demo has agents: the request hands the conversation over at once, and the answer is the service's promise
+    // (e2e/handoff.e2e.ts follows it into the console).
     const person = await ask(page, 'I want to talk to someone', 3);
-    expect(person).toMatch(/hand you over to a person/);
-    expect(person).toMatch(/@/);
+    expect(person).toMatch(/asked a person from our team/);
     await page.screenshot({ path: `${SHOTS}/person.png` });
     expect(console.filter((l) => l.type === 'error' || l.type === 'pageerror')).toEqual([]);
   });

@@ -26,12 +26,6 @@ export const ACTION_MESSAGES = {
   notYours: 'You no longer hold this conversation: someone else took it or handed it back.',
 } as const;
 
-/**
- * How long the log must stay quiet after connecting before events count as news: the first read of the log replays
- * the conversation's past, which is not announced to a screen reader.
- */
-const CAUGHT_UP_QUIET_MS = 400;
-
 export interface ConversationStoreOptions {
   now?: () => Date;
   /** Reconnect waits of the event stream (tests shorten them). */
@@ -62,13 +56,16 @@ export function createConversationStore(
 
   let stream: AbortController | null = null;
   let token = 0;
-  let isCaughtUp = false;
-  let quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The log's last seq when the conversation was read: the stream replays the log from the start (to place mode lines
+   * between the messages), and only events after this seq are news for a screen reader. Unknown (a service
+   * without it): nothing is announced.
+   */
+  let newsAfter = Number.POSITIVE_INFINITY;
 
   const stopStream = () => {
     stream?.abort();
     stream = null;
-    clearTimeout(quietTimer);
   };
 
   const close = action(() => {
@@ -114,8 +111,8 @@ export function createConversationStore(
     };
   });
 
-  const announce = (previous: LiveTranscript, next: LiveTranscript) => {
-    if (!isCaughtUp) return;
+  const announce = (previous: LiveTranscript, next: LiveTranscript, seq: number) => {
+    if (seq <= newsAfter) return;
     const before = new Set(
       previous.items.map((item) => (item.kind === 'message' ? item.message.id : item.key)),
     );
@@ -136,13 +133,11 @@ export function createConversationStore(
       transcript.value = next;
       if (event.type === 'conversation.mode' && conversation.value)
         conversation.value = withMode(conversation.value, event.mode, event.agent ?? null);
-      announce(previous, next);
+      announce(previous, next, seq);
     });
     // A mode event names the agent only: read the holder's id (is it me?), and later feedback, from the service.
-    if (isCaughtUp && (event.type === 'conversation.mode' || event.type === 'message.done'))
+    if (seq > newsAfter && (event.type === 'conversation.mode' || event.type === 'message.done'))
       void reload(mark);
-    clearTimeout(quietTimer);
-    if (!isCaughtUp) quietTimer = setTimeout(() => (isCaughtUp = true), CAUGHT_UP_QUIET_MS);
   };
 
   async function reload(mark: number): Promise<void> {
@@ -160,8 +155,6 @@ export function createConversationStore(
     stopStream();
     const controller = new AbortController();
     stream = controller;
-    isCaughtUp = false;
-    quietTimer = setTimeout(() => (isCaughtUp = true), CAUGHT_UP_QUIET_MS);
     void followEvents({
       fetch: api.fetch,
       url: api.eventsUrl(widgetId, id),
@@ -251,6 +244,7 @@ export function createConversationStore(
         }
         return;
       }
+      newsAfter = answer.value.lastSeq ?? Number.POSITIVE_INFINITY;
       batch(() => {
         applyStored(answer.value);
         status.value = 'ready';

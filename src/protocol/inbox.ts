@@ -146,4 +146,9 @@ export interface InboxConversationResponse {
   messages: InboxMessage[];
   /** Webhook calls, oldest first (absent from services without webhooks support). */
   webhookCalls?: InboxWebhookCall[];
+  /**
+   * The conversation's last event seq when this was read: the console replays the log to place mode lines between the
+   * messages, and events after this seq are news (announced to a screen reader).
+   */
+  lastSeq?: number;
 }

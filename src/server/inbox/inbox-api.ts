@@ -150,6 +150,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxAp
       conversation: inboxConversationOf(conversation, history.messages),
       messages: history.messages.map((m) => inboxMessageOf(m, feedback, actions)),
       ...(calls ? { webhookCalls: calls } : {}),
+      lastSeq: history.lastSeq,
     });
   });
 
