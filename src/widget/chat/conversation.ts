@@ -410,9 +410,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * `isNews`: a change seen as it happened (an event, a response), which the page hears of (`service:handoff`,
    * `onHandoff`); one learned from the history at load is not a change.
    */
+  /** "Talk to a person" was pressed in this tab while it did not lead; no leader has answered it yet. */
+  let isHandoffAsked = false;
   const setMode = (mode: unknown, agent: AgentName | null | undefined, isNews: boolean): void => {
     if (mode !== 'assistant' && mode !== 'waiting' && mode !== 'agent') return;
     const name = mode === 'agent' && typeof agent?.name === 'string' ? agent.name : undefined;
+    if (mode !== 'assistant') isHandoffAsked = false;
     if (mode === store.mode.peek() && name === store.agent.peek()) return;
     batch(() => {
       store.mode.value = mode;
@@ -517,7 +520,13 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * nothing. A service with no one to hand to (`409`) is one `[service]` error. A follower tab has the leader ask.
    */
   const handoff = async (): Promise<void> => {
-    if (!leads()) return sync?.handoff();
+    if (!leads()) {
+      // Until the tabs have a leader (the lock is asked for at start, and granted a moment later), nobody hears the
+      // forwarded request: remembered, this tab asks itself if it becomes the leader.
+      isHandoffAsked = true;
+      return sync?.handoff();
+    }
+    isHandoffAsked = false;
     const { signal } = session;
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
@@ -826,6 +835,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     storedQueue = undefined;
     isRestored = false;
     if (store.isPanelMounted.peek()) void restore();
+    if (isHandoffAsked) void handoff();
   };
 
   /** "Retry" on a failed message; in a follower tab, the leader retries. */

@@ -139,6 +139,15 @@ describe('two tabs during a handoff', () => {
     expect(b.handoffs.at(-1)).toEqual({ widgetId: 'shop', mode: 'agent', agent: { name: 'Anna' } });
   });
 
+  it('"Talk to a person" pressed before the tab knows it leads (the lock is granted a moment after start) is asked once it leads', async () => {
+    const transport = createTestTransport();
+    const a = openTab(transport);
+    // At once, as `Service.requestHuman()` on page load does: no tab leads yet, so no one hears a forwarded request.
+    a.store.requestHuman();
+    await until(() => a.store.mode.value === 'waiting', 'waiting');
+    expect(service.requests.filter((r) => r.path.endsWith('/handoff'))).toHaveLength(1);
+  });
+
   it('when the leader tab closes, the next one takes the events stream up after the last event', async () => {
     const transport = createTestTransport();
     const a = openTab(transport);
