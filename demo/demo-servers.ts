@@ -36,6 +36,8 @@ export interface RunningDemo {
   serviceUrl: string;
   /** The demo integrator, e.g. `http://127.0.0.1:4100`: custom actions, `/feed.json`, `/images/*.svg`. */
   integratorUrl: string;
+  /** The requests the integrator has had so far (method and path), oldest first. */
+  integratorRequests: RunningIntegrator['requests'];
   close(): Promise<void>;
 }
 
@@ -188,6 +190,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       storeUrl: store.url,
       serviceUrl: service.url,
       integratorUrl: started.url,
+      integratorRequests: started.requests,
       close: async () => {
         await Promise.allSettled([store.close(), service.close(), started.close()]);
       },

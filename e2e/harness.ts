@@ -133,6 +133,8 @@ function recorderScript(): void {
     'service:link-click',
     'service:add-to-cart',
     'service:product-click',
+    'service:handoff',
+    'service:feedback',
   ];
   for (const type of types) {
     window.addEventListener(type, (event) => {

@@ -287,6 +287,8 @@ export interface RunningIntegrator {
   /** `http://{host}:{port}` (no trailing slash). */
   url: string;
   port: number;
+  /** Every request's method and path so far, oldest first (e2e: proof that an action was, or was not, called). */
+  requests: { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -308,8 +310,13 @@ export async function startIntegrator(options: IntegratorOptions = {}): Promise<
     signingSecret: options.signingSecret,
     log: options.log,
   });
+  const requests: RunningIntegrator['requests'] = [];
+  const fetch: typeof app.fetch = (request, ...rest) => {
+    requests.push({ method: request.method, path: new URL(request.url).pathname });
+    return app.fetch(request, ...rest);
+  };
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveServer(s));
+    const s = serve({ fetch, port: options.port ?? 0, hostname: host }, () => resolveServer(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -319,6 +326,7 @@ export async function startIntegrator(options: IntegratorOptions = {}): Promise<
   return {
     url,
     port,
+    requests,
     close: () =>
       new Promise<void>((done, fail) => {
         if ('closeAllConnections' in server) server.closeAllConnections();
