@@ -247,6 +247,25 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     await expect.poll(() => status(shopper).count()).toBe(0);
   });
 
+  it('an agent stepping in on the assistant reaches a shopper whose chat is open, at once', async () => {
+    const shopper = await openStore();
+    await type(shopper, 'running shoes under 100 EUR');
+    await untilAnswered(shopper);
+    const { id } = await stored(shopper);
+    const agentApi = `${e2e.demo.serviceUrl}/v0/admin/widgets/${DEMO_WIDGET_ID}/conversations/${id}`;
+    const headers = { authorization: `Bearer ${ANNA.key}`, 'content-type': 'application/json' };
+    expect((await fetch(`${agentApi}/take`, { method: 'POST', headers })).status).toBe(200);
+    await expect.poll(() => status(shopper).textContent()).toBe('You’re chatting with Anna');
+    const posted = await fetch(`${agentApi}/messages`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ text: 'Hi, Anna here: the Strider Tempo 3 is on sale today.' }),
+    });
+    expect(posted.status).toBe(201);
+    await widget(shopper, '.bubble.agent').filter({ hasText: 'on sale today' }).waitFor();
+    expect(await handoffs(shopper)).toEqual(['agent:Anna']);
+  });
+
   it('a forged agent key is refused at sign-in and on the API', async () => {
     const agent = await openConsole(`${ANNA.key}x`);
     await agent.getByRole('alert').waitFor();

@@ -272,6 +272,10 @@ export function widgetChatRoutes({
     const { conversation } = c.var;
     const lease = await limits.openStream(widgetOf(c), clientAddress(c, trustProxy));
     if (!lease.allowed) return rateLimited(c, lease);
+    // `follow=1`: the shopper has the chat open and an agent may step in on the assistant's conversation at any moment
+    // (`take` works in any mode), so the stream stays open whatever the mode, up to its longest open time. Only where
+    // someone can step in: without agents it ends once caught up, as before.
+    const follow = handoff.isAvailable && c.req.query('follow') === '1';
     return streamFromLog(c, chat, hub, {
       conversationId: conversation.id,
       afterSeq,
@@ -279,6 +283,7 @@ export function widgetChatRoutes({
       // Open while a reply is written, and while a person is asked for or has the conversation (their messages come
       // here); after a hand-back it ends once caught up, as before.
       isStreaming: async () => {
+        if (follow) return true;
         if (await isStreaming(conversation.id)) return true;
         const state = await handoff.store.modeOf(conversation.id);
         return state !== null && state.mode !== 'assistant';

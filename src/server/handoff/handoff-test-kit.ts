@@ -114,8 +114,11 @@ export interface Shopper {
     lastSeq: number;
   }>;
   answer(confirmId: string, answer: 'yes' | 'no'): Promise<Answer>;
-  /** `GET …/events` from `afterSeq`, read until `until` says stop (or the stream ends). */
-  events(afterSeq?: number, until?: (e: ReadEvent) => boolean): Promise<ReadEvent[]>;
+  /**
+   * `GET …/events` from `afterSeq`, read until `until` says stop (or the stream ends); `follow`: as the widget asks
+   * while its chat is open (`?follow=1`).
+   */
+  events(afterSeq?: number, until?: (e: ReadEvent) => boolean, follow?: boolean): Promise<ReadEvent[]>;
 }
 
 let messageNumber = 0;
@@ -138,9 +141,11 @@ export async function shopper(base: string, widget = 'shop'): Promise<Shopper> {
     history: async () => (await (await fetch(`${url}/${id}/messages`, { headers: auth })).json()) as never,
     answer: async (confirmId, answer) =>
       answerOf(await fetch(`${url}/${id}/confirmations/${confirmId}`, json('POST', { answer }, auth))),
-    events: async (afterSeq = 0, until) =>
+    events: async (afterSeq = 0, until, follow = false) =>
       readSse(
-        await fetch(`${url}/${id}/events`, { headers: { ...auth, 'last-event-id': String(afterSeq) } }),
+        await fetch(`${url}/${id}/events${follow ? '?follow=1' : ''}`, {
+          headers: { ...auth, 'last-event-id': String(afterSeq) },
+        }),
         until,
       ),
   };

@@ -127,10 +127,13 @@ describe('requestHuman() ("Talk to a person")', () => {
   it('creates the conversation, posts …/handoff, shows the promise once and keeps the events stream open', async () => {
     const { store, handoffs } = widget();
     await askForPerson(store);
-    expect(service.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`).slice(0, 2)).toEqual([
-      'POST /v0/widget/shop/conversations',
-      'POST /v0/widget/shop/conversations/c1/handoff',
-    ]);
+    // (The chat is open, so the new conversation is followed at once: an agent may step in. That stream is not a POST.)
+    expect(
+      service.requests
+        .filter((r) => r.method === 'POST')
+        .map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`)
+        .slice(0, 2),
+    ).toEqual(['POST /v0/widget/shop/conversations', 'POST /v0/widget/shop/conversations/c1/handoff']);
     // The stream opened from before the promise was logged: it brings the promise again, which is not shown twice.
     await settle();
     expect(shown(store)).toEqual([
@@ -166,7 +169,9 @@ describe('requestHuman() ("Talk to a person")', () => {
     expect(store.mode.value).toBe('assistant');
     expect(store.messages.value).toEqual([]);
     expect(handoffs).toEqual([]);
-    expect(service.openStreams()).toBe(0);
+    // The one stream open is the open chat's (`follow=1`, assistant mode), not a handoff's.
+    expect(service.openStreams()).toBe(1);
+    expect(eventsRequests().every((r) => r.path.includes('follow=1'))).toBe(true);
   });
 });
 
@@ -271,6 +276,43 @@ describe('while a person is asked for or answers', () => {
     conversation.reset();
     await until(() => service.openStreams() === 0, 'the stream to close');
     expect(store.mode.value).toBe('assistant');
+  });
+});
+
+describe('an agent stepping in on the assistant (the chat open, nobody asked for)', () => {
+  it('the open chat is followed (follow=1): the take and her words arrive live', async () => {
+    const { store, handoffs } = widget();
+    store.send('Hello');
+    await until(() => store.messages.value.at(-1)?.status === 'done', 'the answer');
+    await until(() => service.openStreams() === 1, 'the open chat followed');
+    expect(eventsRequests().at(-1)?.path).toMatch(/follow=1$/);
+    service.append({ type: 'conversation.mode', mode: 'agent', agent: { name: 'Anna' } });
+    service.write({ role: 'agent', author: 'Anna', parts: [{ type: 'text', text: 'Can I help?' }] });
+    await until(() => shown(store).some((m) => m[2] === 'Can I help?'), 'her words');
+    expect(store.mode.value).toBe('agent');
+    expect(handoffs).toEqual([{ widgetId: 'shop', mode: 'agent', agent: { name: 'Anna' } }]);
+    // Her message shows once, after the assistant's answer.
+    expect(shown(store).map((m) => m[0])).toEqual(['user', 'assistant', 'agent']);
+  });
+
+  it('closing the chat ends that stream; opening it again follows from the last event heard, without "reconnecting"', async () => {
+    const { store } = widget();
+    store.send('Hello');
+    await until(
+      () => service.openStreams() === 1 && store.messages.value.at(-1)?.status === 'done',
+      'followed',
+    );
+    store.closeChat();
+    await until(() => service.openStreams() === 0, 'the stream to end');
+    await settle();
+    expect(store.status.value).toBe('online');
+    // Meanwhile an agent wrote: opening the chat again brings it, once.
+    service.append({ type: 'conversation.mode', mode: 'agent', agent: { name: 'Anna' } });
+    service.write({ role: 'agent', author: 'Anna', parts: [{ type: 'text', text: 'Still there?' }] });
+    store.openChat();
+    await until(() => shown(store).some((m) => m[2] === 'Still there?'), 'her words');
+    expect(store.messages.value.filter((m) => m.role === 'agent')).toHaveLength(1);
+    expect(store.status.value).toBe('online');
   });
 });
 

@@ -144,6 +144,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
   let refusedToken: string | undefined;
   /** The last event seq applied: the resume point for every stream. */
   let lastSeq = 0;
+  /**
+   * The last seq the event stream (`listen`) read. Its own cursor: in `assistant` mode it runs beside a reply's stream
+   * and reads past events that stream has not applied yet, so it must not move the reply's resume point.
+   */
+  let heard = 0;
   let isRestored = false;
   /** The session whose pump (or restore) is running; a reset starts a new session, so a new pump may start at once. */
   let pumping: AbortController | undefined;
@@ -179,10 +184,15 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return list;
   };
 
-  const request = async (method: string, path: string, body?: unknown): Promise<Response> => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    signal = session.signal,
+  ): Promise<Response> => {
     const response = await fetch(`${base}${path}`, {
       method,
-      signal: session.signal,
+      signal,
       credentials: 'omit',
       headers: headers(body),
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -231,7 +241,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** `isRemote`: another tab started over and cleared the storage all tabs share; this one forgets in memory only. */
   const forget = (isRemote = false): void => {
     conversationId = token = null;
-    lastSeq = 0;
+    lastSeq = heard = 0;
     if (!isRemote) {
       writeItem(idKey, null);
       writeItem(tokenKey, null);
@@ -399,19 +409,21 @@ export function createConversation(deps: ConversationDeps): Conversation {
       // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
       bind(subOf(identity(message).identityToken) ?? (boundSub === '' ? '' : null));
       isContextDirty = false;
+      // The chat is open: from now on an agent may step in, so follow the new conversation.
+      void listen();
     })().finally(() => {
       creating = undefined;
     });
     return creating;
   };
 
+  /** "Talk to a person" was pressed in this tab while it did not lead; no leader has answered it yet. */
+  let isHandoffAsked = false;
   /**
    * The mode the service says (DESIGN "Human handoff"), and the agent's name while one has the conversation.
    * `isNews`: a change seen as it happened (an event, a response), which the page hears of (`service:handoff`,
    * `onHandoff`); one learned from the history at load is not a change.
    */
-  /** "Talk to a person" was pressed in this tab while it did not lead; no leader has answered it yet. */
-  let isHandoffAsked = false;
   const setMode = (mode: unknown, agent: AgentName | null | undefined, isNews: boolean): void => {
     if (mode !== 'assistant' && mode !== 'waiting' && mode !== 'agent') return;
     const name = mode === 'agent' && typeof agent?.name === 'string' ? agent.name : undefined;
@@ -427,33 +439,75 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /** The session whose event stream is open. */
   let listening: AbortController | undefined;
+  /** Ends the open event stream early: the shopper closed the chat or left the tab while the assistant answers. */
+  let following: AbortController | undefined;
   /**
-   * While the mode is not `assistant`, the conversation's event stream stays open (the service keeps it open then):
-   * mode changes and agents' messages arrive live, resumed after the last event seen (`lastSeq`) after every drop, with
-   * the outbox's backoff. It ends once the service has ended it in `assistant` mode (after a hand-back). The leader
-   * tab only: the others show what it relays (chat/tab-sync.ts).
+   * Whether to follow the conversation live: while the mode is not `assistant` (a person was asked for, or has it);
+   * and, where the widget has handoff, while the chat is open in a visible tab, because an agent may step in on the
+   * assistant's conversation at any moment (`take` works in any mode) and the shopper should see them at once.
+   */
+  const shouldListen = (): boolean =>
+    Boolean(conversationId) &&
+    // After the history: it says the mode, and a stream from before it would replay the known past as news.
+    isRestored &&
+    leads() &&
+    (store.mode.peek() !== 'assistant' ||
+      (Boolean(store.config.peek().handoff) &&
+        store.isOpen.peek() &&
+        (typeof document === 'undefined' || document.visibilityState === 'visible')));
+  /**
+   * The conversation's event stream, open while `shouldListen()`: mode changes and agents' messages arrive live,
+   * resumed after the last event heard after every drop, with the outbox's backoff. In `assistant` mode it asks the
+   * service to keep it open (`follow=1`), and it is closed when the chat closes or the tab is hidden; otherwise the
+   * service ends it once caught up after a hand-back. The leader tab only: the others show what it relays
+   * (chat/tab-sync.ts).
    */
   const listen = async (): Promise<void> => {
-    if (listening === session || !conversationId || store.mode.peek() === 'assistant' || !leads()) return;
+    if (listening === session || !shouldListen()) return;
     const mine = session;
     listening = mine;
     try {
-      for (let attempt = 0; !mine.signal.aborted && store.mode.peek() !== 'assistant'; ) {
+      for (let attempt = 0; !mine.signal.aborted && shouldListen(); ) {
+        const stop = new AbortController();
+        following = stop;
+        const end = () => stop.abort();
+        mine.signal.addEventListener('abort', end);
         try {
-          const response = await request('GET', `/${conversationId}/events?lastEventId=${lastSeq}`);
+          const keepOpen = store.mode.peek() === 'assistant' ? '&follow=1' : '';
+          const response = await request(
+            'GET',
+            `/${conversationId}/events?lastEventId=${Math.max(heard, lastSeq)}${keepOpen}`,
+            undefined,
+            stop.signal,
+          );
           setStatus('online');
           // A stream that brought something was a good one: the next one may close sooner (the service's deadline).
           attempt = (await watch(response)) ? 0 : attempt + 1;
-          if (store.mode.peek() !== 'assistant') await pause(wait(attempt));
+          if (shouldListen()) await pause(wait(attempt));
         } catch (error) {
           if (mine.signal.aborted || error === GONE || error === REFUSED) return;
+          // Closed here on purpose (the chat closed, the tab hidden): the loop's condition says whether to go on.
+          if (stop.signal.aborted) continue;
           // Too many open streams: again when the service says.
-          await waitToRetry(attempt++, typeof error === 'number' ? error * 1000 : undefined);
+          const ms = typeof error === 'number' ? error * 1000 : wait(attempt);
+          attempt++;
+          // Only following the open chat (assistant mode): the chat works without this stream, so its trouble is no
+          // news for the shopper (no "reconnecting" line); a person's stream is the conversation itself.
+          if (store.mode.peek() === 'assistant') await pause(ms);
+          else await waitToRetry(attempt, ms);
+        } finally {
+          mine.signal.removeEventListener('abort', end);
+          if (following === stop) following = undefined;
         }
       }
     } finally {
       if (listening === mine) listening = undefined;
     }
+  };
+  /** The chat opened or closed, the tab shown or hidden: open the stream, or end one that only followed. */
+  const followChanged = (): void => {
+    if (shouldListen()) void listen();
+    else if (store.mode.peek() === 'assistant') following?.abort();
   };
 
   /**
@@ -484,7 +538,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       } catch {
         continue;
       }
-      if (next.id) lastSeq = Math.max(lastSeq, Number(next.id) || 0);
+      if (next.id) heard = Math.max(heard, Number(next.id) || 0);
       if (event.type === 'conversation.mode') setMode(event.mode, event.agent, true);
       else if (event.type === 'message.delta' && typeof event.messageId === 'string') {
         const { messageId, text } = event;
@@ -755,7 +809,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         const response = await request('GET', `/${conversationId}/messages`);
         const body = (await response.json()) as HistoryResponse;
-        lastSeq = body.lastSeq;
+        lastSeq = heard = body.lastSeq;
         setMode(body.mode ?? 'assistant', body.agent, false);
         setStatus('online');
         // The service's reply statuses are the widget's: `streaming`, `done`, `failed`.
@@ -831,7 +885,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     conversationId = readItem(idKey);
     token = readItem(tokenKey);
     boundSub = readItem(subKey);
-    lastSeq = 0;
+    lastSeq = heard = 0;
     storedQueue = undefined;
     isRestored = false;
     if (store.isPanelMounted.peek()) void restore();
@@ -919,7 +973,16 @@ export function createConversation(deps: ConversationDeps): Conversation {
     unwritten = undefined;
   };
   disposer.listen(globalThis, 'pagehide', writeQueue);
-  if (typeof document !== 'undefined') disposer.listen(document, 'visibilitychange', writeQueue);
+  if (typeof document !== 'undefined') {
+    disposer.listen(document, 'visibilitychange', writeQueue);
+    disposer.listen(document, 'visibilitychange', followChanged);
+  }
+  disposer.add(
+    effect(() => {
+      store.isOpen.value;
+      untracked(followChanged);
+    }),
+  );
   disposer.add(writeQueue);
   disposer.add(
     effect(() => {
