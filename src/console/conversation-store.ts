@@ -30,6 +30,11 @@ export interface ConversationStoreOptions {
   now?: () => Date;
   /** Reconnect waits of the event stream (tests shorten them). */
   retryMs?: readonly [number, number];
+  /**
+   * The conversation changed where the queue shows it: this agent took it, handed it back or replied (`next` null:
+   * only its last message moved), or its log says someone else moved it. The queue follows at once.
+   */
+  onChanged?: (next: InboxConversation | null, previous: InboxConversation | null) => void;
 }
 
 /**
@@ -129,12 +134,15 @@ export function createConversationStore(
     const previous = transcript.value;
     if (previous === null) return;
     const next = applyEvent(previous, seq, event, now().toISOString());
+    const before = conversation.value;
     batch(() => {
       transcript.value = next;
-      if (event.type === 'conversation.mode' && conversation.value)
-        conversation.value = withMode(conversation.value, event.mode, event.agent ?? null);
+      if (event.type === 'conversation.mode' && before)
+        conversation.value = withMode(before, event.mode, event.agent ?? null);
       announce(previous, next, seq);
     });
+    if (seq > newsAfter && event.type === 'conversation.mode' && before && before.mode !== event.mode)
+      options.onChanged?.(conversation.value, before);
     // A mode event names the agent only: read the holder's id (is it me?), and later feedback, from the service.
     if (seq > newsAfter && (event.type === 'conversation.mode' || event.type === 'message.done'))
       void reload(mark);
@@ -203,10 +211,18 @@ export function createConversationStore(
     return false;
   }
 
+  /** The service's answer to a take or a hand-back: shown here, and in the queue at once. */
+  const changedTo = (value: { conversation: InboxConversation }) => {
+    const previous = conversation.value;
+    conversation.value = value.conversation;
+    options.onChanged?.(value.conversation, previous);
+  };
+
   /** A 409 means someone else moved first: show who holds it now, from the service. */
   const conflict = async (failure: ApiError): Promise<string | null> => {
     if (failure.status !== 409) return null;
     await reload(token);
+    options.onChanged?.(null, null);
     if (failure.code === CONVERSATION_TAKEN)
       return ACTION_MESSAGES.taken(conversation.value?.agent?.name ?? null);
     return ACTION_MESSAGES.notYours;
@@ -253,18 +269,8 @@ export function createConversationStore(
     },
     /** Reads the stored state again (the poll calls it: feedback arrives without an event). */
     refresh: () => reload(token),
-    take: () =>
-      act(
-        (key, widgetId, id) => api.take(key, widgetId, id),
-        (value) => (conversation.value = value.conversation),
-        conflict,
-      ),
-    release: () =>
-      act(
-        (key, widgetId, id) => api.release(key, widgetId, id),
-        (value) => (conversation.value = value.conversation),
-        conflict,
-      ),
+    take: () => act((key, widgetId, id) => api.take(key, widgetId, id), changedTo, conflict),
+    release: () => act((key, widgetId, id) => api.release(key, widgetId, id), changedTo, conflict),
     /** Sends the agent's message; it shows at once, and its own event later does not add it again. */
     send(text: string): Promise<boolean> {
       return act(
@@ -272,6 +278,7 @@ export function createConversationStore(
         (value) => {
           const current = transcript.value;
           if (current) transcript.value = addMessage(current, value.message);
+          options.onChanged?.(null, conversation.value);
         },
         conflict,
       );

@@ -108,6 +108,40 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     error.value = message;
   });
 
+  /**
+   * What this agent just did to a conversation (took it, handed it back), shown in the lists and counts at once
+   * rather than at the next poll; the caller reads the lists again right after to settle it with the service.
+   */
+  const applyChange = action((next: InboxConversation, previous: InboxConversation | null) => {
+    const me = ctx.agentId();
+    const without = (list: readonly InboxConversation[]) => list.filter((c) => c.id !== next.id);
+    const wasMode = previous?.mode ?? waiting.value.find((c) => c.id === next.id)?.mode ?? null;
+    const mode = next.mode ?? 'assistant';
+    if (mode === 'waiting') {
+      if (!waiting.value.some((c) => c.id === next.id))
+        // The queue is oldest waiting first.
+        waiting.value = [...waiting.value, next].sort((a, b) =>
+          (a.waitingSince ?? '').localeCompare(b.waitingSince ?? ''),
+        );
+    } else {
+      waiting.value = without(waiting.value);
+    }
+    mine.value =
+      mode === 'agent' && me !== null && next.agent?.id === me
+        ? [next, ...without(mine.value)]
+        : without(mine.value);
+    all.value = all.value.map((c) => (c.id === next.id ? next : c));
+    if (counts.value && wasMode !== null && wasMode !== mode) {
+      const delta = (m: string) => (mode === m ? 1 : 0) - (wasMode === m ? 1 : 0);
+      counts.value = {
+        waiting: Math.max(0, counts.value.waiting + delta('waiting')),
+        agent: Math.max(0, counts.value.agent + delta('agent')),
+      };
+    }
+    // Not news for the announcement either way: this agent did it.
+    if (seenWaiting !== null && mode === 'waiting') seenWaiting.add(next.id);
+  });
+
   /** Reads the waiting queue and the current view (the first page of "All" only while no later page is shown). */
   async function refresh(options: { isPoll?: boolean } = {}): Promise<void> {
     const key = ctx.key();
@@ -146,6 +180,11 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     clock,
     reset,
     refresh,
+    /** This agent changed a conversation: the lists, counts, badge and title follow at once, then a fresh read. */
+    changed(next: InboxConversation | null, previous: InboxConversation | null): Promise<void> {
+      if (next !== null) applyChange(next, previous);
+      return refresh({ isPoll: true });
+    },
     /** Shows a view and reads it at once. */
     showView(next: QueueView): Promise<void> {
       view.value = next;

@@ -65,6 +65,31 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
       return json(200, { conversations: [conversation('c1'), conversation('c2')], nextCursor: 'k1' });
     if (url === '/v0/admin/widgets/demo/conversations?before=k1')
       return json(200, { conversations: [conversation('c2'), conversation('c3')], nextCursor: null });
+    const conversationUrl = /^\/v0\/admin\/widgets\/demo\/conversations\/(\w+)(\/\w+)?$/.exec(url);
+    const found = [...service.waiting, ...service.agent].find((c) => c.id === conversationUrl?.[1]);
+    if (found && conversationUrl?.[2] === '/events')
+      return new Response(
+        new ReadableStream({
+          start: (controller) =>
+            init?.signal?.addEventListener('abort', () => controller.error(new Error('abort'))),
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    if (found && conversationUrl?.[2] === '/take') {
+      // Taken: out of the queue, held by the caller.
+      const taken = { ...found, mode: 'agent' as const, agent: { id: agent.id, name: agent.name } };
+      service.waiting = service.waiting.filter((c) => c.id !== found.id);
+      service.agent = [taken, ...service.agent.filter((c) => c.id !== found.id)];
+      return json(200, { conversation: taken });
+    }
+    if (found && conversationUrl?.[2] === '/release') {
+      const released = { ...found, mode: 'assistant' as const, agent: null };
+      service.waiting = service.waiting.filter((c) => c.id !== found.id);
+      service.agent = service.agent.filter((c) => c.id !== found.id);
+      return json(200, { conversation: released });
+    }
+    if (found && !conversationUrl?.[2])
+      return json(200, { conversation: found, messages: [], webhookCalls: [], lastSeq: 0 });
     if (url.startsWith('/v0/admin/widgets/b/conversations'))
       return json(200, { conversations: [], nextCursor: null, counts: { waiting: 0, agent: 0 } });
     return json(404, {
@@ -181,6 +206,35 @@ describe('the queue', () => {
     expect(doc.title).toBe('Console · service-widget');
     await vi.advanceTimersByTimeAsync(5000);
     expect(calls.length).toBe(before);
+  });
+
+  it('moves a conversation out of Waiting and into Mine the moment this agent takes it, not at the next poll', async () => {
+    vi.useFakeTimers();
+    const { store } = setup();
+    const doc = { title: '' };
+    store.syncTitle(doc);
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(doc.title).toBe('(1) Console · service-widget');
+    await store.conversation.open('w1');
+
+    const taking = store.conversation.take();
+    // The service answered the take; no poll has run since.
+    await taking;
+    expect(store.queue.listed().map((c) => c.id)).toEqual([]);
+    expect(store.queue.waitingCount()).toBe(0);
+    expect(store.queue.counts.value).toEqual({ waiting: 0, agent: 3 });
+    expect(doc.title).toBe('Console · service-widget');
+    expect(store.queue.mine.value.map((c) => c.id)).toEqual(['w1']);
+    expect(store.queue.announcement.value).toBe('');
+
+    // Handing back takes it out of Mine at once too.
+    await store.queue.showView('mine');
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['w1', 'a1']);
+    await store.conversation.release();
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['a1']);
+    expect(store.queue.counts.value).toEqual({ waiting: 0, agent: 2 });
+    store.signOut();
   });
 
   it('switching widget starts the queue afresh', async () => {

@@ -83,7 +83,10 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
   };
 
   const queue = createQueueStore(api, context);
-  const conversation = createConversationStore(api, context, env.conversation);
+  const conversation = createConversationStore(api, context, {
+    ...env.conversation,
+    onChanged: (next, previous) => void queue.changed(next, previous),
+  });
 
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
