@@ -125,6 +125,40 @@ async function axeViolations(page: Page) {
   });
 }
 
+/**
+ * Every row of the queue fits its pane (no sideways scrolling, the pane's padding kept), and the row's right side (how
+ * long they have waited) is whole; a long name is cut with an ellipsis instead.
+ */
+async function expectRowsFit(page: Page): Promise<void> {
+  const fit = await page.evaluate(() => {
+    const pane = document.querySelector<HTMLElement>('.queue-pane');
+    if (!pane) return null;
+    const box = pane.getBoundingClientRect();
+    const style = getComputedStyle(pane);
+    const inner = {
+      left: box.left + parseFloat(style.paddingLeft),
+      right: box.right - parseFloat(style.paddingRight),
+    };
+    return {
+      paneScrolls: pane.scrollWidth > pane.clientWidth,
+      rowsOutside: [...pane.querySelectorAll('.conversation-row')].filter((row) => {
+        const r = row.getBoundingClientRect();
+        const side = row.querySelector('.row-top > :last-child')?.getBoundingClientRect();
+        return r.left < inner.left - 0.5 || r.right > inner.right + 0.5 || (side && side.right > r.right);
+      }).length,
+    };
+  });
+  expect(fit).toEqual({ paneScrolls: false, rowsOutside: 0 });
+}
+
+/** Is the transcript's scrolling region at its end (its last line in view)? */
+const transcriptAtEnd = (page: Page) =>
+  page
+    .locator('.follow-scroll')
+    .evaluate(
+      (el) => el.scrollHeight - el.scrollTop - el.clientHeight < 2 && el.scrollHeight > el.clientHeight,
+    );
+
 /** Nothing hostile became markup or ran: no handler attributes, no inline script, no alert, no CSP report. */
 async function expectNothingRan(page: Page, dialogs: string[], errors: string[]): Promise<void> {
   const markup = await page.evaluate(() => ({
@@ -153,9 +187,23 @@ describe('/console, an agent answering a shopper', () => {
     ['mobile', MOBILE],
   ] as const) {
     it(`queues, takes over, replies live, shows feedback and hands back (${name})`, async () => {
-      // The shopper gets an answer, rates it, then asks for a person from the menu.
+      // The shopper (with user data as long as the demo store's) asks about an order, gets an answer, rates it, then
+      // asks for a person from the menu.
       const s = shopper();
-      await s.start({ userData: { name: `Queue ${name}` } });
+      const lastName = 'Lovelace-Byron King-Noel of Ockham and Horsley Towers';
+      await s.start({
+        userData: {
+          customerId: 'c-1042',
+          firstName: `Queue ${name}`,
+          lastName,
+          loyaltyTier: 'gold',
+          cartItems: 2,
+          newsletter: true,
+        },
+      });
+      expect((await readSse(await s.say('status of order 6666', `q-${name}-0`))).at(-1)?.event).toBe(
+        'message.done',
+      );
       const first = await readSse(await s.say('Do you ship to Austria?', `q-${name}-1`));
       const answerId = (first.at(-1)!.data as { messageId: string }).messageId;
       expect(
@@ -175,28 +223,38 @@ describe('/console, an agent answering a shopper', () => {
       const row = page.locator(`[data-conversation-id="${s.id}"]`);
       await row.waitFor();
       expect(await row.locator('.waited').textContent()).toMatch(/^waiting /);
-      expect(
-        Number(
-          await page
-            .locator('.count-badge')
-            .textContent()
-            .then((t) => t?.replace(/\D/g, '')),
-        ),
-      ).toBeGreaterThan(0);
+      // Named as an agent calls them (not by the whole user data, which stays in the context pane), cut to fit.
+      expect(await row.locator('.who').textContent()).toBe(`Queue ${name} ${lastName}`);
+      await expectRowsFit(page);
+      const waitingBadge = () =>
+        page
+          .locator('.count-badge')
+          .textContent()
+          .then((t) => Number(t?.replace(/\D/g, '')));
+      const waitingBefore = await waitingBadge();
+      expect(waitingBefore).toBeGreaterThan(0);
       expect(await page.title()).toMatch(/^\(\d+\) Console/);
       expect(await axeViolations(page)).toEqual([]);
 
-      // Open with the keyboard, take over.
+      // Open with the keyboard: the transcript shows its newest lines, not its first; take over.
       await row.focus();
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: `Conversation with Queue ${name}` }).waitFor();
+      await page.getByRole('heading', { name: `Conversation with Queue ${name} ${lastName}` }).waitFor();
       const transcript = page.locator('.transcript');
       await transcript.getByText('The shopper asked for a person').waitFor();
+      await expect.poll(() => transcriptAtEnd(page)).toBe(true);
       const feedback = page.locator('.feedback[data-rating="down"]');
       expect(await feedback.textContent()).toBe('👎 Shopper found this unhelpful: Not <b>clear</b>');
       await page.getByRole('button', { name: 'Take over' }).click();
       const box = page.getByLabel('Reply to the shopper');
       await box.waitFor();
+      // At once, not at the next poll: out of "Waiting", the badge and the title one less; the focus in the reply box.
+      expect(await page.locator(`.queue-pane [data-conversation-id="${s.id}"]`).count()).toBe(0);
+      expect(await waitingBadge()).toBe(waitingBefore - 1);
+      expect(await page.title()).toBe(
+        waitingBefore > 1 ? `(${waitingBefore - 1}) Console · service-widget` : 'Console · service-widget',
+      );
+      await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
       await transcript.locator('.system-line[data-mode="agent"]').waitFor();
 
       // Enter sends; the message shows once, also after its own event came back on the stream.
@@ -212,6 +270,23 @@ describe('/console, an agent answering a shopper', () => {
       await expect
         .poll(() => page.locator('[data-live="conversation"]').textContent())
         .toBe('Shopper: Great, thanks!');
+      // The agent was at the end: the transcript followed.
+      await expect.poll(() => transcriptAtEnd(page)).toBe(true);
+
+      // Scrolled up to read: the next message does not move them; a button jumps to the end, by keyboard too.
+      await page.locator('.follow-scroll').evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      await page.waitForTimeout(100);
+      expect((await s.say('One more thing.', `q-${name}-3`)).status).toBe(202);
+      await transcript.getByText('One more thing.').waitFor();
+      const jump = page.getByRole('button', { name: 'New messages' });
+      await jump.waitFor();
+      expect(await page.locator('.follow-scroll').evaluate((el) => el.scrollTop)).toBe(0);
+      await jump.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => transcriptAtEnd(page)).toBe(true);
+      expect(await jump.count()).toBe(0);
       await page.waitForTimeout(300);
       expect(await transcript.locator('.message.agent', { hasText: 'Hello, a person here.' }).count()).toBe(
         1,
@@ -220,6 +295,12 @@ describe('/console, an agent answering a shopper', () => {
 
       await page.getByRole('button', { name: 'Hand back to the assistant' }).click();
       await transcript.locator('.system-line[data-mode="assistant"]').waitFor();
+      // The pressed button went away: the focus is on Take over, not lost to the page.
+      await expect
+        .poll(() =>
+          page.getByRole('button', { name: 'Take over' }).evaluate((el) => el === document.activeElement),
+        )
+        .toBe(true);
       expect(await page.getByLabel('Reply to the shopper').count()).toBe(0);
       await expectNothingRan(page, dialogs, errors);
     });
@@ -258,7 +339,7 @@ describe('/console, reading a conversation', () => {
     // The list: last activity, message count and the user data in one line.
     const row = page.locator(`[data-conversation-id="${conversationId}"]`);
     await row.waitFor();
-    expect(await row.locator('.who').textContent()).toBe(`name: ${XSS_NAME} · tier: gold`);
+    expect(await row.locator('.who').textContent()).toBe(XSS_NAME);
     expect(await row.locator('.preview').textContent()).toMatch(/^Assistant: /);
     await row.click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();

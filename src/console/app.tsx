@@ -23,7 +23,7 @@ export function App({ store }: { store: ConsoleStore }) {
   const widgets = store.widgets.value;
   const section = store.section.value;
   return (
-    <>
+    <div class="console-frame">
       <a class="skip-link" href="#main">
         Skip to the content
       </a>
@@ -80,7 +80,7 @@ export function App({ store }: { store: ConsoleStore }) {
       <div class="visually-hidden" role="log" aria-live="polite" data-live="conversation">
         {store.conversation.announcement.value}
       </div>
-    </>
+    </div>
   );
 }
 

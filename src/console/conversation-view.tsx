@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'preact/hooks';
-import type { AgentRole, InboxConversation } from '../protocol/inbox';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { AgentRole } from '../protocol/inbox';
 import { ConversationContext } from './conversation-context';
 import type { ConversationStore } from './conversation-store';
-import { formatDateTime, messageCountText } from './format';
+import { FollowScroll } from './follow-scroll';
+import { formatDateTime, messageCountText, shopperLabel } from './format';
 import { ReplyBox } from './reply-box';
 import { Transcript } from './transcript';
 
@@ -12,12 +13,6 @@ const STREAM_TEXT = {
   reconnecting: 'Reconnecting…',
   closed: 'Not live',
 } as const;
-
-/** The shopper as the heading names them: the verified name, else a `name` the page sent, else "a shopper". */
-export function shopperName(c: InboxConversation): string {
-  const fromPage = c.userData?.name;
-  return c.user?.name ?? (typeof fromPage === 'string' && fromPage.trim() ? fromPage : 'a shopper');
-}
 
 export interface ConversationViewProps {
   store: ConversationStore;
@@ -32,6 +27,8 @@ export interface ConversationViewProps {
  */
 export function ConversationView({ store, role, onBack }: ConversationViewProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const article = useRef<HTMLElement>(null);
+  const [sentCount, setSentCount] = useState(0);
   const id = store.selectedId.value;
   // A conversation just opened: its heading takes the focus, so a screen reader starts reading there.
   useEffect(() => {
@@ -66,6 +63,9 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
   // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff").
   const canRelease = isMine || mode === 'waiting' || (mode === 'agent' && role === 'admin');
   const stream = store.streamStatus.value;
+  const items = store.items();
+  const last = items.at(-1);
+  const lastKey = last ? (last.kind === 'message' ? last.message.id : last.key) : null;
   const modeText =
     mode === 'agent'
       ? isMine
@@ -75,14 +75,20 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
         ? 'Waiting for a person'
         : 'The assistant answers';
 
+  // The button pressed goes away with the change (Take over, Hand back): the focus goes where the agent goes next,
+  // not to the page's start.
+  const focusAfter = (selector: string) => (isDone: boolean) => {
+    if (isDone) requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(selector)?.focus());
+  };
+
   return (
-    <article class="conversation" aria-labelledby="conversation-title">
+    <article class="conversation" aria-labelledby="conversation-title" ref={article}>
       <button type="button" class="secondary back" onClick={onBack}>
         Back to the queue
       </button>
       <header class="conversation-head">
         <h2 id="conversation-title" tabIndex={-1} ref={heading}>
-          Conversation with {shopperName(conversation)}
+          Conversation with {shopperLabel(conversation)}
         </h2>
         <p class="conversation-meta">
           <span class="mono">{conversation.id}</span> · started{' '}
@@ -97,12 +103,22 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
         </p>
         <div class="conversation-actions">
           {!isMine && (
-            <button type="button" disabled={isBusy} onClick={() => void store.take()}>
+            <button
+              type="button"
+              class="take"
+              disabled={isBusy}
+              onClick={() => void store.take().then(focusAfter('#reply-text'))}
+            >
               Take over
             </button>
           )}
           {canRelease && (
-            <button type="button" class="secondary" disabled={isBusy} onClick={() => void store.release()}>
+            <button
+              type="button"
+              class="secondary"
+              disabled={isBusy}
+              onClick={() => void store.release().then(focusAfter('.take'))}
+            >
               Hand back to the assistant
             </button>
           )}
@@ -115,18 +131,34 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
       </header>
 
       <div class="conversation-body">
-        <section class="transcript-pane" aria-labelledby="transcript-title">
+        <section class="transcript-pane">
           <h3 id="transcript-title">Transcript</h3>
-          <Transcript items={store.items()} calls={store.webhookCalls.value} />
+          <FollowScroll
+            openKey={conversation.id}
+            lastKey={lastKey}
+            sentCount={sentCount}
+            labelledBy="transcript-title"
+          >
+            <Transcript items={items} calls={store.webhookCalls.value} />
+          </FollowScroll>
           {isMine ? (
-            <ReplyBox isBusy={isBusy} onSend={(text) => store.send(text)} />
+            <ReplyBox
+              isBusy={isBusy}
+              onSend={async (text) => {
+                const isSent = await store.send(text);
+                if (isSent) setSentCount((n) => n + 1);
+                return isSent;
+              }}
+            />
           ) : (
             <p class="hint reply-note">
               {mode === 'agent' ? `${holder ?? 'Another agent'} is answering.` : 'Take over to reply.'}
             </p>
           )}
         </section>
-        <aside class="context-pane" aria-label="Context">
+        {/* It scrolls by itself on wide windows: reachable by keyboard (axe scrollable-region-focusable). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1) */}
+        <aside class="context-pane" aria-label="Context" tabIndex={0}>
           <ConversationContext conversation={conversation} />
         </aside>
       </div>

@@ -1,7 +1,7 @@
 import type { OrderStepStatus } from '../protocol/cards';
 import type { ConversationMode } from '../protocol/chat';
 import type { InboxConversation } from '../protocol/inbox';
-import type { UserData, UserDataValue } from '../protocol/settings';
+import type { UserDataValue } from '../protocol/settings';
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -20,13 +20,31 @@ export const messageCountText = (count: number): string => `${count} ${count ===
 export const userDataValueText = (value: UserDataValue): string =>
   typeof value === 'string' ? value : String(value);
 
-/** One line for the list: `name: Ada · tier: gold · …`, cut at `max` characters. */
-export function userDataSummary(userData: UserData | null, max = 120): string {
-  if (!userData) return 'No user data';
-  const entries = Object.entries(userData);
-  if (entries.length === 0) return 'No user data';
-  const line = entries.map(([k, v]) => `${k}: ${userDataValueText(v)}`.replace(/\s+/g, ' ')).join(' · ');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+/** A user-data value that can name someone: a non-blank string, on one line, cut for a heading. */
+function nameValue(value: UserDataValue | undefined): string | null {
+  if (typeof value !== 'string') return null;
+  const line = value.replace(/\s+/g, ' ').trim();
+  if (!line) return null;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * Who the shopper is, as a support agent calls them: the verified customer's name; else the page's `name`,
+ * `firstName` (with `lastName`); else an email (verified first); else "Shopper" and the conversation's first six
+ * characters, so two anonymous rows still differ. The whole user data stays in the context pane.
+ */
+export function shopperLabel(c: Pick<InboxConversation, 'id' | 'user' | 'userData'>): string {
+  const data = c.userData ?? {};
+  const first = nameValue(data.firstName);
+  const last = nameValue(data.lastName);
+  return (
+    nameValue(c.user?.name) ??
+    nameValue(data.name) ??
+    (first ? (last ? `${first} ${last}` : first) : null) ??
+    nameValue(c.user?.email) ??
+    nameValue(data.email) ??
+    `Shopper ${c.id.slice(0, 6)}`
+  );
 }
 
 export const STEP_STATUS_TEXT: Record<OrderStepStatus, string> = {

@@ -1,5 +1,4 @@
-import type { InboxConversation } from '../protocol/inbox';
-import { formatDateTime, lastActivity, MODE_TEXT, previewText, userDataSummary, waitedText } from './format';
+import { formatDateTime, lastActivity, MODE_TEXT, previewText, shopperLabel, waitedText } from './format';
 import type { QueueStore, QueueView } from './queue-store';
 
 const VIEWS: { id: QueueView; label: string }[] = [
@@ -18,12 +17,6 @@ export interface QueuePanelProps {
   queue: QueueStore;
   selectedId: string | null;
   onOpen(id: string): void;
-}
-
-/** Who a conversation is with, for its row: the verified customer's name, else the page's user data. */
-function whoText(c: InboxConversation): string {
-  if (c.user) return c.user.name ?? c.user.email ?? c.user.id;
-  return userDataSummary(c.userData, 60);
 }
 
 /**
@@ -85,7 +78,7 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
                 onClick={() => onOpen(c.id)}
               >
                 <span class="row-top">
-                  <span class="who">{whoText(c)}</span>
+                  <span class="who">{shopperLabel(c)}</span>
                   {view === 'waiting' && c.waitingSince ? (
                     <span class="waited">
                       waiting <time dateTime={c.waitingSince}>{waitedText(c.waitingSince, nowMs)}</time>
