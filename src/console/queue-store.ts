@@ -1,7 +1,7 @@
 import { action, signal } from '@preact/signals';
 import type { InboxConversation, InboxListResponse } from '../protocol/inbox';
 import type { ApiError, ApiResult, ConsoleApi } from './api';
-import { previewText } from './format';
+import { previewText, shopperLabel } from './format';
 
 /** The queue's views: who waits for a person (oldest first), what I hold, everything (most recent first). */
 export type QueueView = 'waiting' | 'mine' | 'all';
@@ -66,7 +66,8 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
       const fresh = page.conversations.filter((c) => !seenWaiting?.has(c.id));
       if (fresh.length === 1) {
         const preview = previewText(fresh[0]);
-        announcement.value = `New conversation waiting${preview ? `: ${preview}` : ''}`;
+        // Who, then what they last said: the agent hears the name the row shows.
+        announcement.value = `New conversation waiting from ${shopperLabel(fresh[0])}${preview ? `. ${preview}` : ''}`;
       } else if (fresh.length > 1) {
         announcement.value = `${fresh.length} new conversations waiting`;
       }

@@ -194,7 +194,9 @@ describe('the queue', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(store.queue.listed().map((c) => c.id)).toEqual(['w1', 'w2']);
     expect(doc.title).toBe('(2) Console · service-widget');
-    expect(store.queue.announcement.value).toBe('New conversation waiting: Shopper: Can a person help me?');
+    expect(store.queue.announcement.value).toBe(
+      'New conversation waiting from w2. Shopper: Can a person help me?',
+    );
 
     // Hidden: no requests at all.
     isVisible = false;
