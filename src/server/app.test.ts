@@ -137,3 +137,11 @@ describe('request limits', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 });
+
+describe('GET /favicon.ico', () => {
+  it('answers 204 (no icon), so the pages the service serves log no 404 in the browser', async () => {
+    const res = await app().request('/favicon.ico');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+});

@@ -69,6 +69,11 @@ export function createApp({
   );
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+  // Browsers ask for it on every page the service serves (the console): no icon, and no 404 in the agent's console.
+  app.get('/favicon.ico', (c) => {
+    c.header('cache-control', 'public, max-age=86400');
+    return c.body(null, 204);
+  });
   app.route('/sdk', sdkRoutes(distDir));
 
   const widget = new Hono<{ Variables: Record<string, never> }>();
