@@ -171,12 +171,14 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     await box.press('Enter');
     await widget(shopper, '.bubble.agent').filter({ hasText: 'warehouse' }).waitFor();
 
-    // Handed back: the status line goes, and the assistant answers (and looks the order up) again.
+    // Handed back: the status line says so until the shopper writes, and the assistant answers (and looks the order
+    // up) again.
     await agent.getByRole('button', { name: 'Hand back to the assistant' }).click();
-    await expect.poll(() => status(shopper).count()).toBe(0);
+    await expect.poll(() => status(shopper).textContent()).toBe('You’re back with the assistant');
     expect(await handoffs(shopper)).toEqual(['waiting', 'agent:Anna', 'assistant']);
     await type(shopper, 'Where is my order 1003?');
     await untilAnswered(shopper);
+    expect(await status(shopper).count()).toBe(0);
     await expect.poll(() => orderCalls('1003')).toBe(1);
     expect(await widget(shopper, '.bubble.assistant').last().textContent()).toMatch(/1003/);
     await transcript.locator('.system-line[data-mode="assistant"]').waitFor();
@@ -244,7 +246,7 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     expect(await axeViolations(shopper)).toEqual([]);
     await shopper.screenshot({ path: `${SHOTS}/widget-agent-mobile.png` });
     expect((await fetch(`${agentApi}/release`, { method: 'POST', headers })).status).toBe(200);
-    await expect.poll(() => status(shopper).count()).toBe(0);
+    await expect.poll(() => status(shopper).textContent()).toBe('You’re back with the assistant');
   });
 
   it('an agent stepping in on the assistant reaches a shopper whose chat is open, at once', async () => {

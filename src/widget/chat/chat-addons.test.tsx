@@ -147,6 +147,23 @@ describe('the status line', () => {
     expect(screen.getByRole('status')).toBe(status);
     expect(status.textContent).toBe('You’re chatting with Anna');
   });
+
+  it('after a hand-back, says the assistant answers again until the shopper writes', async () => {
+    const { store } = renderAddons();
+    const status = screen.getByRole('status');
+    const from = (role: WidgetMessage['role'], id: string): WidgetMessage => ({ ...answer, id, role });
+    store.messages.value = [from('user', 'u1'), from('agent', 'a1')];
+    store.agent.value = 'Anna';
+    store.mode.value = 'agent';
+    await settled();
+    store.agent.value = undefined;
+    store.mode.value = 'assistant';
+    await settled();
+    expect(status.textContent).toBe('You’re back with the assistant');
+    store.messages.value = [...store.messages.value, from('user', 'u2')];
+    await settled();
+    expect(status.textContent).toBe('');
+  });
 });
 
 describe("an agent's message", () => {

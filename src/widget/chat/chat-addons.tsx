@@ -26,6 +26,19 @@ const isLocalId = (id: string): boolean => id.startsWith('proactive-') || id.sta
 export const isRateable = (message: WidgetMessage): boolean =>
   message.role === 'assistant' && message.status === 'done' && !isLocalId(message.id);
 
+/**
+ * In `assistant` mode, whether a person wrote last (after the shopper's last message): they were handed back and have
+ * not written since, so the status line says the assistant answers again, until they do.
+ */
+const isHandedBack = (messages: readonly WidgetMessage[]): boolean => {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const { role } = messages[i];
+    if (role === 'agent') return true;
+    if (role === 'user') return false;
+  }
+  return false;
+};
+
 /** The chat's additions for handoff and feedback (addons.ts), made by the conversation's chunk. */
 export function createChatAddons({ store, strings, rate }: ChatAddonsDeps): ChatAddons {
   const words = handoffStrings(strings.lang);
@@ -66,7 +79,9 @@ export function createChatAddons({ store, strings, rate }: ChatAddonsDeps): Chat
           ? words.waiting
           : mode === 'agent' && agent
             ? words.chattingWith.replace('{name}', agent)
-            : '';
+            : isHandedBack(store.messages.value)
+              ? words.backWithAssistant
+              : '';
       // Always in the DOM: a live region announces a change of its text (once), not its arrival.
       return (
         <div class="handoff" role="status">

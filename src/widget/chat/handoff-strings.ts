@@ -9,6 +9,8 @@ export interface HandoffStrings {
   waiting: string;
   /** `{name}`: the agent's name. */
   chattingWith: string;
+  /** Handed back: the assistant answers again (until the shopper writes). */
+  backWithAssistant: string;
   helpful: string;
   notHelpful: string;
 }
@@ -19,6 +21,7 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     talkToPerson: 'Talk to a person',
     waiting: 'Waiting for a person…',
     chattingWith: 'You’re chatting with {name}',
+    backWithAssistant: 'You’re back with the assistant',
     helpful: 'Helpful',
     notHelpful: 'Not helpful',
   },
@@ -27,6 +30,7 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     talkToPerson: 'Mit einem Menschen sprechen',
     waiting: 'Warten auf einen Menschen…',
     chattingWith: 'Sie schreiben mit {name}',
+    backWithAssistant: 'Sie schreiben wieder mit dem Assistenten',
     helpful: 'Hilfreich',
     notHelpful: 'Nicht hilfreich',
   },
@@ -35,6 +39,7 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     talkToPerson: 'التحدث إلى شخص',
     waiting: 'في انتظار شخص…',
     chattingWith: 'المحادثة مع {name}',
+    backWithAssistant: 'عدت إلى المساعد',
     helpful: 'مفيد',
     notHelpful: 'غير مفيد',
   },
@@ -43,6 +48,7 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     talkToPerson: 'לדבר עם נציג',
     waiting: 'ממתינים לנציג…',
     chattingWith: 'בשיחה עם {name}',
+    backWithAssistant: 'חזרת לעוזר',
     helpful: 'מועיל',
     notHelpful: 'לא מועיל',
   },
