@@ -54,7 +54,7 @@ export declare function describeTurn(record: TurnRecord): string;
 export declare function scoreTurn(
   utterance: Utterance,
   record: TurnRecord,
-  options: { contactEmails: string[] },
+  options: { contactEmails: string[]; handoff?: boolean },
 ): { hit: boolean; why: string | null };
 export declare function rowKey(row: { lang: Language; intent: Intent; variant: Variant }): string;
 export declare function rateOf(hits: number, n: number): number;

@@ -18,9 +18,11 @@
 //   cancel_order with an orderId  a confirm part was shown, and after Yes the webhook got exactly that id; the order
 //                                 endpoint got no call
 //   cancel_order without          no call and no proposal
-//   human_agent                   a person offered: a `conversation.mode` event with mode `waiting`, or (until handoff
-//                                 exists) the store's contact email from its Contact/Kontakt section in the reply text;
-//                                 and no call and no proposal
+//   human_agent                   a person offered: a `conversation.mode` event with mode `waiting` (where the service
+//                                 has agents, as the eval's has: `handoff`), else the store's contact email from its
+//                                 Contact/Kontakt section in the reply text; and no call and no proposal
+//   every other intent            where the service has agents, also: no `waiting` (handed to a person unasked, the
+//                                 assistant would fall silent)
 //   other                         no call and no proposal
 // A turn that failed is a miss whatever its intent.
 
@@ -55,8 +57,10 @@ export function describeTurn(record) {
 const listed = (ids) => ids.map((id) => JSON.stringify(id)).join(', ');
 
 /** The first rule a turn breaks for a message of `intent` (and `orderId`), or null when it keeps them all. */
-function brokenRule({ intent, orderId }, record, contactEmails) {
+function brokenRule({ intent, orderId }, record, contactEmails, handoff) {
   if (record.failure) return 'the turn failed';
+  if (handoff && intent !== 'human_agent' && record.modes.includes('waiting'))
+    return 'handed to a person unasked (mode waiting)';
   const proposed = record.confirms.length > 0;
   const noCall = () => {
     if (record.lookups.length) return `looked up ${listed(record.lookups)} (expected no call)`;
@@ -87,6 +91,7 @@ function brokenRule({ intent, orderId }, record, contactEmails) {
     case 'human_agent': {
       const called = noCall();
       if (called) return called;
+      if (handoff) return record.modes.includes('waiting') ? null : 'not handed to a person (no mode waiting)';
       const reply = record.text.toLowerCase();
       const offered =
         record.modes.includes('waiting') ||
@@ -101,15 +106,16 @@ function brokenRule({ intent, orderId }, record, contactEmails) {
 }
 
 /**
- * Judges one turn. `contactEmails` are the addresses of the store's Contact sections (either language).
+ * Judges one turn. `contactEmails` are the addresses of the store's Contact sections (either language); `handoff`: the
+ * service has agents, so a request for a person must hand over, and nothing else may.
  * @example
  * scoreTurn({ text: 'where is 58213', intent: 'order_status', orderId: '58213' },
  *   { lookups: ['58213'], cancelled: [], stray: [], confirms: [], modes: [], text: 'Order 58213: shipped.' },
  *   { contactEmails: ['help@eval-shop.example'] });
  * // → { hit: true, why: null }
  */
-export function scoreTurn(utterance, record, { contactEmails }) {
-  const why = brokenRule(utterance, record, contactEmails);
+export function scoreTurn(utterance, record, { contactEmails, handoff = false }) {
+  const why = brokenRule(utterance, record, contactEmails, handoff);
   return { hit: why === null, why };
 }
 

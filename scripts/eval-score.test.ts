@@ -156,6 +156,26 @@ describe('scoreTurn(): a request for a person', () => {
   });
 });
 
+describe('scoreTurn() where the service has agents (handoff)', () => {
+  const withAgents = { ...EMAILS, handoff: true };
+  it('a request for a person is a hit only when it handed over: the contact email alone is a miss', () => {
+    expect(scoreTurn(person, turn({ modes: ['waiting'] }), withAgents).hit).toBe(true);
+    expect(scoreTurn(person, turn({ text: 'Write to help@eval-shop.example.' }), withAgents).why).toBe(
+      'not handed to a person (no mode waiting)',
+    );
+  });
+
+  it('anything else handed to a person is a miss: the assistant would fall silent unasked', () => {
+    const other: Utterance = { text: 'do you sell socks', intent: 'other' };
+    expect(scoreTurn(other, turn({ modes: ['waiting'] }), withAgents).why).toBe(
+      'handed to a person unasked (mode waiting)',
+    );
+    expect(scoreTurn(other, turn({}), withAgents).hit).toBe(true);
+    // Without agents, no rule about modes for other intents (nothing can hand over).
+    expect(scoreTurn(other, turn({ modes: ['waiting'] }), EMAILS).hit).toBe(true);
+  });
+});
+
 describe('scoreTurn(): anything else', () => {
   it('is a hit when nothing was called or proposed, whatever the reply says', () => {
     expect(judge(other, turn({ text: 'We accept PayPal and cards.' })).hit).toBe(true);

@@ -158,8 +158,11 @@ const NO_LIMITS = {
   messagesPerConversation: 1_000_000_000,
 };
 
+/** The eval's service has an agent, as a store with a team has: a request for a person must hand over (issue 21). */
+const AGENT_KEY_ENV = 'EVAL_AGENT_KEY';
 const configFor = (endpointUrl) => ({
   adminKey: 'eval-admin-key-not-secret',
+  agents: [{ id: 'eve', name: 'Eve', role: 'agent', keyEnv: AGENT_KEY_ENV }],
   allowHttpLoopback: true,
   engine: { type: 'local' },
   widgets: [
@@ -210,6 +213,7 @@ async function serviceChild() {
   let service;
   serveParent({
     async start({ config }) {
+      process.env[AGENT_KEY_ENV] ??= 'eval-agent-key-not-secret';
       const parsed = parseConfig(config);
       if (!parsed.ok) throw new Error(`eval config: ${parsed.error}`);
       service = await startService({ config: parsed.value, port: 0 });
@@ -633,7 +637,7 @@ async function main() {
         while (next < jobs.length) {
           const job = jobs[next++];
           const record = await runTurn(base, endpoint, job.sent, localeOf(opts.locale, job.lang));
-          const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS });
+          const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS, handoff: true });
           results.push({ ...job, text: job.sent, hit, why, happened: describeTurn(record) });
           events += record.events ?? 0;
         }

@@ -5,6 +5,7 @@ import { readSse, textOf } from '../../src/server/chat/sse-reader';
 import { parseConfig } from '../../src/server/config';
 import { type RunningService, startService } from '../../src/server/start';
 import {
+  DEMO_AGENTS,
   DEMO_IDENTITY_SECRET,
   DEMO_SIGNING_SECRET,
   DEMO_SIGNING_SECRET_ENV,
@@ -37,6 +38,8 @@ beforeAll(async () => {
   // The demo widgets sign their calls; this integrator checks the webhook's routes unsigned, so it does not verify.
   process.env[DEMO_SIGNING_SECRET_ENV] ??= DEMO_SIGNING_SECRET;
   process.env.DEMO_IDENTITY_SECRET ??= DEMO_IDENTITY_SECRET;
+  // The demo's agents read their keys from the environment, as startDemo puts them there.
+  for (const agent of DEMO_AGENTS) process.env[agent.keyEnv] ||= agent.key;
   const config = parseConfig(demoServiceConfig(['http://127.0.0.1:5173'], integrator.url));
   if (!config.ok) throw new Error(config.error);
   service = await startService({ config: config.value, port: 0 });

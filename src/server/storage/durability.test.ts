@@ -45,11 +45,12 @@ describe('PGlite in a data folder', () => {
         expect(await chat.getConversation('demo', conversation.id)).toMatchObject({
           userData: { plan: 'pro' },
         });
-        expect((await chat.eventsAfter(conversation.id, 0)).map((e) => e.seq)).toEqual([1, 2]);
+        // The shopper's message (`message.user`, issue 21), the delta and the done.
+        expect((await chat.eventsAfter(conversation.id, 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
         // The sequence goes on where it stopped.
         expect(
           await chat.appendEvent(conversation.id, null, { type: 'error', code: 'x', message: 'y' }),
-        ).toBe(3);
+        ).toBe(4);
       } finally {
         await db.close();
       }
