@@ -8,3 +8,4 @@ export * from './result';
 export * from './settings';
 export * from './task';
 export * from './widget-config';
+export * from './widget-settings';
