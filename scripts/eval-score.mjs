@@ -91,7 +91,8 @@ function brokenRule({ intent, orderId }, record, contactEmails, handoff) {
     case 'human_agent': {
       const called = noCall();
       if (called) return called;
-      if (handoff) return record.modes.includes('waiting') ? null : 'not handed to a person (no mode waiting)';
+      if (handoff)
+        return record.modes.includes('waiting') ? null : 'not handed to a person (no mode waiting)';
       const reply = record.text.toLowerCase();
       const offered =
         record.modes.includes('waiting') ||
