@@ -128,6 +128,7 @@ export function createApp({
         streamPollMs: runtime.streamPollMs,
       },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
+      catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
       eraseConversation: (widgetId, conversationId) =>
         deleteConversation(runtime.db, widgetId, conversationId),

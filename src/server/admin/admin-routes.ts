@@ -12,6 +12,7 @@ import { type AgentApiDeps, agentApiRoutes } from '../handoff/agent-api';
 import type { AgentKey } from '../handoff/agent-keys';
 import { type InboxApiDeps, inboxApiRoutes } from '../inbox/inbox-api';
 import { type AdminVariables, adminAuth, requireAdmin } from './admin-auth';
+import { type CatalogAdminDeps, catalogAdminRoutes } from './catalog-admin-routes';
 import { conversationErasureRoutes } from './conversation-erasure-route';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
@@ -39,6 +40,8 @@ export interface AdminDeps {
     refresh(widgetId: string): Promise<RefreshReport | null>;
     lastReport(widgetId: string): RefreshReport | undefined;
   };
+  /** The console's catalog page: `GET /widgets/{id}/catalog` and `…/catalog/products`; the routes are off without. */
+  catalog?: Omit<CatalogAdminDeps, 'findWidget'>;
   /** `DELETE /widgets/{id}/users/{sub}`; the route is off without. */
   erasure?: Pick<UserErasureDeps, 'chat'>;
   /** Erasure of one conversation (`DELETE …/conversations/{id}`); the route is off without. */
@@ -61,6 +64,7 @@ export function adminRoutes({
   inbox,
   agentApi,
   feeds,
+  catalog,
   erasure,
   eraseConversation,
 }: AdminDeps): Hono<{ Variables: AdminVariables }> {
@@ -80,6 +84,7 @@ export function adminRoutes({
   app.use('*', requireAdmin());
   if (erasure) app.route('/', userErasureRoutes({ chat: erasure.chat, findWidget }));
   if (eraseConversation) app.route('/', conversationErasureRoutes({ findWidget, erase: eraseConversation }));
+  if (catalog) app.route('/', catalogAdminRoutes({ ...catalog, findWidget }));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogProduct } from '../../../protocol/catalog';
+import type { FeedReport, RefreshReport } from '../../../protocol/catalog-admin';
 import type { WidgetSettings } from '../../config';
 import type { Logger } from '../../logger';
 import { createFeedClaims, createFeedCollector, type FeedClaims } from '../normalize/feed-result';
@@ -15,28 +16,10 @@ import { DEFAULT_MAX_ITEM_BYTES, JsonStreamError, streamJsonArray } from './json
 
 type Feed = WidgetSettings['feeds'][number];
 
+// The reports are the console's contract too (src/protocol/catalog-admin.ts).
+export type { FeedReport, RefreshReport };
+
 export const DEFAULT_FEED_MAX_BYTES = 256 * 1024 * 1024;
-
-export interface FeedReport {
-  url: string;
-  ok: boolean;
-  /** Why the feed could not be used at all (download, size, JSON). */
-  error?: string;
-  accepted: number;
-  /** The first 1,000 rejected items (`REJECTED_LISTED_MAX`), in feed order. */
-  rejected: Array<{ index: number; url?: string; reason: string }>;
-  /** How many more items were rejected than `rejected` lists. */
-  moreRejected: number;
-}
-
-export interface RefreshReport {
-  widgetId: string;
-  at: string;
-  /** True when the catalog was replaced; false leaves the previous catalog exactly as it was. */
-  applied: boolean;
-  feeds: FeedReport[];
-  counts?: { added: number; updated: number; removed: number; unchanged: number };
-}
 
 export interface FeedIngestOptions {
   allowHttpLoopback: boolean;

@@ -34,6 +34,18 @@ interface Hit {
   /** Length of the longest code key the query holds exactly; 0 for none. */
   exact: number;
   all_terms: boolean;
+  rank: number;
+}
+
+/** A product found by {@link searchProductsScored}, with why it ranks where it does. */
+export interface ScoredProduct {
+  product: CatalogProduct;
+  /** The query holds the product's sku, mpn or gtin. */
+  exactCode: boolean;
+  /** The product has every word of the query. */
+  allTerms: boolean;
+  /** `ts_rank` of the product's text for the query's words; 0 without words. */
+  rank: number;
 }
 
 /**
@@ -47,6 +59,18 @@ export async function searchProducts(
   widgetId: string,
   query: ProductQuery,
 ): Promise<CatalogProduct[]> {
+  return (await searchProductsScored(db, widgetId, query)).map((hit) => hit.product);
+}
+
+/**
+ * {@link searchProducts} with each product's scores: the same products in the same order (the console shows the
+ * merchant what the assistant would find, and why).
+ */
+export async function searchProductsScored(
+  db: Db,
+  widgetId: string,
+  query: ProductQuery,
+): Promise<ScoredProduct[]> {
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? SEARCH_LIMIT_DEFAULT), 1), SEARCH_LIMIT_MAX);
   const terms = queryTerms(query.text ?? '').slice(0, 20);
   const codes = codeCandidates(query.text ?? '');
@@ -75,7 +99,7 @@ export async function searchProducts(
     AND (NOT $${inStock}::boolean OR in_stock)`;
   const filters = filtersOf(1, 5, 6, 7);
   // Ranked on the search columns alone; `data` is read for the `limit` rows returned only.
-  const output = `SELECT p.identifier, p.data, p.pushed, hit.exact, hit.all_terms FROM (
+  const output = `SELECT p.identifier, p.data, p.pushed, hit.exact, hit.all_terms, hit.rank FROM (
        SELECT identifier, name,
          CASE WHEN code_keys && $3::text[]
            THEN (SELECT max(length(k)) FROM unnest(code_keys) AS k WHERE k = ANY($3::text[])) ELSE 0 END AS exact,
@@ -95,7 +119,7 @@ export async function searchProducts(
     // the filters. Otherwise the filters match few products (a narrow price range), where walking down that index would
     // read most of the catalog: the second query sorts the matching products instead (its ORDER BY is no index's), and
     // does so whatever the planner estimates for the range (the luck of a histogram: 100 or 350 ms at 100,000).
-    const columns = 'identifier, data, pushed, 0 AS exact, false AS all_terms';
+    const columns = 'identifier, data, pushed, 0 AS exact, false AS all_terms, 0 AS rank';
     const filterParams = [widgetId, params[4], params[5], params[6], limit];
     rows = await db.query<Hit>(
       `SELECT ${columns} FROM (
@@ -133,7 +157,12 @@ export async function searchProducts(
   const someHaveAll = rows.some((r) => r.all_terms);
   return rows
     .filter((r) => (bestCode > 0 && r.exact === bestCode) || r.all_terms || !someHaveAll)
-    .map((r) => ({ identifier: r.identifier, productData: mergeProductData(r.data, r.pushed) }));
+    .map((r) => ({
+      product: { identifier: r.identifier, productData: mergeProductData(r.data, r.pushed) },
+      exactCode: r.exact > 0,
+      allTerms: r.all_terms,
+      rank: Number(r.rank),
+    }));
 }
 
 const DESCRIPTION_MAX = 300;
