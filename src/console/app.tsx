@@ -1,3 +1,4 @@
+import { CatalogSection } from './catalog/catalog-section';
 import { ConversationView } from './conversation-view';
 import { KeyForm } from './key-form';
 import { QueuePanel } from './queue-panel';
@@ -73,6 +74,7 @@ export function App({ store }: { store: ConsoleStore }) {
       </nav>
       <main id="main" tabIndex={-1}>
         {section === 'conversations' && <ConversationsSection store={store} />}
+        {section === 'catalog' && <CatalogSection store={store.catalog} widgetId={store.widgetId.value} />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" data-live="queue">
         {store.queue.announcement.value}

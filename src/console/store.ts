@@ -1,6 +1,8 @@
 import { action, effect, signal } from '@preact/signals';
 import type { AgentIdentity, InboxWidgetsResponse } from '../protocol/inbox';
 import { type ApiError, type ConsoleApi, isSendableKey } from './api';
+import { createCatalogApi } from './catalog/catalog-api';
+import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
 import { createQueueStore, POLL_MS } from './queue-store';
 
@@ -22,6 +24,7 @@ export const MESSAGES = {
  */
 export const SECTIONS = [
   { id: 'conversations', label: 'Conversations', roles: ['agent', 'admin'] },
+  { id: 'catalog', label: 'Catalog', roles: ['admin'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly AgentIdentity['role'][] }[];
 
 export type SectionId = (typeof SECTIONS)[number]['id'];
@@ -87,6 +90,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     ...env.conversation,
     onChanged: (next, previous) => void queue.changed(next, previous),
   });
+  const catalog = createCatalogStore(createCatalogApi(api), context);
 
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
@@ -115,6 +119,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     section.value = 'conversations';
     queue.reset();
     conversation.close();
+    catalog.reset();
   });
 
   const selectWidget = action((id: string) => {
@@ -166,6 +171,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     section,
     queue,
     conversation,
+    catalog,
 
     /** Checks the key with the service (`GET /v0/admin/me`); only an accepted key is kept (in sessionStorage). */
     signIn(candidate: string): Promise<void> {
@@ -188,8 +194,15 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     },
     signOut: () => signOut(null),
     selectWidget,
+    /** Shows a section the signed-in role may enter; any other stays where it is. */
     showSection: action((id: SectionId) => {
-      section.value = id;
+      const role = me.value?.role;
+      if (
+        SECTIONS.some(
+          (s) => s.id === id && role !== undefined && (s.roles as readonly string[]).includes(role),
+        )
+      )
+        section.value = id;
     }),
     /** Reads the lists at once (the tab became visible again). */
     poll,
