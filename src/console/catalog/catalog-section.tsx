@@ -90,8 +90,9 @@ function FeedsPanel({ store, feeds }: { store: CatalogStore; feeds: readonly Cat
         <p id="refresh-progress" class="refresh-progress">
           <progress aria-label="Refreshing the feeds" />
           <span>
-            Downloading and applying every feed: {plural(store.refreshSeconds(), 'second')} so far. Another
-            refresh already running is joined, not repeated.
+            Downloading and applying every feed
+            {store.refreshSeconds() > 0 ? `: ${plural(store.refreshSeconds(), 'second')} so far.` : '…'}{' '}
+            Another refresh already running is joined, not repeated.
           </span>
         </p>
       )}
