@@ -2,13 +2,21 @@
 // its last run, "Refresh now" with its progress, the product count, and a product looked up by its gtin and by words,
 // shown as cards with their details; an agent does not get the page. Keyboard only where a merchant would use it, axe
 // in light and dark, screenshots at 1280 and 390 wide in /tmp/console-catalog-shots/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY, DEMO_AGENTS, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
-import type { CatalogLookupResponse, CatalogSummaryResponse } from '../src/protocol/catalog-admin';
+import type {
+  CatalogLookupResponse,
+  CatalogSummaryResponse,
+  FeedRefreshResponse,
+} from '../src/protocol/catalog-admin';
+import { parseConfig } from '../src/server/config';
+import { type RunningService, startService } from '../src/server/start';
 import { DESKTOP, MOBILE, nextFrames, recorded, setupE2E } from './harness';
 
 const e2e = setupE2E();
@@ -35,10 +43,15 @@ async function admin<T>(path: string): Promise<T> {
 }
 
 /** /console signed in with `key`, axe-core installed before the page's own script (the page's CSP allows no other). */
-async function signedIn(key: string, viewport: BrowserContextOptions, colorScheme: 'light' | 'dark') {
+async function signedIn(
+  key: string,
+  viewport: BrowserContextOptions,
+  colorScheme: 'light' | 'dark',
+  serviceUrl = e2e.demo.serviceUrl,
+) {
   const { page, context, console: lines } = await e2e.newPage({ ...viewport, colorScheme });
   await context.addInitScript({ path: AXE_PATH });
-  await page.goto(`${e2e.demo.serviceUrl}/console`);
+  await page.goto(`${serviceUrl}/console`);
   await page.getByLabel('Your key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -228,4 +241,116 @@ describe('/console, the Catalog page', () => {
     expect(res.status).toBe(403);
     expect(errors()).toEqual([]);
   });
+});
+
+// A merchant's feeds as they go wrong: a service of its own whose widgets read a local feed server (the merchant's
+// side) serving the normalizer tests' messy feed (items refused for a dozen reasons) and a feed that answers 503.
+describe('/console, the Catalog page with feeds that refuse items and fail', () => {
+  const KEY = 'admin-key-for-the-catalog-e2e';
+  let feeds: Server;
+  let service: RunningService;
+  let messyUrl: string;
+  let downUrl: string;
+
+  beforeAll(async () => {
+    const messy = readFileSync(
+      resolve(findPackageRoot(), 'src/server/catalog/normalize/fixtures/messy-feed.json'),
+    );
+    feeds = createServer((req, res) => {
+      if (req.url === '/messy.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(messy);
+      } else {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('down for maintenance');
+      }
+    });
+    await new Promise<void>((ok) => feeds.listen(0, '127.0.0.1', ok));
+    const base = `http://127.0.0.1:${(feeds.address() as AddressInfo).port}`;
+    messyUrl = `${base}/messy.json`;
+    downUrl = `${base}/down.json`;
+    const config = parseConfig({
+      adminKey: KEY,
+      allowHttpLoopback: true,
+      widgets: [
+        { id: 'messy', allowedOrigins: ['*'], feeds: [{ url: messyUrl }] },
+        { id: 'broken', allowedOrigins: ['*'], feeds: [{ url: messyUrl }, { url: downUrl }] },
+      ],
+    });
+    if (!config.ok) throw new Error(config.error);
+    service = await startService({ config: config.value, port: 0 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await new Promise((ok) => feeds?.close(ok));
+  });
+
+  /** Presses "Refresh now" and waits for this refresh's outcome (announced), not the start-up one's. */
+  const refreshed = async (page: Page) => {
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await expect
+      .poll(() => page.locator('[data-live="catalog"]').textContent())
+      .toMatch(/^Refresh (applied|failed)/);
+  };
+
+  for (const [name, viewport, scheme] of [
+    ['1280-light', DESKTOP, 'light'],
+    ['390-dark', MOBILE, 'dark'],
+  ] as const) {
+    it(`lists the refused items with their reasons, and says why a feed failed and what was kept (${name})`, async () => {
+      const { page, errors } = await signedIn(KEY, viewport, scheme, service.url);
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      await page.getByRole('heading', { name: 'Feeds' }).waitFor();
+
+      // `messy`: applied, the good products in, the refused ones listed (by keyboard: the disclosure opens on Enter).
+      await refreshed(page);
+      const api = (path: string) =>
+        fetch(`${service.url}/v0/admin/widgets/${path}`, {
+          headers: { authorization: `Bearer ${KEY}` },
+        }).then((r) => r.json());
+      const messy = (await api('messy/feeds/status')) as FeedRefreshResponse;
+      expect(messy.applied).toBe(true);
+      const feed = page.locator(`article.feed[data-feed-url="${messyUrl}"]`);
+      expect(await feed.locator('.feed-counts').textContent()).toBe(
+        `${messy.feeds[0].accepted} products accepted, ${messy.feeds[0].rejected.length} rejected`,
+      );
+      await feed.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      const rows = await feed
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      expect(rows).toEqual(messy.feeds[0].rejected.map((r) => [`#${r.index + 1}`, r.url ?? '—', r.reason]));
+      expect(rows).toContainEqual(['#12', 'javascript:alert(1)', 'url is not an absolute http(s) URL']);
+      expect(await feed.locator('a').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+      await shot(page, `catalog-rejected-${name}`);
+
+      // `broken`: one feed answers 503, so nothing of the refresh applies; the page says so, and why.
+      await page.getByLabel('Widget').selectOption('broken');
+      await page.getByRole('heading', { name: 'Feeds' }).waitFor();
+      await refreshed(page);
+      const broken = (await api('broken/feeds/status')) as FeedRefreshResponse;
+      expect(broken.applied).toBe(false);
+      expect(await page.locator('.last-run').getAttribute('data-status')).toBe('failed');
+      expect(await page.locator('.last-run .error').textContent()).toBe(
+        'A feed could not be used, so nothing of this refresh was applied. The catalog keeps the products it had.',
+      );
+      const readable = broken.feeds.find((f) => f.url === messyUrl)!;
+      expect(await page.locator(`article.feed[data-feed-url="${messyUrl}"] .feed-counts`).textContent()).toBe(
+        `${readable.accepted} products accepted, ${readable.rejected.length} rejected (none applied: another feed failed)`,
+      );
+      const down = broken.feeds.find((f) => f.url === downUrl)!;
+      expect(await page.locator(`article.feed[data-feed-url="${downUrl}"] .feed-error`).textContent()).toBe(
+        `This feed could not be used: ${down.error}.`,
+      );
+      expect(await page.locator('[data-count="products"]').textContent()).toBe('0 products');
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+      await shot(page, `catalog-failed-${name}`);
+      expect(errors()).toEqual([]);
+      expect((await recorded(page)).cspViolations).toEqual([]);
+    });
+  }
 });

@@ -175,6 +175,7 @@ function FeedView({
         <>
           <p class="feed-counts">
             {plural(report.accepted, 'product')} accepted, {rejected.toLocaleString('en')} rejected
+            {run && !run.applied && ' (none applied: another feed failed)'}
           </p>
           {rejected > 0 && <RejectedItems report={report} />}
         </>
