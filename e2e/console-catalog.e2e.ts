@@ -251,13 +251,22 @@ describe('/console, the Catalog page with feeds that refuse items and fail', () 
   let service: RunningService;
   let messyUrl: string;
   let downUrl: string;
+  const feedRequests: string[] = [];
+  /** `/slow.json` answers wait here until the test lets them go. */
+  const heldSlow: Array<() => void> = [];
 
   beforeAll(async () => {
     const messy = readFileSync(
       resolve(findPackageRoot(), 'src/server/catalog/normalize/fixtures/messy-feed.json'),
     );
     feeds = createServer((req, res) => {
-      if (req.url === '/messy.json') {
+      feedRequests.push(req.url ?? '');
+      if (req.url === '/slow.json') {
+        heldSlow.push(() => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(messy);
+        });
+      } else if (req.url === '/messy.json') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(messy);
       } else {
@@ -275,6 +284,7 @@ describe('/console, the Catalog page with feeds that refuse items and fail', () 
       widgets: [
         { id: 'messy', allowedOrigins: ['*'], feeds: [{ url: messyUrl }] },
         { id: 'broken', allowedOrigins: ['*'], feeds: [{ url: messyUrl }, { url: downUrl }] },
+        { id: 'slow', allowedOrigins: ['*'], feeds: [{ url: `${base}/slow.json` }] },
       ],
     });
     if (!config.ok) throw new Error(config.error);
@@ -282,6 +292,8 @@ describe('/console, the Catalog page with feeds that refuse items and fail', () 
   }, 60_000);
 
   afterAll(async () => {
+    // The service waits for running refreshes when it closes.
+    for (const answer of heldSlow.splice(0)) answer();
     await service?.close();
     await new Promise((ok) => feeds?.close(ok));
   });
@@ -353,4 +365,29 @@ describe('/console, the Catalog page with feeds that refuse items and fail', () 
       expect((await recorded(page)).cspViolations).toEqual([]);
     });
   }
+  it('joins the refresh already running (the start-up one) instead of downloading the feed again', async () => {
+    const { page, errors } = await signedIn(KEY, DESKTOP, 'light', service.url);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByLabel('Widget').selectOption('slow');
+    await page.getByText('No refresh has finished since the service started.').waitFor();
+    expect(await page.locator('article.feed .status').last().textContent()).toBe('Not read yet.');
+    // The start-up refresh is waiting for the feed.
+    expect(feedRequests.filter((u) => u === '/slow.json')).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Refresh now' }).click();
+    await page.getByRole('progressbar', { name: 'Refreshing the feeds' }).waitFor();
+    await expect.poll(() => page.locator('#refresh-progress').textContent()).toMatch(/\d+ seconds? so far/);
+    await shot(page, 'catalog-joining-1280-light');
+    expect(feedRequests.filter((u) => u === '/slow.json')).toHaveLength(1);
+
+    for (const answer of heldSlow.splice(0)) answer();
+    await expect
+      .poll(() => page.locator('[data-live="catalog"]').textContent())
+      .toMatch(/^Refresh applied: 7 added, 0 updated, 0 removed, 0 unchanged\.$/);
+    expect(await page.locator('.last-run').getAttribute('data-status')).toBe('applied');
+    expect(await page.locator('[data-count="products"]').textContent()).toBe('7 products');
+    // One download for the start-up refresh and the button together.
+    expect(feedRequests.filter((u) => u === '/slow.json')).toHaveLength(1);
+    expect(errors()).toEqual([]);
+  });
 });
