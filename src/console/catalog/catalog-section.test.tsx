@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAILED, FEED_URL, json, product, SUMMARY, setupCatalog } from './catalog-fixtures';
 import { CatalogProductView, matchText } from './catalog-product';
 import { CatalogSection } from './catalog-section';
+import { FAILED, FEED_URL, json, product, SUMMARY, setupCatalog } from './catalog-test-kit';
 
 afterEach(cleanup);
 

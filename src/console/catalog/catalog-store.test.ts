@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConsoleApi } from '../api';
 import { createConsoleStore } from '../store';
-import { APPLIED, FAILED, json, product, SUMMARY, setupCatalog } from './catalog-fixtures';
 import { CATALOG_MESSAGES, refreshOutcomeText } from './catalog-store';
+import { APPLIED, FAILED, json, product, SUMMARY, setupCatalog } from './catalog-test-kit';
 
 // The catalog page's store against a fake admin API at the fetch boundary: what it asks the service, and what it keeps.
 

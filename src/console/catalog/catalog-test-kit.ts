@@ -9,7 +9,8 @@ import type { ApiError } from '../api';
 import { createCatalogApi } from './catalog-api';
 import { type CatalogContext, createCatalogStore } from './catalog-store';
 
-// Test support for the catalog page's tests: a fake admin API at the fetch boundary, answering as the service does.
+// Test support for the catalog page's tests: a fake admin API at the fetch boundary, answering as the service does
+// (the service itself is tested over HTTP in src/server/admin, and with the page in e2e/console-catalog.e2e.ts).
 
 export const FEED_URL = 'https://feeds.example/shop.json';
 
