@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from './config';
+import { parseConfig, parseWidget } from './config';
 
 const base = () => ({
   adminKey: 'admin-key-123456',
@@ -312,5 +312,62 @@ describe('parseConfig()', () => {
 
   it('refuses things that are not configs at all', () => {
     for (const raw of [null, 42, 'x', [], { widgets: 'x' }]) expect(typeof errorOf(raw)).toBe('string');
+  });
+});
+
+describe('parseWidget(): the one validator of the config file and the settings API', () => {
+  const widget = (fields: Record<string, unknown>) => ({ id: 'demo', allowedOrigins: ['*'], ...fields });
+  const issuesOf = (raw: unknown) => {
+    const r = parseWidget(raw);
+    if (r.ok) throw new Error('expected the widget to be refused');
+    return r.error;
+  };
+  const orderStatus = (url: string, parameters: unknown[] = [{ name: 'order_id', type: 'string' }]) => ({
+    name: 'Order status',
+    url,
+    parameters,
+  });
+
+  it('returns every issue, each at its path within the widget', () => {
+    const issues = issuesOf(
+      widget({
+        themeColor: 'blue',
+        limits: { openStreamsPerIp: -1 },
+        starters: ['a', 'b', '  '],
+        colour: '#fff',
+        actions: [orderStatus('https://shop.example/orders/{order_id}'), orderStatus('not a url')],
+      }),
+    );
+    expect([...new Set(issues.map((i) => i.path))].sort()).toEqual(
+      ['actions[1].url', 'colour', 'limits.openStreamsPerIp', 'starters[2]', 'themeColor'].sort(),
+    );
+    expect(issues.find((i) => i.path === 'colour')?.message).toBe('is not a known field');
+    expect(issues.find((i) => i.path === 'limits.openStreamsPerIp')?.message).toBe('must be at least 1');
+  });
+
+  it('refuses a URL placeholder that names no parameter, at actions[i].url', () => {
+    expect(issuesOf(widget({ actions: [orderStatus('https://shop.example/orders/{orderId}')] }))).toEqual([
+      {
+        path: 'actions[0].url',
+        message: '{orderId} is not a parameter of the action (parameters: order_id)',
+      },
+    ]);
+    expect(issuesOf(widget({ actions: [orderStatus('https://shop.example/{a}/{b}', [])] }))).toEqual([
+      { path: 'actions[0].url', message: '{a}, {b} are not parameters of the action (parameters: none)' },
+    ]);
+    const fine = parseWidget(widget({ actions: [orderStatus('https://shop.example/orders/{order_id}')] }));
+    expect(fine.ok).toBe(true);
+  });
+
+  it('refuses the same placeholder at start, with the config file path', () => {
+    const c = { ...base(), widgets: [widget({ actions: [orderStatus('https://shop.example/o/{nope}')] })] };
+    expect(errorOf(c)).toBe(
+      'widgets[0].actions[0].url: {nope} is not a parameter of the action (parameters: order_id)',
+    );
+  });
+
+  it('gives the defaults the config file gives', () => {
+    const r = parseWidget(widget({}));
+    expect(r.ok && r.value).toMatchObject({ title: 'Shopping assistant', limits: { openStreamsPerIp: 20 } });
   });
 });

@@ -47,7 +47,14 @@ const ParameterSchema = v.strictObject({
   required: v.optional(v.boolean(), true),
 });
 
-const ActionSchema = v.strictObject({
+/** `{name}` in an action's URL, as src/server/actions/build-action-request.ts fills it. */
+const PLACEHOLDER = /\{([^{}]+)\}/g;
+const unknownPlaceholders = (action: { url: string; parameters: { name: string }[] }): string[] => {
+  const names = new Set(action.parameters.map((p) => p.name));
+  return [...action.url.matchAll(PLACEHOLDER)].map((m) => m[1]).filter((name) => !names.has(name));
+};
+
+const ActionFields = v.strictObject({
   name: v.pipe(nonEmpty, v.maxLength(100, 'must be at most 100 characters')),
   description: v.pipe(v.optional(v.string(), ''), v.maxLength(2000, 'must be at most 2000 characters')),
   method: v.optional(v.picklist(['GET', 'POST'], 'must be "GET" or "POST"'), 'POST'),
@@ -59,6 +66,22 @@ const ActionSchema = v.strictObject({
   /** With the widget's `identity.required`, refused for a shopper without a verified identity (DESIGN: issue 8). */
   requiresIdentity: v.optional(v.boolean()),
 });
+
+// Issue 22: a URL placeholder that names no parameter is refused where it is written, at start and on a save alike,
+// rather than failing every call at run time (`placeholder_undefined`).
+const ActionSchema = v.pipe(
+  ActionFields,
+  v.forward(
+    v.check(
+      (a) => unknownPlaceholders(a).length === 0,
+      (issue) => {
+        const unknown = unknownPlaceholders(issue.input as { url: string; parameters: { name: string }[] });
+        return `${unknown.map((n) => `{${n}}`).join(', ')} ${unknown.length === 1 ? 'is not a parameter' : 'are not parameters'} of the action (parameters: ${(issue.input as { parameters: { name: string }[] }).parameters.map((p) => p.name).join(', ') || 'none'})`;
+      },
+    ),
+    ['url'],
+  ),
+);
 
 /**
  * DESIGN "Identity verification": the store's back end signs HS256 JWTs with the secret this environment variable
@@ -227,8 +250,20 @@ const WidgetFields = v.strictObject({
   limits: v.optional(LimitsSchema, {}),
 });
 
+/**
+ * One widget of the config file, and the settings a save sends (src/server/settings/): one schema, one validator
+ * (`parseWidget`), so the file and the settings API accept and refuse the same things.
+ */
 const WidgetSchema = v.pipe(
   WidgetFields,
+  // Marking an action without a way to verify anyone would look protected and protect nothing.
+  v.forward(
+    v.check(
+      (w) => w.identity !== undefined || w.actions.every((a) => !a.requiresIdentity),
+      "an action with requiresIdentity needs the widget's identity (secretEnv) to be set",
+    ),
+    ['identity'],
+  ),
   // A document's sections come after the config's, within the same 500: with the config full, none could be used.
   v.forward(
     v.check(
@@ -272,87 +307,121 @@ const AgentSchema = v.pipe(
   ),
 );
 
-export const ConfigSchema = v.pipe(
-  v.strictObject({
-    adminKey: v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters')),
-    agents: v.optional(v.array(AgentSchema), []),
-    database: v.optional(
-      v.union(
-        [v.literal('embedded'), v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//))],
-        'must be "embedded" or a postgres:// URL',
-      ),
-      'embedded',
+/** The config file without its widgets, which `parseWidget` checks one by one. */
+const ServiceFields = v.strictObject({
+  adminKey: v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters')),
+  agents: v.optional(v.array(AgentSchema), []),
+  database: v.optional(
+    v.union(
+      [v.literal('embedded'), v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//))],
+      'must be "embedded" or a postgres:// URL',
     ),
-    engine: v.optional(EngineSchema, { type: 'local' }),
-    allowHttpLoopback: v.optional(v.boolean(), false),
-    /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
-    trustProxy: v.optional(
-      v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),
-      0,
+    'embedded',
+  ),
+  engine: v.optional(EngineSchema, { type: 'local' }),
+  allowHttpLoopback: v.optional(v.boolean(), false),
+  /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
+  trustProxy: v.optional(
+    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),
+    0,
+  ),
+  taskApiKeys: v.optional(
+    v.array(
+      v.strictObject({
+        user: nonEmpty,
+        key: v.pipe(
+          v.string(),
+          v.regex(/^nsk_[A-Za-z0-9_-]{16,}$/, 'must start with nsk_ and have 16+ more characters'),
+        ),
+        /** The catalog the local engine answers this user's tasks from; default: the first widget. */
+        widgetId: v.optional(nonEmpty),
+      }),
     ),
-    taskApiKeys: v.optional(
-      v.array(
-        v.strictObject({
-          user: nonEmpty,
-          key: v.pipe(
-            v.string(),
-            v.regex(/^nsk_[A-Za-z0-9_-]{16,}$/, 'must start with nsk_ and have 16+ more characters'),
-          ),
-          /** The catalog the local engine answers this user's tasks from; default: the first widget. */
-          widgetId: v.optional(nonEmpty),
-        }),
-      ),
-      [],
-    ),
-    widgets: v.pipe(v.array(WidgetSchema), v.minLength(1, 'must list at least one widget')),
-  }),
-  v.check(
-    (c) => new Set(c.widgets.map((w) => w.id)).size === c.widgets.length,
-    'widgets: ids must be unique',
+    [],
   ),
-  v.check((c) => new Set(c.agents.map((a) => a.id)).size === c.agents.length, 'agents: ids must be unique'),
-  v.check(
-    (c) => c.taskApiKeys.every((k) => k.widgetId === undefined || c.widgets.some((w) => w.id === k.widgetId)),
-    'taskApiKeys: widgetId must name a widget of the config',
-  ),
-  v.check(
-    (c) => new Set(c.taskApiKeys.map((k) => k.key)).size === c.taskApiKeys.length,
-    'taskApiKeys: keys must be unique',
-  ),
-  // Marking an action without a way to verify anyone would look protected and protect nothing.
-  v.check(
-    (c) => c.widgets.every((w) => w.identity || w.actions.every((a) => !a.requiresIdentity)),
-    "widgets: an action with requiresIdentity needs the widget's identity (secretEnv) to be set",
-  ),
-  // The push API finds the widget from the key alone (DESIGN "Other bad input").
-  v.check((c) => {
-    const keys = c.widgets.flatMap((w) => w.productDataApiKeys);
-    return new Set(keys).size === keys.length;
-  }, 'widgets: productDataApiKeys must be unique across widgets (a key belongs to one widget)'),
-);
+  // Each widget is checked by `parseWidget`, the validator the settings API uses too (issue 22).
+  widgets: v.pipe(v.array(v.unknown()), v.minLength(1, 'must list at least one widget')),
+});
 
-export type ServiceConfig = v.InferOutput<typeof ConfigSchema>;
-export type WidgetSettings = ServiceConfig['widgets'][number];
+export type WidgetSettings = v.InferOutput<typeof WidgetSchema>;
+export type ServiceConfig = Omit<v.InferOutput<typeof ServiceFields>, 'widgets'> & {
+  widgets: WidgetSettings[];
+};
 export type ActionDefinition = WidgetSettings['actions'][number];
 export type WidgetLimits = WidgetSettings['limits'];
 export type BusinessHours = NonNullable<WidgetSettings['businessHours']>;
 export type AgentSettings = ServiceConfig['agents'][number];
 
-/** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
-export function parseConfig(raw: unknown): Result<ServiceConfig, string> {
-  const parsed = v.safeParse(ConfigSchema, raw);
-  if (parsed.success) return ok(parsed.output);
-  const issue = parsed.issues[0];
-  const path = (issue.path ?? [])
+/** One problem, at the config file's path of the field (`actions[1].url`, `limits.openStreamsPerIp`). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** valibot's path as the config file writes it: `widgets[0].feeds[1].url`. */
+const pathOf = (issue: v.BaseIssue<unknown>): string =>
+  (issue.path ?? [])
     .map((item, i) => (typeof item.key === 'number' ? `[${item.key}]` : `${i ? '.' : ''}${String(item.key)}`))
     .join('');
-  const message =
-    issue.kind === 'schema' && issue.received !== undefined && issue.expected && !path
-      ? issue.message
-      : issue.message
-          .replace(/^Invalid key: Expected never but received .*/, 'is not a known field')
-          .replace(/^Invalid key: Expected ".*" but received undefined$/, 'is required');
-  return err(path ? `${path}: ${message}` : message);
+
+const messageOf = (issue: v.BaseIssue<unknown>): string =>
+  issue.message
+    .replace(/^Invalid key: Expected never but received .*/, 'is not a known field')
+    .replace(/^Invalid key: Expected ".*" but received undefined$/, 'is required');
+
+const issuesOf = (issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldIssue[] =>
+  issues.map((issue) => {
+    const path = pathOf(issue);
+    return { path: path ? `${prefix}${path}` : prefix.replace(/\.$/, ''), message: messageOf(issue) };
+  });
+
+/**
+ * Validates one widget as the config file writes it: the one validator of the config file and the settings API
+ * (issue 22). Every issue, each at its path within the widget (`actions[0].url`, `starters[2]`), not just the first.
+ *
+ * @example
+ * const w = parseWidget({ id: 'demo', allowedOrigins: ['*'], actions: [{ name: 'x', url: 'https://a.example/{id}' }] });
+ * // w.error → [{ path: 'actions[0].url', message: '{id} is not a parameter of the action (parameters: none)' }]
+ */
+export function parseWidget(raw: unknown): Result<WidgetSettings, FieldIssue[]> {
+  const parsed = v.safeParse(WidgetSchema, raw);
+  return parsed.success ? ok(parsed.output) : err(issuesOf(parsed.issues));
+}
+
+const line = (issue: FieldIssue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+
+/** Validates a parsed config; the error names the first bad field by its path, e.g. `widgets[0].feeds[1].url`. */
+export function parseConfig(raw: unknown): Result<ServiceConfig, string> {
+  const parsed = v.safeParse(ServiceFields, raw);
+  if (!parsed.success) return err(line(issuesOf(parsed.issues)[0]));
+  const service = parsed.output;
+  const widgets: WidgetSettings[] = [];
+  for (const [i, rawWidget] of service.widgets.entries()) {
+    const widget = parseWidget(rawWidget);
+    if (!widget.ok) {
+      const first = widget.error[0];
+      return err(line({ ...first, path: first.path ? `widgets[${i}].${first.path}` : `widgets[${i}]` }));
+    }
+    widgets.push(widget.value);
+  }
+  const config: ServiceConfig = { ...service, widgets };
+  const problem = crossCheck(config);
+  return problem ? err(problem) : ok(config);
+}
+
+/** What no single widget can check alone. */
+function crossCheck(c: ServiceConfig): string | undefined {
+  if (new Set(c.widgets.map((w) => w.id)).size !== c.widgets.length) return 'widgets: ids must be unique';
+  if (new Set(c.agents.map((a) => a.id)).size !== c.agents.length) return 'agents: ids must be unique';
+  if (!c.taskApiKeys.every((k) => k.widgetId === undefined || c.widgets.some((w) => w.id === k.widgetId)))
+    return 'taskApiKeys: widgetId must name a widget of the config';
+  if (new Set(c.taskApiKeys.map((k) => k.key)).size !== c.taskApiKeys.length)
+    return 'taskApiKeys: keys must be unique';
+  // The push API finds the widget from the key alone (DESIGN "Other bad input").
+  const keys = c.widgets.flatMap((w) => w.productDataApiKeys);
+  if (new Set(keys).size !== keys.length)
+    return 'widgets: productDataApiKeys must be unique across widgets (a key belongs to one widget)';
+  return undefined;
 }
 
 /** Reads and validates a config file; errors name the file and the field. */
