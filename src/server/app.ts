@@ -11,6 +11,7 @@ import { handoffPromise } from './handoff/handoff-promise';
 import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
+import { settingsRoutes } from './settings/settings-routes';
 import { sdkRoutes } from './static-sdk';
 import { deleteConversation } from './storage/conversation-retention';
 import { taskKeyCheck } from './tasks/task-keys';
@@ -37,7 +38,8 @@ export function createApp({
   logger = silentLogger,
   maxBodyBytes = 64 * 1024,
 }: AppOptions): Hono {
-  const widgets = new Map(config.widgets.map((w) => [w.id, w]));
+  // Issue 22: every widget setting is read from the registry, which follows saved versions.
+  const widgets = runtime.registry;
   const app = new Hono();
 
   app.use(async (c, next) => {
@@ -59,6 +61,16 @@ export function createApp({
   app.route(
     TASK_API_PATH,
     taskRoutes({ tasks: runtime.tasks, checkKey: taskKeyCheck(config.taskApiKeys, config.widgets[0].id) }),
+  );
+  // Also before the global cap: settings carry the widget's knowledge; they have a cap of their own (admin only).
+  app.route(
+    '/v0/admin',
+    settingsRoutes({
+      keys: runtime.agentKeys,
+      store: runtime.settings,
+      registry: runtime.registry,
+      fileWidgets: config.widgets,
+    }),
   );
   app.use(
     bodyLimit({
@@ -116,7 +128,7 @@ export function createApp({
       actionOptions: runtime.actionOptions,
       inbox: {
         chat: runtime.chat,
-        widgets: config.widgets,
+        widgets: runtime.registry.widgets,
         webhookCalls: runtime.webhookCalls,
         handoff: runtime.handoff,
       },

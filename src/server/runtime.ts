@@ -21,6 +21,8 @@ import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { guardMode } from './handoff/mode-guard';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import type { Logger } from './logger';
+import { createSettingsStore, type SettingsStore } from './settings/settings-store';
+import { openWidgetRegistry, type WidgetRegistry } from './settings/widget-registry';
 import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type RetentionSweep, scheduleRetentionSweep } from './storage/conversation-retention';
 import { type Db, openDatabase } from './storage/db';
@@ -60,7 +62,12 @@ export interface Runtime {
   knowledge: KnowledgeService;
   hub: EventHub;
   service: ChatService;
+  /** The widget's live settings (issue 22: from the registry, which follows saved versions). */
   findWidget(id: string): WidgetSettings | undefined;
+  /** Every widget's live settings, and the versions' notification point (issue 22). */
+  registry: WidgetRegistry;
+  /** The widgets' settings versions (issue 22). */
+  settings: SettingsStore;
   /** The widget's identity-token verifier (its `identity.secretEnv` secret), if it has `identity`. */
   identityOf(widgetId: string): VerifyIdentity | undefined;
   /** How often an open reply stream re-reads the log unprompted: often only when other instances may write. */
@@ -81,6 +88,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** How soon a version saved on another instance is live here (issue 23 replaces the poll with LISTEN/NOTIFY). */
+export const SETTINGS_POLL_MS = 1000;
+
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
   // The model key is checked before anything opens: a missing one stops the start with one clear line.
@@ -88,6 +98,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (!apiKey.ok) throw new Error(apiKey.error);
   const engine = engineFromConfig(config.engine);
   if (!engine.ok) throw new Error(engine.error);
+  // The config file's secrets are checked before anything opens; the registry checks the stored versions' again.
   const signingSecrets = readSigningSecrets(config.widgets);
   if (!signingSecrets.ok) throw new Error(signingSecrets.error);
   // Identity secrets likewise: a widget that promises verified identity never runs without its secret.
@@ -105,13 +116,29 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     await db.close();
     throw error;
   }
+  const isShared = (options.databaseUrl ?? config.database) !== 'embedded';
+  // Issue 22: each widget's settings are versions in the database, seeded from the config file; every read of a
+  // widget's settings below goes through the registry, so a save is live without a restart. Other instances may save
+  // only on a shared database: only there is there anything to poll for.
+  const settings = createSettingsStore(db);
+  let registry: WidgetRegistry;
+  try {
+    registry = await openWidgetRegistry({
+      store: settings,
+      fileWidgets: config.widgets,
+      logger,
+      pollMs: isShared ? SETTINGS_POLL_MS : undefined,
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const chat = createChatStore(db);
   const turns = createTurnStore(db, chat);
   const turnTimeoutMs = options.turnTimeoutMs ?? 120_000;
   // The embedded database has one process at a time (its data folder is locked), so every reply still `streaming` at
   // start was cut off by the last stop. On PostgreSQL other instances may be mid-turn: only replies older than the
   // turn deadline are certainly orphaned, swept at start and then every minute.
-  const isShared = (options.databaseUrl ?? config.database) !== 'embedded';
   const orphanAgeMs = isShared ? turnTimeoutMs + 10_000 : 0;
   const sweep = async () => {
     const count = await turns.failInterruptedReplies(orphanAgeMs);
@@ -133,17 +160,16 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   limitSweeper.unref();
 
-  const widgets = new Map(config.widgets.map((w) => [w.id, w]));
   const actionOptions: Omit<CallActionOptions, 'signal'> = {
     allowHttpLoopback: config.allowHttpLoopback,
-    signingSecretFor: (widgetId) => signingSecrets.value.get(widgetId),
+    signingSecretFor: registry.signingSecretOf,
     ...options.actionOptions,
   };
   const catalog = createCatalogStore(db);
   const feedReports = new Map<string, RefreshReport>();
   // Feeds download in the background: the service answers at once, and products appear when the first refresh lands.
   const feeds = scheduleFeedRefresh(
-    config.widgets,
+    registry.widgets,
     catalog,
     { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
     logger,
@@ -151,11 +177,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   // Knowledge documents likewise: fetched in the background, their sections join when they land.
   const knowledge = startKnowledge(
-    config.widgets,
+    [...registry.widgets],
     { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
     logger,
   );
-  const retention = scheduleRetentionSweep(db, config.widgets, logger);
+  registry.onChange((widget) => knowledge.update(widget));
+  const retention = scheduleRetentionSweep(db, registry.widgets, logger);
   const hub = createEventHub();
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
@@ -168,11 +195,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   ): EngineTools => {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
-    const user = widgets.get(widgetId)?.identity ? storedUser : null;
+    const user = registry.get(widgetId)?.identity ? storedUser : null;
     // Innermost, right at the integrator: every call re-reads the conversation's mode (issue 21), whichever path led to
     // it (an engine's call, a confirmed proposal's).
     return guardIdentity(
-      widgets.get(widgetId),
+      registry.get(widgetId),
       user,
       wrap(
         guardMode(handoff.modeOf, conversationId, {
@@ -202,7 +229,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
           findProduct: (ref) => findProduct(db, widgetId, ref),
           cancelOrder: orderCancellationTool(
-            widgets.get(widgetId),
+            registry.get(widgetId),
             { widgetId, conversationId },
             { calls: webhookCalls, logger, options: actionOptions },
             userData,
@@ -221,9 +248,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     saveState: turns.saveState,
     toolsFor,
     proposals: createProposalStore(db),
-    actionsOf: (id) => widgets.get(id)?.actions ?? [],
-    instructionsOf: (id) => widgets.get(id)?.instructions,
-    startersOf: (id) => widgets.get(id)?.starters,
+    actionsOf: (id) => registry.get(id)?.actions ?? [],
+    instructionsOf: (id) => registry.get(id)?.instructions,
+    startersOf: (id) => registry.get(id)?.starters,
     turnTimeoutMs,
     handoff: {
       modeOf: handoff.modeOf,
@@ -233,7 +260,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           const requested = await handoff.request(widgetId, conversationId, { replyId });
           if (!requested)
             return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
-          const promise = handoffPromise(widgets.get(widgetId)?.businessHours, language);
+          const promise = handoffPromise(registry.get(widgetId)?.businessHours, language);
           return { ok: true, ...promise };
         },
       }),
@@ -261,8 +288,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     knowledge,
     hub,
     service,
-    findWidget: (id) => widgets.get(id),
-    identityOf: (id) => identity.value.get(id),
+    findWidget: registry.get,
+    registry,
+    settings,
+    identityOf: registry.identityOf,
     streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,
     tasks,
@@ -272,6 +301,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     agentKeys: agentKeys.value,
     hasAgents,
     async close() {
+      registry.close();
       clearInterval(sweeper);
       clearInterval(limitSweeper);
       await retention.stop();

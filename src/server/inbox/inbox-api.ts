@@ -24,7 +24,8 @@ import type { WebhookCallStore } from '../webhooks/webhook-call-store';
 
 export interface InboxApiDeps {
   chat: Pick<ChatStore, 'listConversations' | 'getConversation' | 'listMessages'>;
-  widgets: readonly WidgetSettings[];
+  /** Read at each request (issue 22: the settings registry), so a renamed widget shows its new title. */
+  widgets: Iterable<WidgetSettings>;
   /** Webhook calls shown beside the transcript (issue #7): what the integrator was asked and answered. */
   webhookCalls?: Pick<WebhookCallStore, 'list'>;
   /** Issue 21: the queue's counts, and each answer's feedback and action calls beside the transcript. */
@@ -93,14 +94,14 @@ export function inboxMessageOf(
  * //     nextCursor: "1718000000000000_…" | null }
  */
 export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxApiDeps): Hono {
-  const byId = new Map(widgets.map((w) => [w.id, w]));
+  const byId = { get: (id: string) => [...widgets].find((w) => w.id === id) };
   const app = new Hono();
   // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
   const noStore = (c: Context) => c.header('cache-control', 'no-store');
 
   app.get('/widgets', (c) => {
     noStore(c);
-    return c.json<InboxWidgetsResponse>({ widgets: widgets.map((w) => ({ id: w.id, title: w.title })) });
+    return c.json<InboxWidgetsResponse>({ widgets: [...widgets].map((w) => ({ id: w.id, title: w.title })) });
   });
 
   app.get('/widgets/:widgetId/conversations', async (c) => {

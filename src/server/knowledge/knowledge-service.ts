@@ -46,6 +46,8 @@ export interface KnowledgeService {
   refreshNow(widgetId: string): Promise<KnowledgeReport | null>;
   /** What the last refresh of the widget's documents found. */
   lastReport(widgetId: string): KnowledgeReport | undefined;
+  /** Issue 22: the widget's new settings (its sections and URLs); a changed URL list is fetched at once. */
+  update(widget: WidgetSettings): void;
   stop(): Promise<void>;
 }
 
@@ -205,9 +207,11 @@ export function startKnowledge(
   };
 
   for (const entry of state.values()) {
-    if (entry.widget.knowledgeUrls.length === 0) continue;
-    void run(entry);
-    const timer = setInterval(() => void run(entry), options.refreshMs ?? KNOWLEDGE_REFRESH_MS);
+    if (entry.widget.knowledgeUrls.length > 0) void run(entry);
+    // Every widget has its timer: settings saved later (issue 22) may give one `knowledgeUrls`.
+    const timer = setInterval(() => {
+      if (entry.widget.knowledgeUrls.length > 0) void run(entry);
+    }, options.refreshMs ?? KNOWLEDGE_REFRESH_MS);
     timer.unref();
     timers.push(timer);
   }
@@ -225,6 +229,20 @@ export function startKnowledge(
       return entry && entry.widget.knowledgeUrls.length > 0 ? run(entry) : null;
     },
     lastReport: (widgetId) => reports.get(widgetId),
+    update(widget) {
+      const entry = state.get(widget.id);
+      if (!entry) return;
+      const added = widget.knowledgeUrls.some((url) => !entry.widget.knowledgeUrls.includes(url));
+      entry.widget = widget;
+      entry.configured = widget.knowledge.map((s) => ({ title: s.title, text: s.text, source: null }));
+      // A document no longer listed leaves with its sections; one still listed keeps its copy.
+      for (const url of [...entry.copies.keys()])
+        if (!widget.knowledgeUrls.includes(url)) entry.copies.delete(url);
+      for (const url of [...entry.errors.keys()])
+        if (!widget.knowledgeUrls.includes(url)) entry.errors.delete(url);
+      assemble(entry);
+      if (added) void run(entry);
+    },
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       stopping.abort();

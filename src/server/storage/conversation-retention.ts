@@ -67,7 +67,8 @@ export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
  */
 export function scheduleRetentionSweep(
   db: Db,
-  widgets: ReadonlyArray<{ id: string; retentionDays: number }>,
+  /** Read again at each sweep (issue 22: the settings registry). */
+  widgets: Iterable<{ id: string; retentionDays: number }>,
   logger: Logger,
   intervalMs = SWEEP_INTERVAL_MS,
 ): RetentionSweep {

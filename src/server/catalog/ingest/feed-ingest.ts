@@ -175,14 +175,22 @@ async function* readFeed(
   }
 }
 
-/** Refreshes every widget's feeds now and then on each widget's shortest `refreshMinutes`; never overlapping. */
+/**
+ * Refreshes every widget's feeds now and then on each widget's shortest `refreshMinutes`; never overlapping. `widgets`
+ * is read again at each run (issue 22: the settings registry), so a run fetches the widget's feeds as they are then;
+ * the schedule itself (which widgets, how often) is set at start.
+ */
 export function scheduleFeedRefresh(
-  widgets: WidgetSettings[],
+  widgets: Iterable<WidgetSettings>,
   catalog: CatalogStore,
   options: FeedIngestOptions,
   logger: Logger,
   onReport: (report: RefreshReport) => void = () => {},
 ): { refreshNow(widgetId: string): Promise<RefreshReport | null>; stop(): Promise<void> } {
+  const current = (id: string): WidgetSettings | undefined => {
+    for (const widget of widgets) if (widget.id === id) return widget;
+    return undefined;
+  };
   const running = new Map<string, Promise<RefreshReport>>();
   const timers: NodeJS.Timeout[] = [];
   const run = (widget: WidgetSettings): Promise<RefreshReport> => {
@@ -220,14 +228,17 @@ export function scheduleFeedRefresh(
     if (widget.feeds.length === 0) continue;
     void run(widget);
     const minutes = Math.min(...widget.feeds.map((f) => f.refreshMinutes));
-    const timer = setInterval(() => void run(widget), minutes * 60_000);
+    const timer = setInterval(() => {
+      const now = current(widget.id);
+      if (now && now.feeds.length > 0) void run(now);
+    }, minutes * 60_000);
     timer.unref();
     timers.push(timer);
   }
   return {
     refreshNow: async (widgetId) => {
-      const widget = widgets.find((w) => w.id === widgetId && w.feeds.length > 0);
-      return widget ? run(widget) : null;
+      const widget = current(widgetId);
+      return widget && widget.feeds.length > 0 ? run(widget) : null;
     },
     stop: async () => {
       for (const t of timers) clearInterval(t);

@@ -17,6 +17,7 @@ import { conversationLocale } from './018-conversation-locale';
 import { conversationPageContext } from './019-conversation-page-context';
 import { proactiveMessages } from './020-proactive-messages';
 import { handoff } from './021-handoff';
+import { widgetSettings } from './022-widget-settings';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   conversationPageContext,
   proactiveMessages,
   handoff,
+  widgetSettings,
 ];

@@ -1,0 +1,179 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { WidgetSettings } from '../config';
+import { identitySecrets, type VerifyIdentity } from '../edge/identity-token';
+import { readSigningSecrets } from '../edge/signing-secrets';
+import type { Logger } from '../logger';
+import { editableOf, validateSettings } from './editable-settings';
+import type { SettingsStore, StoredVersion } from './settings-store';
+
+// Issue 22 (REFERENCES §11, Unleash): the service reads every widget's settings from here, never from the config
+// file. It holds the newest version of each widget of the config file, with the file's secrets joined in, and reads
+// them again whenever the highest version id moves: at once on the instance that saved (`settingsChanged()` after
+// the insert), within `pollMs` on the others (a poll of one indexed max(); issue 23 calls `settingsChanged()` from a
+// LISTEN instead). A widget removed from the config file is out of service (its versions stay, and come back with it).
+
+export interface WidgetRegistry {
+  /** The widget's live settings, secrets joined in; undefined for a widget that is not in the config file. */
+  get(id: string): WidgetSettings | undefined;
+  /** Every widget's live settings, in the config file's order; iterating it always sees the newest. */
+  readonly widgets: Iterable<WidgetSettings>;
+  /** The live version number of the widget. */
+  versionOf(id: string): number | undefined;
+  signingSecretOf(id: string): string | undefined;
+  identityOf(id: string): VerifyIdentity | undefined;
+  /** Called with a widget whose settings changed (after the registry holds them). */
+  onChange(listener: (widget: WidgetSettings, previous: WidgetSettings) => void): void;
+  /**
+   * The one notification point: some widget may have a new version. Reads the newest versions again when the highest
+   * version id moved; resolves when this instance serves them. The poll calls it; so does a save; issue 23's NOTIFY.
+   */
+  settingsChanged(): Promise<void>;
+  close(): void;
+}
+
+export interface RegistryOptions {
+  store: SettingsStore;
+  /** The config file's widgets: which widgets exist, their seed, and their secrets. */
+  fileWidgets: readonly WidgetSettings[];
+  logger: Logger;
+  /** How often to look for versions saved on other instances; undefined: never (the only instance). */
+  pollMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface Entry {
+  widget: WidgetSettings;
+  version: number;
+  signingSecret?: string;
+  identity?: VerifyIdentity;
+}
+
+/**
+ * Seeds each widget of the config file that has no version yet with version 1 from the file, loads the newest of
+ * each, and starts following new ones. Throws, like a bad config file, when a stored version cannot run here (an
+ * environment variable it names is not set).
+ */
+export async function openWidgetRegistry({
+  store,
+  fileWidgets,
+  logger,
+  pollMs,
+  env = process.env,
+}: RegistryOptions): Promise<WidgetRegistry> {
+  const fileById = new Map(fileWidgets.map((w) => [w.id, w]));
+  for (const widget of fileWidgets) await store.seed(widget.id, editableOf(widget));
+
+  const entries = new Map<string, Entry>();
+  const listeners: ((widget: WidgetSettings, previous: WidgetSettings) => void)[] = [];
+  let seenId = -1;
+
+  /** The stored settings as this instance would run them; a string says why it cannot. */
+  const entryOf = (stored: StoredVersion): Entry | string => {
+    const file = fileById.get(stored.widgetId) as WidgetSettings;
+    const checked = validateSettings(stored.settings, file, env);
+    if (!checked.ok)
+      return `version ${stored.version}: ${checked.error.map((i) => `${i.path}: ${i.message}`).join('; ')}`;
+    const widget = checked.value;
+    const signing = readSigningSecrets([widget], env);
+    const identity = identitySecrets([widget], env);
+    return {
+      widget,
+      version: stored.version,
+      signingSecret: signing.ok ? signing.value.get(widget.id) : undefined,
+      identity: identity.ok ? identity.value.get(widget.id) : undefined,
+    };
+  };
+
+  const load = async (isStart: boolean) => {
+    const maxId = await store.maxId();
+    if (maxId === seenId) return;
+    for (const stored of await store.latest([...fileById.keys()])) {
+      const current = entries.get(stored.widgetId);
+      if (current && current.version === stored.version) continue;
+      const next = entryOf(stored);
+      if (typeof next === 'string') {
+        if (isStart)
+          throw new Error(`widget ${stored.widgetId}: the stored settings cannot run here: ${next}`);
+        // Another instance saved what this one cannot run (its environment lacks a variable): keep serving the last.
+        logger.error('a new settings version cannot run on this instance; the previous stays live', {
+          widgetId: stored.widgetId,
+          problem: next,
+        });
+        continue;
+      }
+      entries.set(stored.widgetId, next);
+      if (current) {
+        logger.info('settings version live', { widgetId: stored.widgetId, version: stored.version });
+        for (const listener of listeners) listener(next.widget, current.widget);
+      } else if (
+        stored.version > 1 &&
+        !isDeepStrictEqual(editableOf(fileById.get(stored.widgetId)!), stored.settings)
+      ) {
+        logger.info(
+          'the database holds newer settings than the config file; they win (edit them in the console)',
+          {
+            widgetId: stored.widgetId,
+            version: stored.version,
+          },
+        );
+      }
+    }
+    seenId = maxId;
+  };
+  await load(true);
+
+  // One load at a time. A call while one runs gets the next load, after it (a version may have landed meanwhile);
+  // calls while that one waits share it, so a slow database never piles loads up.
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const start = () => {
+    running = load(false).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const settingsChanged = (): Promise<void> => {
+    if (!running) return start();
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = undefined;
+        return start();
+      });
+    return queued;
+  };
+
+  const timer =
+    pollMs === undefined
+      ? undefined
+      : setInterval(
+          () =>
+            void settingsChanged().catch((error: unknown) =>
+              logger.error('settings poll failed', { error: String(error) }),
+            ),
+          pollMs,
+        );
+  timer?.unref();
+
+  const widgets: Iterable<WidgetSettings> = {
+    *[Symbol.iterator]() {
+      for (const id of fileById.keys()) {
+        const entry = entries.get(id);
+        if (entry) yield entry.widget;
+      }
+    },
+  };
+
+  return {
+    get: (id) => entries.get(id)?.widget,
+    widgets,
+    versionOf: (id) => entries.get(id)?.version,
+    signingSecretOf: (id) => entries.get(id)?.signingSecret,
+    identityOf: (id) => entries.get(id)?.identity,
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
+    settingsChanged,
+    close: () => clearInterval(timer),
+  };
+}
