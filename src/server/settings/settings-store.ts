@@ -55,7 +55,7 @@ export function createSettingsStore(db: Db): SettingsStore {
     async seed(widgetId, settings) {
       const rows = await db.query(
         `INSERT INTO widget_settings_versions (widget_id, version, settings, who, summary)
-         VALUES ($1, 1, $2::jsonb, 'config', 'from the config file')
+         VALUES ($1, 1, $2::json, 'config', 'from the config file')
          ON CONFLICT (widget_id, version) DO NOTHING RETURNING id`,
         [widgetId, JSON.stringify(settings)],
       );
@@ -81,7 +81,7 @@ export function createSettingsStore(db: Db): SettingsStore {
       // The base must exist and version base+1 must not: together, the base is the newest (versions have no gaps).
       const rows = await db.query<{ version: number }>(
         `INSERT INTO widget_settings_versions (widget_id, version, settings, who, summary, rollback_of)
-         SELECT $1, $2::integer + 1, $3::jsonb, $4, $5, $6
+         SELECT $1, $2::integer + 1, $3::json, $4, $5, $6
           WHERE EXISTS (SELECT 1 FROM widget_settings_versions WHERE widget_id = $1 AND version = $2)
          ON CONFLICT (widget_id, version) DO NOTHING RETURNING version`,
         [
