@@ -385,7 +385,14 @@ const issuesOf = (issues: readonly v.BaseIssue<unknown>[], prefix = ''): FieldIs
  */
 export function parseWidget(raw: unknown): Result<WidgetSettings, FieldIssue[]> {
   const parsed = v.safeParse(WidgetSchema, raw);
-  return parsed.success ? ok(parsed.output) : err(issuesOf(parsed.issues));
+  const issues = parsed.success ? [] : issuesOf(parsed.issues);
+  // valibot's strictObject tells a known key with `in`, so a field named like an Object.prototype member
+  // (`constructor`, `toString`) passes as known and is silently dropped; it is as unknown as any other.
+  if (typeof raw === 'object' && raw !== null)
+    for (const key of Object.keys(raw))
+      if (!Object.hasOwn(WidgetFields.entries, key) && !issues.some((i) => i.path === key))
+        issues.push({ path: key, message: 'is not a known field' });
+  return issues.length === 0 && parsed.success ? ok(parsed.output) : err(issues);
 }
 
 const line = (issue: FieldIssue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message);

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EditableWidgetSettings } from '../../protocol/widget-settings';
 import { widgetClient } from '../edge/identity-test-kit';
 import { type RecordingServer, startRecordingServer } from '../net/test-servers';
 import { admin, type Instances, settingsBackends, settingsConfig, within } from './settings-test-kit';
@@ -53,7 +54,8 @@ describe.each(settingsBackends)('the settings API ($name)', (backend) => {
   }, 60_000);
   afterAll(() => service?.close());
 
-  const current = async () => (await admin(url, settingsPath)).json as { version: number; settings: any };
+  const current = async () =>
+    (await admin(url, settingsPath)).json as { version: number; settings: Required<EditableWidgetSettings> };
   const save = (settings: unknown, baseVersion: number) =>
     admin(url, settingsPath, { method: 'PUT', body: { settings, baseVersion } });
 
