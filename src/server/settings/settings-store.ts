@@ -46,6 +46,8 @@ export interface SettingsStore {
    * base does not exist). Two saves from one base: exactly one gets the row.
    */
   append(widgetId: string, baseVersion: number, next: NewVersion): Promise<number | null>;
+  /** The newest version the config file gave (`who` = 'config'). */
+  latestFromConfig(widgetId: string): Promise<StoredVersion | undefined>;
   versions(widgetId: string): Promise<SettingsVersion[]>;
   version(widgetId: string, version: number): Promise<StoredVersion | undefined>;
 }
@@ -94,6 +96,14 @@ export function createSettingsStore(db: Db): SettingsStore {
         ],
       );
       return rows[0]?.version ?? null;
+    },
+    async latestFromConfig(widgetId) {
+      const [row] = await db.query<Row>(
+        `SELECT id, widget_id, version, settings::text AS settings FROM widget_settings_versions
+          WHERE widget_id = $1 AND who = 'config' ORDER BY version DESC LIMIT 1`,
+        [widgetId],
+      );
+      return row ? storedOf(row) : undefined;
     },
     async versions(widgetId) {
       const rows = await db.query<{

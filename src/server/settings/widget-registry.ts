@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { EditableWidgetSettings } from '../../protocol/widget-settings';
 import type { WidgetSettings } from '../config';
 import { identitySecrets, type VerifyIdentity } from '../edge/identity-token';
 import { readSigningSecrets } from '../edge/signing-secrets';
 import type { Logger } from '../logger';
 import { editableOf, validateSettings } from './editable-settings';
 import type { SettingsStore, StoredVersion } from './settings-store';
+import { settingsSummary } from './settings-summary';
 
 // Issue 22 (REFERENCES §11, Unleash): the service reads every widget's settings from here, never from the config
 // file. It holds the newest version of each widget of the config file, with the file's secrets joined in, and reads
@@ -49,6 +51,35 @@ interface Entry {
 }
 
 /**
+ * Version 1 from the config file for a widget with none. Afterwards the console's versions stand across restarts,
+ * unless the widget in the config file itself changed since the file last gave a version: then the file's new content
+ * is a new version (`config`) on top of the newest, so an edited file is never silently ignored. Instances starting at
+ * once with the same file add it once (the unique version; the loser finds the file's content already there).
+ */
+async function followConfigFile(store: SettingsStore, widget: WidgetSettings, logger: Logger): Promise<void> {
+  // As stored: a JSON round trip drops what JSON has no room for (undefined fields).
+  const fromFile = JSON.parse(JSON.stringify(editableOf(widget))) as EditableWidgetSettings;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await store.seed(widget.id, fromFile)) return;
+    const lastFromFile = await store.latestFromConfig(widget.id);
+    if (lastFromFile && isDeepStrictEqual(lastFromFile.settings, fromFile)) return;
+    const [latest] = await store.latest([widget.id]);
+    const version = await store.append(widget.id, latest.version, {
+      settings: fromFile,
+      who: 'config',
+      summary: `the config file changed: ${settingsSummary(fromFile, lastFromFile?.settings ?? latest.settings)}`,
+    });
+    if (version !== null) {
+      logger.info('the config file changed a widget: a new settings version', {
+        widgetId: widget.id,
+        version,
+      });
+      return;
+    }
+  }
+}
+
+/**
  * Seeds each widget of the config file that has no version yet with version 1 from the file, loads the newest of
  * each, and starts following new ones. Throws, like a bad config file, when a stored version cannot run here (an
  * environment variable it names is not set).
@@ -61,7 +92,7 @@ export async function openWidgetRegistry({
   env = process.env,
 }: RegistryOptions): Promise<WidgetRegistry> {
   const fileById = new Map(fileWidgets.map((w) => [w.id, w]));
-  for (const widget of fileWidgets) await store.seed(widget.id, editableOf(widget));
+  for (const widget of fileWidgets) await followConfigFile(store, widget, logger);
 
   const entries = new Map<string, Entry>();
   const listeners: ((widget: WidgetSettings, previous: WidgetSettings) => void)[] = [];
@@ -105,17 +136,6 @@ export async function openWidgetRegistry({
       if (current) {
         logger.info('settings version live', { widgetId: stored.widgetId, version: stored.version });
         for (const listener of listeners) listener(next.widget, current.widget);
-      } else if (
-        stored.version > 1 &&
-        !isDeepStrictEqual(editableOf(fileById.get(stored.widgetId)!), stored.settings)
-      ) {
-        logger.info(
-          'the database holds newer settings than the config file; they win (edit them in the console)',
-          {
-            widgetId: stored.widgetId,
-            version: stored.version,
-          },
-        );
       }
     }
     seenId = maxId;
