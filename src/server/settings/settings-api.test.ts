@@ -107,6 +107,18 @@ describe.each(settingsBackends)('the settings API ($name)', (backend) => {
     expect(newest.summary).toBe('allowedOrigins; actions[0] (Store opening hours): url; title');
   });
 
+  it('a save changes the store knowledge the assistant answers from, at once', async () => {
+    const client = widgetClient(url, 'shop');
+    const question = 'what payment methods do you take';
+    expect((await client.say(await client.create(), question)).text).not.toContain('cash on delivery');
+    const { version, settings } = await current();
+    const knowledge = [{ title: 'Payment methods', text: 'We accept Visa and cash on delivery.' }];
+    expect((await save({ ...settings, knowledge }, version)).status).toBe(200);
+    expect((await client.say(await client.create(), question)).text).toContain(
+      'We accept Visa and cash on delivery.',
+    );
+  });
+
   it('refuses a stale save with 409 version_conflict, and of two saves from one base exactly one wins', async () => {
     const { version, settings } = await current();
     const both = await Promise.all([
