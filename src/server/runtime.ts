@@ -88,8 +88,12 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** How soon a version saved on another instance is live here (issue 23 replaces the poll with LISTEN/NOTIFY). */
-export const SETTINGS_POLL_MS = 1000;
+/**
+ * How often an instance asks for the highest settings version id (issue 23 replaces the poll with LISTEN/NOTIFY).
+ * Half a second, so that a save is live everywhere within a second with room for the read after the poll (at 1 s
+ * it took 930-980 ms on the two-instance test, too close to the promise); one index-only max() each time.
+ */
+export const SETTINGS_POLL_MS = 500;
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
