@@ -119,6 +119,18 @@ describe.each(settingsBackends)('the settings API ($name)', (backend) => {
     );
   });
 
+  it("a save changes the widget's limits at once", async () => {
+    const client = widgetClient(url, 'shop');
+    const { version, settings } = await current();
+    // Every conversation of these tests comes from one address: a limit of 1 an hour is already used up.
+    const limits = { ...settings.limits, conversationsPerIpPerHour: 1 };
+    expect((await save({ ...settings, limits }, version)).status).toBe(200);
+    expect((await client.create()).status).toBe(429);
+    const back = await current();
+    expect((await save({ ...back.settings, limits: settings.limits }, back.version)).status).toBe(200);
+    expect((await client.create()).status).toBe(201);
+  });
+
   it('refuses a stale save with 409 version_conflict, and of two saves from one base exactly one wins', async () => {
     const { version, settings } = await current();
     const both = await Promise.all([
