@@ -1,5 +1,7 @@
-// `npm start`: builds, then runs this (as dist/server/demo-start.js). The demo store on :5173, the service on :8787;
-// STORE_PORT and PORT change them. Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
+// `npm start`: builds, then runs this (as dist/server/demo-start.js). The demo store on :5173, the service on :8787,
+// the demo integrator on :8788; STORE_PORT, PORT and INTEGRATOR_PORT change them. The integrator's port is fixed
+// because its URL is in the widgets' settings: with a new port at every start, the config file would differ each time,
+// and each start would replace what the merchant saved in the console (docs/settings.md). Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
 import {
   DEMO_ADMIN_KEY,
   DEMO_AGENTS,
@@ -11,6 +13,7 @@ import {
 
 const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
+const integratorPort = Number(process.env.INTEGRATOR_PORT ?? servicePort + 1);
 
 try {
   // An empty DATA_DIR is unset, not the current folder (a database in the checkout's root).
@@ -25,6 +28,7 @@ try {
   const demo = await startDemo({
     storePort,
     servicePort,
+    integratorPort,
     log: process.env.LOG === '1',
     dataDir,
     signingSecret,
