@@ -1,0 +1,43 @@
+import type { WidgetLimitName } from './widget-settings';
+
+// What the console's settings editors show beside each field before the service is asked: the config file's defaults,
+// limits and choices (src/server/config.ts, src/server/webhooks/webhook-versions.ts). The console cannot import the
+// service's code, so they are restated here; widget-settings-fields.test.ts fails when the two drift apart.
+
+/** The webhook versions the service speaks, oldest first (one per `src/schemas/vYYYYMMDD.ts`). */
+export const WEBHOOK_VERSIONS: readonly string[] = ['2024-09-10'];
+
+/** Each limit's default when the settings leave it out; `null`: no limit by default. */
+export const LIMIT_DEFAULTS: Readonly<Record<WidgetLimitName, number | null>> = {
+  conversationsPerIpPerHour: 30,
+  messagesPerIpPerMinute: 30,
+  messagesPerConversationPerMinute: 10,
+  queuedTurnsPerConversation: 2,
+  openStreamsPerIp: 20,
+  messagesPerConversation: 200,
+  messagesPerDay: null,
+};
+
+/** The config file's defaults for the presentation fields the settings may leave out. */
+export const PRESENTATION_DEFAULTS = {
+  title: 'Shopping assistant',
+  greeting: 'Hi! Ask me about products, orders or the store.',
+  themeColor: '#1f6feb',
+  launcherPosition: 'bottom-right',
+  linkTarget: '_self',
+  cart: false,
+} as const;
+
+/** The config file's length limits, in characters. */
+export const SETTINGS_TEXT_MAX = {
+  title: 60,
+  greeting: 500,
+  instructions: 10_000,
+  knowledgeTitle: 200,
+  knowledgeText: 20_000,
+  actionName: 100,
+  actionDescription: 2000,
+} as const;
+
+/** The most knowledge sections a widget has. */
+export const KNOWLEDGE_SECTIONS_LIMIT = 500;
