@@ -2,6 +2,7 @@ import { CatalogSection } from './catalog/catalog-section';
 import { ConversationView } from './conversation-view';
 import { KeyForm } from './key-form';
 import { QueuePanel } from './queue-panel';
+import { SettingsSection } from './settings/settings-section';
 import type { ConsoleStore } from './store';
 
 const ROLE_TEXT = { agent: 'Agent', admin: 'Admin' } as const;
@@ -36,7 +37,11 @@ export function App({ store }: { store: ConsoleStore }) {
             <select
               id="widget-picker"
               value={store.widgetId.value ?? ''}
-              onChange={(event) => store.selectWidget(event.currentTarget.value)}
+              onChange={(event) => {
+                // Kept (unsaved settings the merchant keeps): the picker shows the widget still selected.
+                if (!store.selectWidget(event.currentTarget.value))
+                  event.currentTarget.value = store.widgetId.value ?? '';
+              }}
             >
               {widgets.map((w) => (
                 <option key={w.id} value={w.id}>
@@ -75,6 +80,7 @@ export function App({ store }: { store: ConsoleStore }) {
       <main id="main" tabIndex={-1}>
         {section === 'conversations' && <ConversationsSection store={store} />}
         {section === 'catalog' && <CatalogSection store={store.catalog} widgetId={store.widgetId.value} />}
+        {section === 'settings' && <SettingsSection store={store.settings} />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" data-live="queue">
         {store.queue.announcement.value}

@@ -19,6 +19,11 @@ if (root) {
   const store = createConsoleStore(createConsoleApi(fetch.bind(window)), {
     storage: sessionStore(),
     isVisible: () => document.visibilityState === 'visible',
+    confirm: (message) => window.confirm(message),
+  });
+  // Closing or reloading the tab with unsaved settings: the browser asks first.
+  window.addEventListener('beforeunload', (event) => {
+    if (store.settings.isDirty.value) event.preventDefault();
   });
   store.syncTitle(document);
   // Back in view: read the lists at once rather than at the next tick.

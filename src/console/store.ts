@@ -5,6 +5,8 @@ import { createCatalogApi } from './catalog/catalog-api';
 import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
 import { createQueueStore, POLL_MS } from './queue-store';
+import { createSettingsApi } from './settings/settings-api';
+import { createSettingsStore, SETTINGS_MESSAGES } from './settings/settings-store';
 
 /** sessionStorage only: the key lives as long as the tab, and "Sign out" removes it at once. */
 export const KEY_STORAGE_KEY = '_service_console_key';
@@ -24,6 +26,7 @@ export const MESSAGES = {
  */
 export const SECTIONS = [
   { id: 'conversations', label: 'Conversations', roles: ['agent', 'admin'] },
+  { id: 'settings', label: 'Settings', roles: ['admin'] },
   { id: 'catalog', label: 'Catalog', roles: ['admin'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly AgentIdentity['role'][] }[];
 
@@ -39,6 +42,8 @@ export interface ConsoleEnvironment {
   isVisible?: () => boolean;
   pollMs?: number;
   conversation?: ConversationStoreOptions;
+  /** Asks before unsaved settings are left behind (`window.confirm` in the page); absent: leaves. */
+  confirm?: (message: string) => boolean;
 }
 
 /**
@@ -91,6 +96,9 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     onChanged: (next, previous) => void queue.changed(next, previous),
   });
   const catalog = createCatalogStore(createCatalogApi(api), context);
+  const settings = createSettingsStore(createSettingsApi(api.fetch), context);
+  /** Unsaved settings are only left behind when the merchant says so. */
+  const mayLeaveSettings = () => !settings.isDirty.value || (env.confirm?.(SETTINGS_MESSAGES.leave) ?? true);
 
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
@@ -120,14 +128,20 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     queue.reset();
     conversation.close();
     catalog.reset();
+    settings.reset();
   });
 
-  const selectWidget = action((id: string) => {
-    if (!widgets.value.some((w) => w.id === id)) return;
+  /** False when the widget stays (unknown, or unsaved settings the merchant keeps). */
+  const selectWidget = action((id: string): boolean => {
+    if (!widgets.value.some((w) => w.id === id)) return false;
+    if (id !== widgetId.value && !mayLeaveSettings()) return false;
     widgetId.value = id;
     queue.reset();
     conversation.close();
+    settings.reset();
     void queue.refresh();
+    if (section.value === 'settings') void settings.load();
+    return true;
   });
 
   const signedIn = action((candidate: string, agent: AgentIdentity, list: readonly ConsoleWidget[]) => {
@@ -172,6 +186,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     queue,
     conversation,
     catalog,
+    settings,
 
     /** Checks the key with the service (`GET /v0/admin/me`); only an accepted key is kept (in sessionStorage). */
     signIn(candidate: string): Promise<void> {
@@ -192,17 +207,22 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
       if (stored === null || !isSendableKey(stored)) return Promise.resolve();
       return enter(stored, true);
     },
-    signOut: () => signOut(null),
+    signOut: () => {
+      if (mayLeaveSettings()) signOut(null);
+    },
     selectWidget,
     /** Shows a section the signed-in role may enter; any other stays where it is. */
     showSection: action((id: SectionId) => {
       const role = me.value?.role;
-      if (
-        SECTIONS.some(
-          (s) => s.id === id && role !== undefined && (s.roles as readonly string[]).includes(role),
-        )
-      )
-        section.value = id;
+      const isAllowed = SECTIONS.some(
+        (s) => s.id === id && role !== undefined && (s.roles as readonly string[]).includes(role),
+      );
+      if (!isAllowed || id === section.value) return;
+      if (section.value === 'settings' && !mayLeaveSettings()) return;
+      // Settings left: the next visit starts from the live version again.
+      if (section.value === 'settings') settings.reset();
+      section.value = id;
+      if (id === 'settings') void settings.ensureLoaded();
     }),
     /** Reads the lists at once (the tab became visible again). */
     poll,

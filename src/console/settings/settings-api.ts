@@ -1,0 +1,98 @@
+import { err, ok, type Result } from '../../protocol/result';
+import {
+  INVALID_SETTINGS,
+  type RollbackRequest,
+  type SavedSettingsResponse,
+  type SaveSettingsRequest,
+  type SettingsIssue,
+  type SettingsResponse,
+  type SettingsVersionResponse,
+  type SettingsVersionsResponse,
+} from '../../protocol/widget-settings';
+import { type ApiError, NETWORK_ERROR, readApiError } from '../api';
+
+/** A refused request; a refused save (`400 invalid_settings`) also says what is wrong, by the config file's path. */
+export interface SettingsApiError extends ApiError {
+  issues?: SettingsIssue[];
+}
+
+const TIMEOUT_MS = 20_000;
+
+const isIssue = (x: unknown): x is SettingsIssue =>
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as SettingsIssue).path === 'string' &&
+  typeof (x as SettingsIssue).message === 'string';
+
+/**
+ * The settings API (`/v0/admin/widgets/{id}/settings…`, admin role) as the console calls it: the agent's key as a
+ * Bearer header, same origin, no cookies; its own module so the console's shared `api.ts` stays as issue 21 left it.
+ * @example
+ * const settings = createSettingsApi(fetch);
+ * const live = await settings.get(key, 'demo');
+ * if (live.ok) console.log(live.value.version);
+ */
+export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
+  async function call<T>(
+    method: 'GET' | 'PUT' | 'POST',
+    path: string,
+    key: string,
+    body?: unknown,
+  ): Promise<Result<T, SettingsApiError>> {
+    let res: Response;
+    try {
+      res = await fetchFn(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+        credentials: 'omit',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      return err(NETWORK_ERROR);
+    }
+    if (!res.ok) {
+      // Read once: the issues of a refused save, and the error itself from a copy.
+      const copy = res.clone();
+      const error: SettingsApiError = await readApiError(res);
+      if (error.code === INVALID_SETTINGS) {
+        try {
+          const body = (await copy.json()) as { error?: { issues?: unknown } };
+          const issues = body.error?.issues;
+          error.issues = Array.isArray(issues) ? issues.filter(isIssue) : [];
+        } catch {
+          error.issues = [];
+        }
+      }
+      return err(error);
+    }
+    try {
+      return ok((await res.json()) as T);
+    } catch {
+      return err({ status: res.status, code: 'http_error', message: 'The service answered without JSON.' });
+    }
+  }
+
+  const settingsPath = (widgetId: string) => `/v0/admin/widgets/${encodeURIComponent(widgetId)}/settings`;
+
+  return {
+    get: (key: string, widgetId: string) => call<SettingsResponse>('GET', settingsPath(widgetId), key),
+    save: (key: string, widgetId: string, request: SaveSettingsRequest) =>
+      call<SavedSettingsResponse>('PUT', settingsPath(widgetId), key, request),
+    versions: (key: string, widgetId: string) =>
+      call<SettingsVersionsResponse>('GET', `${settingsPath(widgetId)}/versions`, key),
+    version: (key: string, widgetId: string, version: number) =>
+      call<SettingsVersionResponse>('GET', `${settingsPath(widgetId)}/versions/${version}`, key),
+    rollback: (key: string, widgetId: string, version: number) =>
+      call<SavedSettingsResponse>('POST', `${settingsPath(widgetId)}/rollback`, key, {
+        version,
+      } satisfies RollbackRequest),
+  };
+}
+
+export type SettingsApi = ReturnType<typeof createSettingsApi>;
