@@ -66,7 +66,8 @@ export function actionUrlChecks(action: ActionSettings, base: string): Check[] {
     });
   if ((action.method ?? 'POST') === 'GET')
     (action.parameters ?? []).forEach((p, j) => {
-      if (p.name && !used.includes(p.name))
+      // A name that is not one yet gets its own error instead.
+      if (IDENTIFIER.test(p.name) && !used.includes(p.name))
         checks.push({
           path: `${base}.parameters[${j}].name`,
           level: 'warning',
