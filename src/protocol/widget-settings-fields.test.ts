@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../server/config';
 import { WEBHOOK_VERSION_NAMES } from '../server/webhooks/webhook-versions';
-import { LIMIT_DEFAULTS, PRESENTATION_DEFAULTS, SETTINGS_TEXT_MAX, WEBHOOK_VERSIONS } from './widget-settings-fields';
+import {
+  LIMIT_DEFAULTS,
+  PRESENTATION_DEFAULTS,
+  SETTINGS_TEXT_MAX,
+  WEBHOOK_VERSIONS,
+} from './widget-settings-fields';
 
 // The console restates the config file's defaults and limits (it cannot import the service); these fail when the
 // service's validator changes and the console's copy does not.
@@ -23,7 +28,8 @@ describe('widget settings fields', () => {
 
   it("states each limit's default as the config file applies it", () => {
     const limits = parsedWidget().limits as Record<string, number | undefined>;
-    for (const [name, value] of Object.entries(LIMIT_DEFAULTS)) expect(limits[name] ?? null, name).toBe(value);
+    for (const [name, value] of Object.entries(LIMIT_DEFAULTS))
+      expect(limits[name] ?? null, name).toBe(value);
     // Every limit the config knows is listed: a limit it does not know is refused.
     expect(Object.keys(LIMIT_DEFAULTS).sort()).toEqual(
       Object.keys({ ...limits, messagesPerDay: null }).sort(),
