@@ -88,20 +88,20 @@ export function KnowledgeEditor({ store }: { store: SettingsStore }) {
                     id={`knowledge-${i}-up`}
                     class="secondary small"
                     disabled={i === 0}
-                    aria-label={`Move section ${i + 1} up`}
                     onClick={() => move(i, i - 1, 'up')}
                   >
                     Move up
+                    <span class="visually-hidden"> section {i + 1}</span>
                   </button>
                   <button
                     type="button"
                     id={`knowledge-${i}-down`}
                     class="secondary small"
                     disabled={i === sections.length - 1}
-                    aria-label={`Move section ${i + 1} down`}
                     onClick={() => move(i, i + 1, 'down')}
                   >
                     Move down
+                    <span class="visually-hidden"> section {i + 1}</span>
                   </button>
                   <button
                     type="button"

@@ -96,34 +96,36 @@ export function VersionsPanel({ store }: { store: SettingsStore }) {
                   )}
                   {v.summary || (v.version === 1 ? 'From the config file' : 'No change')}
                 </td>
-                <td class="version-actions">
-                  <button
-                    type="button"
-                    id={`show-diff-${v.version}`}
-                    class="secondary small"
-                    aria-expanded={diff?.version === v.version ? 'true' : 'false'}
-                    aria-controls="version-diff"
-                    onClick={() => {
-                      if (diff?.version === v.version) store.closeDiff();
-                      else {
-                        void store.showDiff(v.version);
-                        focusSoon('#version-diff-heading');
-                      }
-                    }}
-                  >
-                    {diff?.version === v.version ? 'Hide changes' : 'Show changes'}
-                    <span class="visually-hidden"> of version {v.version}</span>
-                  </button>
-                  {v.version !== current && (
+                <td>
+                  <div class="version-actions">
                     <button
                       type="button"
-                      id={`rollback-${v.version}`}
+                      id={`show-diff-${v.version}`}
                       class="secondary small"
-                      onClick={() => setRollbackTo(v)}
+                      aria-expanded={diff?.version === v.version ? 'true' : 'false'}
+                      aria-controls="version-diff"
+                      onClick={() => {
+                        if (diff?.version === v.version) store.closeDiff();
+                        else {
+                          void store.showDiff(v.version);
+                          focusSoon('#version-diff-heading');
+                        }
+                      }}
                     >
-                      Roll back to this version<span class="visually-hidden"> ({v.version})</span>
+                      {diff?.version === v.version ? 'Hide changes' : 'Show changes'}
+                      <span class="visually-hidden"> of version {v.version}</span>
                     </button>
-                  )}
+                    {v.version !== current && (
+                      <button
+                        type="button"
+                        id={`rollback-${v.version}`}
+                        class="secondary small"
+                        onClick={() => setRollbackTo(v)}
+                      >
+                        Roll back to this version<span class="visually-hidden"> ({v.version})</span>
+                      </button>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
