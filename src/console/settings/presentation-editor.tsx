@@ -26,7 +26,7 @@ export function PresentationEditor({ store }: { store: SettingsStore }) {
       <Field
         path="title"
         label="Title"
-        help={`In the chat's header. Empty: “${PRESENTATION_DEFAULTS.title}”. At most ${SETTINGS_TEXT_MAX.title} characters.`}
+        help={`In the chat's header. At most ${SETTINGS_TEXT_MAX.title} characters. Empty: “${PRESENTATION_DEFAULTS.title}”`}
         issues={store.issuesAt('title')}
       >
         {(control) => (
@@ -42,7 +42,7 @@ export function PresentationEditor({ store }: { store: SettingsStore }) {
       <Field
         path="greeting"
         label="Greeting"
-        help={`The assistant's first message in a new conversation. Empty: “${PRESENTATION_DEFAULTS.greeting}”.`}
+        help={`The assistant's first message in a new conversation. Empty: “${PRESENTATION_DEFAULTS.greeting}”`}
         issues={store.issuesAt('greeting')}
       >
         {(control) => (
