@@ -76,13 +76,17 @@ export function Field({
   );
 }
 
+/** The service writes its messages as the config file's ("must not be empty"); beside a field they start a sentence. */
+const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+
 /** The messages of a field or a group, each with its id for `aria-describedby`. */
 export function IssueList({ issues, ids }: { issues: readonly FieldIssue[]; ids: readonly string[] }) {
   return (
     <>
       {issues.map((issue, i) => (
         <p key={ids[i]} id={ids[i]} class={`field-issue field-${issue.level}`}>
-          <span class="issue-kind">{issue.level === 'error' ? 'Error:' : 'Warning:'}</span> {issue.message}
+          <span class="issue-kind">{issue.level === 'error' ? 'Error:' : 'Warning:'}</span>{' '}
+          {sentence(issue.message)}
         </p>
       ))}
     </>

@@ -96,7 +96,7 @@ describe('<SettingsSection>', () => {
     type(title, '  ');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(document.activeElement).toBe(title));
-    expect(description(title)).toContain('Error: must not be empty');
+    expect(description(title)).toContain('Error: Must not be empty');
   });
 
   it('on a conflict, says another save came first and reloads only when asked', async () => {
