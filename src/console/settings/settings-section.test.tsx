@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EditableWidgetSettings } from '../../protocol/widget-settings';
 import { createSettingsApi } from './settings-api';
 import { SettingsSection } from './settings-section';
-import { createSettingsStandIn } from './settings-stand-in';
 import { createSettingsStore } from './settings-store';
+import { createSettingsStandIn } from './settings-test-kit';
 
 // The Settings section in the DOM against the stand-in service: fields with their messages tied to them, the
 // parameter editor's check as the merchant types, the focus after a refused save, a conflict, a rollback.

@@ -3,8 +3,8 @@ import type { EditableWidgetSettings } from '../../protocol/widget-settings';
 import { createConsoleApi } from '../api';
 import { createConsoleStore } from '../store';
 import { createSettingsApi } from './settings-api';
-import { createSettingsStandIn } from './settings-stand-in';
 import { createSettingsStore, SETTINGS_MESSAGES } from './settings-store';
+import { createSettingsStandIn } from './settings-test-kit';
 
 // The settings store against a stand-in of the service's settings routes (the protocol's shapes over fetch).
 
