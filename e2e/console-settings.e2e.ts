@@ -257,7 +257,15 @@ describe('console settings', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/e2e-rollback-dialog.png` });
-    await dialog.getByRole('button', { name: 'Roll back' }).click();
+    // By keyboard: Escape cancels and the focus returns to the button; Tab, Enter confirms.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('rollback-1');
+    expect(await dialog.count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Roll back');
+    await page.keyboard.press('Enter');
     await page
       .getByText(`Rolled back: version ${newest + 1} has the settings of version 1. It is live now.`)
       .waitFor();
