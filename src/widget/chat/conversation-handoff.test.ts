@@ -5,44 +5,14 @@ import { pickStrings } from '../locales/all';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
 import { type HandoffTestService, startHandoffTestService } from './handoff-test-service';
+import { localStorage, pageEvents } from './node-page-globals';
 
 // The widget's side of human handoff (issue 21): the conversation's code against a local HTTP service that speaks the
 // handoff protocol (handoff-test-service.ts), the test playing the service's and the agents' part. Node environment
 // with the few browser globals the conversation uses (as in conversation.test.ts); e2e/handoff-widget.e2e.ts runs the
 // same code in Chromium against the reference service.
-
-class MemoryStorage {
-  #items = new Map<string, string>();
-  get length() {
-    return this.#items.size;
-  }
-  key(i: number) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.#items.delete(key);
-  }
-  clear() {
-    this.#items.clear();
-  }
-}
-const events = new EventTarget();
-const localStorage = new MemoryStorage();
-Object.assign(globalThis, {
-  localStorage,
-  addEventListener: events.addEventListener.bind(events),
-  removeEventListener: events.removeEventListener.bind(events),
-  dispatchEvent: events.dispatchEvent.bind(events),
-});
 // `service:handoff` and `service:feedback` are dispatched on the window, as in a page.
-Object.assign(globalThis, { window: globalThis });
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
+Object.assign(globalThis, { dispatchEvent: pageEvents.dispatchEvent.bind(pageEvents), window: globalThis });
 
 const CONFIG: WidgetConfig = {
   greeting: 'Hi',
@@ -66,12 +36,12 @@ let dispatched: CustomEvent[] = [];
 const record = (event: Event) => void dispatched.push(event as CustomEvent);
 beforeEach(() => {
   dispatched = [];
-  events.addEventListener('service:handoff', record);
-  events.addEventListener('service:feedback', record);
+  pageEvents.addEventListener('service:handoff', record);
+  pageEvents.addEventListener('service:feedback', record);
 });
 afterEach(() => {
-  events.removeEventListener('service:handoff', record);
-  events.removeEventListener('service:feedback', record);
+  pageEvents.removeEventListener('service:handoff', record);
+  pageEvents.removeEventListener('service:feedback', record);
   for (const c of open.splice(0)) c.dispose();
   service.cut();
   localStorage.clear();

@@ -9,40 +9,11 @@ import { pickStrings } from '../locales/all';
 import { createPublicApi } from '../public-api';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
+import { localStorage } from './node-page-globals';
 
 // The widget's identity token (issue 18) against the REAL reference service over HTTP, its integrator a local HTTP
 // server that records the identity headers it is sent. Node environment with the few browser globals the
 // conversation uses (as in conversation.test.ts); the same code runs in Chromium in e2e/identity.e2e.ts.
-
-class MemoryStorage {
-  #items = new Map<string, string>();
-  get length() {
-    return this.#items.size;
-  }
-  key(i: number) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.#items.delete(key);
-  }
-  clear() {
-    this.#items.clear();
-  }
-}
-const events = new EventTarget();
-const localStorage = new MemoryStorage();
-Object.assign(globalThis, {
-  localStorage,
-  addEventListener: events.addEventListener.bind(events),
-  removeEventListener: events.removeEventListener.bind(events),
-});
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
 
 let integrator: RecordingServer;
 let service: RunningService;

@@ -19,43 +19,13 @@ import { type RunningService, startService } from '../../server/start';
 import { pickStrings } from '../locales/all';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
+import { localStorage, pageEvents } from './node-page-globals';
 
 // The widget's conversation against the REAL reference service (in-memory PGlite, local engine) over HTTP, through a
 // TCP proxy on loopback that can cut connections mid-answer or refuse them (the shopper's flaky network). The order
 // endpoint is the integrator's, so a local HTTP server stands in for it.
-// Node environment: the service cannot run inside happy-dom (its Response class replaces Node's). The few browser
-// globals the conversation uses are provided here: window events, `navigator.onLine` and an in-memory
-// localStorage. The same code runs in Chromium in e2e/chat.e2e.ts.
-
-class MemoryStorage {
-  #items = new Map<string, string>();
-  get length() {
-    return this.#items.size;
-  }
-  key(i: number) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.#items.delete(key);
-  }
-  clear() {
-    this.#items.clear();
-  }
-}
-const events = new EventTarget();
-const localStorage = new MemoryStorage();
-Object.assign(globalThis, {
-  localStorage,
-  addEventListener: events.addEventListener.bind(events),
-  removeEventListener: events.removeEventListener.bind(events),
-});
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
+// Node environment, with the few browser globals the conversation uses (node-page-globals.ts). The same code runs in
+// Chromium in e2e/chat.e2e.ts.
 
 const ADMIN_KEY = 'conversation-admin-key-1234';
 const ORDER = {
@@ -402,7 +372,7 @@ describe('createConversation against the reference service', () => {
     // The sending task renders the message; storage is written in the task after it (issue: append ≤ 16 ms)…
     expect(localStorage.getItem('_service_shop_queue')).toBeNull();
     // …or at once, when the page goes away before that task runs.
-    events.dispatchEvent(new Event('pagehide'));
+    pageEvents.dispatchEvent(new Event('pagehide'));
     expect(JSON.parse(localStorage.getItem('_service_shop_queue') ?? '[]')).toEqual([
       [store.messages.value.at(-1)?.clientMessageId, 'Blue, size 42?'],
     ]);

@@ -6,43 +6,15 @@ import { setStorageMode } from '../storage';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
 import { type HandoffTestService, startHandoffTestService } from './handoff-test-service';
+import { localStorage, pageEvents } from './node-page-globals';
 import { isWidgetMessage } from './tab-sync';
 import { createTestTransport } from './tab-test-support';
 
 // Several tabs of one store during a handoff (issue 21): the leader alone holds the events stream, and the followers
 // show the mode, the agent and the agents' messages it relays. Tabs as in tab-sync.test.ts (Node's BroadcastChannel,
 // a Web Locks stand-in, one localStorage), against the handoff protocol's local service (handoff-test-service.ts).
-
-class MemoryStorage {
-  #items = new Map<string, string>();
-  get length() {
-    return this.#items.size;
-  }
-  key(i: number) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.#items.delete(key);
-  }
-  clear() {
-    this.#items.clear();
-  }
-}
-const events = new EventTarget();
-Object.assign(globalThis, {
-  localStorage: new MemoryStorage(),
-  addEventListener: events.addEventListener.bind(events),
-  removeEventListener: events.removeEventListener.bind(events),
-  dispatchEvent: events.dispatchEvent.bind(events),
-  window: globalThis,
-});
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
+// `service:handoff` and `service:feedback` are dispatched on the window, as in a page.
+Object.assign(globalThis, { dispatchEvent: pageEvents.dispatchEvent.bind(pageEvents), window: globalThis });
 
 const CONFIG: WidgetConfig = {
   greeting: 'Hi',

@@ -20,6 +20,7 @@ import { pickStrings } from '../locales/all';
 import { setStorageMode } from '../storage';
 import { createStore, type Store } from '../store';
 import { type Conversation, createConversation } from './conversation';
+import { localStorage } from './node-page-globals';
 import {
   checkOutgoing,
   createTabSync,
@@ -36,35 +37,6 @@ import { createTestTransport } from './tab-test-support';
 // Web Locks (tab-test-support.ts). Closing a tab is disposing its conversation: its lock goes to the next tab, as
 // the browser hands it on. The same code runs in two Chromium pages in e2e/multi-tab.e2e.ts.
 
-class MemoryStorage {
-  #items = new Map<string, string>();
-  get length() {
-    return this.#items.size;
-  }
-  key(i: number) {
-    return [...this.#items.keys()][i] ?? null;
-  }
-  getItem(key: string) {
-    return this.#items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.#items.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.#items.delete(key);
-  }
-  clear() {
-    this.#items.clear();
-  }
-}
-const events = new EventTarget();
-const localStorage = new MemoryStorage();
-Object.assign(globalThis, {
-  localStorage,
-  addEventListener: events.addEventListener.bind(events),
-  removeEventListener: events.removeEventListener.bind(events),
-});
-if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: { onLine: true } });
 /** The page's visibility, one for all the tabs here: `hidden` is the shopper looking at another tab (or window). */
 let visibility: DocumentVisibilityState = 'visible';
 const document = new EventTarget();
