@@ -56,6 +56,35 @@ export async function readApiError(res: Response): Promise<ApiError> {
  * const me = await api.me(key);
  * if (me.ok) console.log(me.value.agent.name);
  */
+/**
+ * One request of the console to the admin API: the key as a Bearer token, JSON both ways, never cached, no cookies, at
+ * most `TIMEOUT_MS`. Null when it never got an answer (network, timeout); every API client of the console calls this.
+ */
+export async function adminFetch(
+  fetchFn: typeof fetch,
+  url: string,
+  method: string,
+  key: string,
+  body?: unknown,
+): Promise<Response | null> {
+  try {
+    return await fetchFn(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    return null;
+  }
+}
+
 export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
   async function call<T>(
     method: 'GET' | 'POST',
@@ -63,23 +92,8 @@ export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
     key: string,
     body?: unknown,
   ): Promise<ApiResult<T>> {
-    let res: Response;
-    try {
-      res = await fetchFn(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-        credentials: 'omit',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch {
-      return err(NETWORK_ERROR);
-    }
+    const res = await adminFetch(fetchFn, `${baseUrl}${path}`, method, key, body);
+    if (!res) return err(NETWORK_ERROR);
     if (!res.ok) return err(await readApiError(res));
     try {
       return ok((await res.json()) as T);

@@ -9,14 +9,12 @@ import {
   type SettingsVersionResponse,
   type SettingsVersionsResponse,
 } from '../../protocol/widget-settings';
-import { type ApiError, NETWORK_ERROR, readApiError } from '../api';
+import { type ApiError, adminFetch, NETWORK_ERROR, readApiError } from '../api';
 
 /** A refused request; a refused save (`400 invalid_settings`) also says what is wrong, by the config file's path. */
 export interface SettingsApiError extends ApiError {
   issues?: SettingsIssue[];
 }
-
-const TIMEOUT_MS = 20_000;
 
 const isIssue = (x: unknown): x is SettingsIssue =>
   typeof x === 'object' &&
@@ -39,23 +37,8 @@ export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
     key: string,
     body?: unknown,
   ): Promise<Result<T, SettingsApiError>> {
-    let res: Response;
-    try {
-      res = await fetchFn(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-        credentials: 'omit',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch {
-      return err(NETWORK_ERROR);
-    }
+    const res = await adminFetch(fetchFn, `${baseUrl}${path}`, method, key, body);
+    if (!res) return err(NETWORK_ERROR);
     if (!res.ok) {
       // Read once: the issues of a refused save, and the error itself from a copy.
       const copy = res.clone();
