@@ -2,6 +2,8 @@
 // role only (`403 forbidden` for an agent's key). The config file seeds each widget once, as version 1; from then on
 // the database holds the widget's settings as versions, and a save is live on every instance within a second.
 
+import type { MessagePart } from './chat';
+
 /** A custom action's parameter, as in the config file. */
 export interface ActionParameterSettings {
   name: string;
@@ -125,19 +127,40 @@ export interface RollbackRequest {
 }
 
 /**
- * The chat preview (DESIGN "Test in the chat preview"): `PUT /v0/admin/widgets/{id}/settings/draft` `{ settings }`
- * validates like a save (`400 invalid_settings`) and stores the admin's draft, separate from the live version;
- * `GET` the same path → `{ settings }` (the live version's when there is no draft); `DELETE` drops it.
- * `POST /v0/admin/widgets/{id}/preview` → `PreviewResponse`: a short-lived token. The console mounts the real widget
- * inline with `baseUrl: previewBaseUrl`, so the widget's own requests (`{baseUrl}/v0/widget/{id}/…`) reach the service
- * at `/preview/{token}/v0/widget/{id}/…`, which answers them with the draft: its config, its actions, its knowledge.
- * Preview conversations are marked (`InboxConversation.preview`), kept out of the queue and the lists, and their
- * custom-action calls carry `x-service-preview: 1`.
+ * The chat preview (DESIGN "Test in the chat preview"). Each admin has a draft per widget, separate from the live
+ * version and from other admins' drafts:
+ * - `PUT /v0/admin/widgets/{id}/settings/draft` `SaveDraftRequest` validates like a save (`400 invalid_settings` with
+ *   the same paths) and stores it → `DraftSavedResponse`; `GET` the same path → `DraftSettingsResponse` (the live
+ *   version's settings when there is no draft); `DELETE` drops it (204).
+ * - `POST /v0/admin/widgets/{id}/preview` → `PreviewResponse`: a token for an hour. The console mounts the real
+ *   widget inline with `baseUrl: previewBaseUrl`, so the widget's own requests (`{baseUrl}/v0/widget/{id}/…`) reach
+ *   the service at `/preview/{token}/v0/widget/{id}/…`, which answers each with the admin's draft as it is at that
+ *   moment: its config, instructions, actions and knowledge sections (the catalog and fetched documents are the live
+ *   widget's). Preview conversations belong to the preview, never to the widget: they are out of the queue, the
+ *   lists and the widget's limits, and are deleted when the preview expires. Their custom-action calls carry
+ *   `x-service-preview: 1` (`PREVIEW_HEADER`), and so does every call of the action test below.
+ * - `POST /v0/admin/widgets/{id}/actions/{name}/test` `TestActionRequest` → `TestActionResponse` calls the action for
+ *   real (even a disabled one); with `draft: true` the action is the one in the caller's draft (an action not saved yet).
  */
+export interface SaveDraftRequest {
+  settings: EditableWidgetSettings;
+  /** The live version the draft starts from (shown as "behind" once another version is live). */
+  baseVersion: number;
+}
+
+export interface DraftSavedResponse {
+  /** ISO 8601. */
+  savedAt: string;
+}
+
 export interface DraftSettingsResponse {
   settings: EditableWidgetSettings;
   /** Whether a draft is stored (false: `settings` is the live version's). */
   isDraft: boolean;
+  /** When the draft was saved (ISO 8601); absent without one. */
+  savedAt?: string;
+  /** The live version the draft was started from, to tell whether it is behind the live one. */
+  baseVersion?: number;
 }
 
 export interface PreviewResponse {
@@ -147,5 +170,17 @@ export interface PreviewResponse {
   expiresAt: string;
 }
 
-/** The header every custom-action call of a preview conversation carries. */
+/** The header every custom-action call of a preview conversation or an action test carries, with the value `1`. */
 export const PREVIEW_HEADER = 'x-service-preview';
+
+export interface TestActionRequest {
+  /** The action's parameters, by name. */
+  params?: Record<string, string | number | boolean>;
+  /** Take the action from the caller's draft rather than the live version. */
+  draft?: boolean;
+}
+
+/** What the action returned: what the AI would read (`aiText`) and the card the shopper would see (`part`). */
+export type TestActionResponse =
+  | { ok: true; status: number; aiText: string; part?: MessagePart }
+  | { ok: false; status: number | null; aiText: ''; error: { code: string; message: string } };
