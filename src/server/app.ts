@@ -4,13 +4,15 @@ import { PUSH_API_BASE } from '../protocol/push';
 import { TASK_API_PATH } from '../protocol/task';
 import { adminRoutes } from './admin/admin-routes';
 import { widgetChatRoutes } from './chat/widget-chat-routes';
-import type { ServiceConfig } from './config';
+import type { ServiceConfig, WidgetSettings } from './config';
 import { consolePageRoutes } from './console/console-page';
 import { errorResponse } from './error-response';
 import { handoffPromise } from './handoff/handoff-promise';
 import { type Logger, silentLogger } from './logger';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
+import { validateSettings } from './settings/editable-settings';
+import { previewRoutes } from './settings/preview-routes';
 import { settingsRoutes } from './settings/settings-routes';
 import { sdkRoutes } from './static-sdk';
 import { deleteConversation } from './storage/conversation-retention';
@@ -69,6 +71,7 @@ export function createApp({
       keys: runtime.agentKeys,
       store: runtime.settings,
       registry: runtime.registry,
+      drafts: runtime.drafts,
       fileWidgets: config.widgets,
     }),
   );
@@ -88,38 +91,43 @@ export function createApp({
   });
   app.route('/sdk', sdkRoutes(distDir));
 
-  const widget = new Hono<{ Variables: Record<string, never> }>();
-  widget.use(
-    '/:widgetId/*',
-    widgetCors((id) => widgets.get(id)),
+  /** The widget API over the widgets `find` knows: the live ones at `/v0/widget`, a preview's behind its token. */
+  const widgetApi = (find: (id: string) => WidgetSettings | undefined) => {
+    const widget = new Hono();
+    widget.use('/:widgetId/*', widgetCors(find));
+    widget.get('/:widgetId/config', (c) => {
+      // widgetCors has already answered 404 for an unknown id.
+      const w = find(c.req.param('widgetId'))!;
+      c.header('cache-control', 'no-cache');
+      return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents }));
+    });
+    widget.route(
+      '/',
+      widgetChatRoutes({
+        chat: runtime.chat,
+        hub: runtime.hub,
+        service: runtime.service,
+        isStreaming: runtime.turns.isStreaming,
+        streamPollMs: runtime.streamPollMs,
+        identityOf: runtime.identityOf,
+        limits: runtime.limits,
+        findWidget: find,
+        trustProxy: config.trustProxy,
+        handoff: {
+          store: runtime.handoff,
+          isAvailable: runtime.hasAgents,
+          promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
+          stopTurns: runtime.service.stopTurns,
+        },
+      }),
+    );
+    return widget;
+  };
+  app.route(
+    '/v0/widget',
+    widgetApi((id) => widgets.get(id)),
   );
-  widget.get('/:widgetId/config', (c) => {
-    // widgetCors has already answered 404 for an unknown id.
-    const w = widgets.get(c.req.param('widgetId'))!;
-    c.header('cache-control', 'no-cache');
-    return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents }));
-  });
-  widget.route(
-    '/',
-    widgetChatRoutes({
-      chat: runtime.chat,
-      hub: runtime.hub,
-      service: runtime.service,
-      isStreaming: runtime.turns.isStreaming,
-      streamPollMs: runtime.streamPollMs,
-      identityOf: runtime.identityOf,
-      limits: runtime.limits,
-      findWidget: (id) => widgets.get(id),
-      trustProxy: config.trustProxy,
-      handoff: {
-        store: runtime.handoff,
-        isAvailable: runtime.hasAgents,
-        promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
-        stopTurns: runtime.service.stopTurns,
-      },
-    }),
-  );
-  app.route('/v0/widget', widget);
+  app.route('/preview', previewRoutes(runtime.previews, widgetApi(runtime.previews.get)));
   app.route(
     '/v0/admin',
     adminRoutes({
@@ -142,6 +150,12 @@ export function createApp({
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
+      async draftActionsOf(widgetId, who) {
+        const draft = await runtime.drafts.draft(widgetId, who);
+        const live = runtime.registry.get(widgetId);
+        const checked = draft && live ? validateSettings(draft.settings, live) : undefined;
+        return checked?.ok ? checked.value.actions : undefined;
+      },
       eraseConversation: (widgetId, conversationId) =>
         deleteConversation(runtime.db, widgetId, conversationId),
     }),

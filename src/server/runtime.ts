@@ -21,6 +21,8 @@ import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { guardMode } from './handoff/mode-guard';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import type { Logger } from './logger';
+import { createDraftStore, type DraftStore } from './settings/draft-store';
+import { createPreviews, type Previews } from './settings/preview-registry';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store';
 import { openWidgetRegistry, type WidgetRegistry } from './settings/widget-registry';
 import { type ChatStore, createChatStore } from './storage/chat-store';
@@ -68,6 +70,10 @@ export interface Runtime {
   registry: WidgetRegistry;
   /** The widgets' settings versions (issue 22). */
   settings: SettingsStore;
+  /** Issue 22, the chat preview: admins' drafts and preview tokens. */
+  drafts: DraftStore;
+  /** The preview widgets opened on this instance (`/preview/{token}/…`). */
+  previews: Previews;
   /** The widget's identity-token verifier (its `identity.secretEnv` secret), if it has `identity`. */
   identityOf(widgetId: string): VerifyIdentity | undefined;
   /** How often an open reply stream re-reads the log unprompted: often only when other instances may write. */
@@ -137,6 +143,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     await db.close();
     throw error;
   }
+  const drafts = createDraftStore(db);
+  const previews = createPreviews({ store: drafts, registry, fileWidgets: config.widgets, logger });
+  // What a turn reads a widget's settings from: a live widget, or a preview's draft (ids `<widget>~<preview>`). Only
+  // the turn side looks previews up here; the public widget API never does (preview-routes.ts opens a token first).
+  const widgetOf = (id: string) => registry.get(id) ?? previews.get(id);
   const chat = createChatStore(db);
   const turns = createTurnStore(db, chat);
   const turnTimeoutMs = options.turnTimeoutMs ?? 120_000;
@@ -158,10 +169,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   sweeper?.unref();
   const limits = createLimits(db);
   // Ended windows and lapsed stream leases: a cheap delete over an index, each minute, on every instance.
-  const limitSweeper = setInterval(
-    () => void limits.sweep().catch((e: unknown) => logger.error('limit sweep failed', { error: String(e) })),
-    60_000,
-  );
+  const limitSweeper = setInterval(() => {
+    void limits.sweep().catch((e: unknown) => logger.error('limit sweep failed', { error: String(e) }));
+    // Expired previews go with their conversations (issue 22).
+    void previews.sweep().catch((e: unknown) => logger.error('preview sweep failed', { error: String(e) }));
+  }, 60_000);
   limitSweeper.unref();
 
   const actionOptions: Omit<CallActionOptions, 'signal'> = {
@@ -199,11 +211,20 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   ): EngineTools => {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
-    const user = registry.get(widgetId)?.identity ? storedUser : null;
+    const widget = widgetOf(widgetId);
+    const user = widget?.identity ? storedUser : null;
+    // A preview conversation (issue 22) runs its draft's settings on the live widget's catalog and documents, and
+    // tells every integrator it calls that this is a preview.
+    const baseId = previews.baseOf(widgetId);
+    const preview = baseId !== undefined;
+    const storeId = baseId ?? widgetId;
+    const callOptions = preview
+      ? { ...actionOptions, signingSecretFor: () => previews.signingSecretOf(widgetId) }
+      : actionOptions;
     // Innermost, right at the integrator: every call re-reads the conversation's mode (issue 21), whichever path led to
     // it (an engine's call, a confirmed proposal's).
     return guardIdentity(
-      registry.get(widgetId),
+      widget,
       user,
       wrap(
         guardMode(handoff.modeOf, conversationId, {
@@ -212,8 +233,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
             const outcome = await callAction(
               action,
               params,
-              { widgetId, conversationId, requestId, user },
-              actionOptions,
+              { widgetId: storeId, conversationId, requestId, user, preview },
+              callOptions,
             );
             if (!outcome.ok)
               logger.warn('custom action failed', {
@@ -227,15 +248,18 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
               : { ok: false, error: outcome.error };
           },
           async searchProducts(query) {
-            const found = await searchProducts(db, widgetId, query);
+            const found = await searchProducts(db, storeId, query);
             return found.flatMap((p) => toProductCard(p) ?? []);
           },
-          searchKnowledge: (query, limit) => knowledge.search(widgetId, query, limit),
-          findProduct: (ref) => findProduct(db, widgetId, ref),
+          searchKnowledge: (query, limit) =>
+            preview && widget
+              ? knowledge.searchDraft(storeId, widget, query, limit)
+              : knowledge.search(widgetId, query, limit),
+          findProduct: (ref) => findProduct(db, storeId, ref),
           cancelOrder: orderCancellationTool(
-            registry.get(widgetId),
-            { widgetId, conversationId },
-            { calls: webhookCalls, logger, options: actionOptions },
+            widget,
+            { widgetId: storeId, conversationId, preview },
+            { calls: webhookCalls, logger, options: callOptions },
             userData,
             user,
           ),
@@ -252,9 +276,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     saveState: turns.saveState,
     toolsFor,
     proposals: createProposalStore(db),
-    actionsOf: (id) => registry.get(id)?.actions ?? [],
-    instructionsOf: (id) => registry.get(id)?.instructions,
-    startersOf: (id) => registry.get(id)?.starters,
+    actionsOf: (id) => widgetOf(id)?.actions ?? [],
+    instructionsOf: (id) => widgetOf(id)?.instructions,
+    startersOf: (id) => widgetOf(id)?.starters,
     turnTimeoutMs,
     handoff: {
       modeOf: handoff.modeOf,
@@ -264,7 +288,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           const requested = await handoff.request(widgetId, conversationId, { replyId });
           if (!requested)
             return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
-          const promise = handoffPromise(registry.get(widgetId)?.businessHours, language);
+          const promise = handoffPromise(widgetOf(widgetId)?.businessHours, language);
           return { ok: true, ...promise };
         },
       }),
@@ -295,6 +319,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     findWidget: registry.get,
     registry,
     settings,
+    drafts,
+    previews,
     identityOf: registry.identityOf,
     streamPollMs: isShared ? 1000 : 15_000,
     actionOptions,

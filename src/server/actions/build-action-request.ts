@@ -1,4 +1,5 @@
 import { err, ok, type Result } from '../../protocol/result';
+import { PREVIEW_HEADER } from '../../protocol/widget-settings';
 import type { ActionDefinition } from '../config';
 
 // The request a custom action call makes, to the letter of SPEC "Custom action call": method from the definition,
@@ -27,6 +28,8 @@ export interface ActionCallIds {
   requestId: string;
   /** The customer an identity token verified (issue 18): `x-service-user-id`, `x-service-user-email`. */
   user?: { id: string; email?: string } | null;
+  /** A call from the console's chat preview or action test (issue 22): `x-service-preview: 1`. */
+  preview?: boolean;
 }
 
 export interface ActionRequest {
@@ -157,6 +160,7 @@ export function buildActionRequest(
     accept: ACTION_ACCEPT,
     'user-agent': USER_AGENT,
   };
+  if (ids.preview) headers[PREVIEW_HEADER] = '1';
   // Only verified claims: `userData` never becomes an identity header.
   if (ids.user) {
     headers['x-service-user-id'] = ids.user.id;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { MeResponse } from '../../protocol/inbox';
+import type { TestActionResponse } from '../../protocol/widget-settings';
 import { type CallActionOptions, callAction } from '../actions/call-action';
 import type { RefreshReport } from '../catalog/ingest/feed-ingest';
 import { firstIssue } from '../chat/chat-requests';
-import type { WidgetSettings } from '../config';
+import type { ActionDefinition, WidgetSettings } from '../config';
 import { newRequestId } from '../edge/outbound-signature';
 import { errorResponse } from '../error-response';
 import { type AgentApiDeps, agentApiRoutes } from '../handoff/agent-api';
@@ -24,6 +25,7 @@ const TestActionSchema = v.strictObject({
     ),
     {},
   ),
+  draft: v.optional(v.boolean()),
 });
 
 export interface AdminDeps {
@@ -42,6 +44,8 @@ export interface AdminDeps {
   };
   /** The console's catalog page: `GET /widgets/{id}/catalog` and `…/catalog/products`; the routes are off without. */
   catalog?: Omit<CatalogAdminDeps, 'findWidget'>;
+  /** Issue 22: the action test's `draft: true` reads the caller's draft; without, it is refused. */
+  draftActionsOf?(widgetId: string, who: string): Promise<ActionDefinition[] | undefined>;
   /** `DELETE /widgets/{id}/users/{sub}`; the route is off without. */
   erasure?: Pick<UserErasureDeps, 'chat'>;
   /** Erasure of one conversation (`DELETE …/conversations/{id}`); the route is off without. */
@@ -50,8 +54,9 @@ export interface AdminDeps {
 
 /**
  * The dashboard's side of the service. "Test in the chat preview" (SPEC: custom action definition; DESIGN):
- * `POST /v0/admin/widgets/{widgetId}/actions/{name}/test` calls the endpoint for real, as a chat would, and answers
- * what the AI would receive and the card the shopper would see.
+ * `POST /v0/admin/widgets/{widgetId}/actions/{name}/test` calls the endpoint for real, as a chat would (with
+ * `x-service-preview: 1`), and answers what the AI would receive and the card the shopper would see; with
+ * `draft: true`, the action is the caller's draft's.
  *
  * Feeds: `POST /v0/admin/widgets/{widgetId}/feeds/refresh` downloads the widget's feeds now and answers the
  * RefreshReport (a refresh already running, scheduled or asked for, is joined rather than doubled);
@@ -67,6 +72,7 @@ export function adminRoutes({
   catalog,
   erasure,
   eraseConversation,
+  draftActionsOf,
 }: AdminDeps): Hono<{ Variables: AdminVariables }> {
   const app = new Hono<{ Variables: AdminVariables }>();
   app.use('*', adminAuth(keys));
@@ -90,9 +96,6 @@ export function adminRoutes({
     const widget = findWidget(c.req.param('widgetId'));
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const name = c.req.param('name');
-    const action = widget.actions.find((a) => a.name === name);
-    if (!action)
-      return errorResponse(c, 404, 'unknown_action', `Widget ${widget.id} has no action named "${name}".`);
     let raw: unknown = {};
     const text = await c.req.text();
     if (text.trim()) {
@@ -104,6 +107,18 @@ export function adminRoutes({
     }
     const body = v.safeParse(TestActionSchema, raw);
     if (!body.success) return errorResponse(c, 400, 'invalid_request', firstIssue(body.issues));
+    // `draft: true` (issue 22): the action as the caller's draft has it, saved or not yet.
+    const actions = body.output.draft ? await draftActionsOf?.(widget.id, c.var.agent.id) : widget.actions;
+    if (!actions)
+      return errorResponse(c, 404, 'no_draft', 'You have no draft of this widget: edit its settings first.');
+    const action = actions.find((a) => a.name === name);
+    if (!action)
+      return errorResponse(
+        c,
+        404,
+        'unknown_action',
+        `Widget ${widget.id} has no action named "${name}"${body.output.draft ? ' in your draft' : ''}.`,
+      );
     // The preview runs even for a disabled action: that is how a merchant checks it before enabling it.
     const outcome = await callAction(
       { ...action, enabled: true },
@@ -112,12 +127,24 @@ export function adminRoutes({
         widgetId: widget.id,
         conversationId: `preview-${randomUUID()}`,
         requestId: newRequestId(),
+        // No shopper is behind a test: the integrator may skip side effects it would not want from the console.
+        preview: true,
       },
       actionOptions,
     );
     return outcome.ok
-      ? c.json({ ok: true, status: outcome.status, aiText: outcome.aiText, part: outcome.part })
-      : c.json({ ok: false, status: outcome.status ?? null, aiText: '', error: outcome.error });
+      ? c.json<TestActionResponse>({
+          ok: true,
+          status: outcome.status,
+          aiText: outcome.aiText,
+          part: outcome.part,
+        })
+      : c.json<TestActionResponse>({
+          ok: false,
+          status: outcome.status ?? null,
+          aiText: '',
+          error: outcome.error,
+        });
   });
 
   if (feeds) {

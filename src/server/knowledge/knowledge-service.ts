@@ -48,6 +48,11 @@ export interface KnowledgeService {
   lastReport(widgetId: string): KnowledgeReport | undefined;
   /** Issue 22: the widget's new settings (its sections and URLs); a changed URL list is fetched at once. */
   update(widget: WidgetSettings): void;
+  /**
+   * Issue 22, the chat preview: searches a draft's knowledge: its own sections, then the live widget's copies of the
+   * draft's URLs. A URL only the draft lists is not fetched for a preview (it is once the draft is saved).
+   */
+  searchDraft(baseId: string, draft: WidgetSettings, query: string, limit?: number): Promise<KnowledgeHit[]>;
   stop(): Promise<void>;
 }
 
@@ -106,6 +111,8 @@ export function startKnowledge(
     });
   }
   const reports = new Map<string, KnowledgeReport>();
+  // One index per draft object: a preview keeps the same object until its draft changes.
+  const draftIndexes = new WeakMap<WidgetSettings, Promise<KnowledgeIndex> | undefined>();
   const running = new Map<string, Promise<KnowledgeReport>>();
   const timers: NodeJS.Timeout[] = [];
   const stopping = new AbortController();
@@ -229,6 +236,21 @@ export function startKnowledge(
       return entry && entry.widget.knowledgeUrls.length > 0 ? run(entry) : null;
     },
     lastReport: (widgetId) => reports.get(widgetId),
+    async searchDraft(baseId, draft, query, limit) {
+      if (!draftIndexes.has(draft)) {
+        const copies = state.get(baseId)?.copies;
+        const sections: KnowledgeSection[] = draft.knowledge.map((s) => ({
+          title: s.title,
+          text: s.text,
+          source: null,
+        }));
+        for (const url of draft.knowledgeUrls) sections.push(...(copies?.get(url)?.sections ?? []));
+        const capped = sections.slice(0, KNOWLEDGE_SECTIONS_MAX);
+        draftIndexes.set(draft, capped.length > 0 ? buildKnowledgeIndex(capped) : undefined);
+      }
+      const index = draftIndexes.get(draft);
+      return index ? (await index).search(query, limit) : [];
+    },
     update(widget) {
       const entry = state.get(widget.id);
       if (!entry) return;

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS_BODY_MAX } from './settings-routes';
+import { SETTINGS_BODY_MAX } from './settings-http';
 import {
   ADMIN_KEY,
   AGENT_KEY,

@@ -1,32 +1,23 @@
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import {
-  INVALID_SETTINGS,
-  type InvalidSettingsError,
   type SavedSettingsResponse,
-  type SettingsIssue,
   type SettingsResponse,
   type SettingsVersionResponse,
   type SettingsVersionsResponse,
   VERSION_CONFLICT,
 } from '../../protocol/widget-settings';
-import { type AdminVariables, adminAuth, requireAdmin } from '../admin/admin-auth';
-import { firstIssue } from '../chat/chat-requests';
+import type { AdminVariables } from '../admin/admin-auth';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
 import type { AgentKey } from '../handoff/agent-keys';
+import { draftRoutes } from './draft-routes';
+import type { DraftStore } from './draft-store';
 import { editableOf, validateSettings } from './editable-settings';
+import { invalidSettings, readJsonBody, settingsGuard, unknownWidget } from './settings-http';
 import type { SettingsStore } from './settings-store';
 import { settingsSummary } from './settings-summary';
 import type { WidgetRegistry } from './widget-registry';
-
-/**
- * The largest settings body, in bytes. Above the admin API's 64 KiB: a widget's settings carry its knowledge sections
- * (up to 500 of 20,000 characters), and what GET answers must go back through PUT. Larger knowledge belongs in
- * `knowledgeUrls`.
- */
-export const SETTINGS_BODY_MAX = 1024 * 1024;
 
 const version = v.pipe(
   v.number('must be a version number'),
@@ -40,85 +31,37 @@ export interface SettingsRoutesDeps {
   keys: readonly AgentKey[];
   store: SettingsStore;
   registry: WidgetRegistry;
+  /** The chat preview's drafts and tokens (draft-routes.ts). */
+  drafts?: DraftStore;
   /** The config file's widgets: which widgets exist, and their secrets. */
   fileWidgets: readonly WidgetSettings[];
 }
 
 /**
  * The settings API (src/protocol/widget-settings.ts), under `/v0/admin`, admin role only. Mounted ahead of the admin
- * API's 64 KiB body cap with a cap of its own ({@link SETTINGS_BODY_MAX}); the key is checked before a body is read.
+ * API's 64 KiB body cap with a cap of its own (`SETTINGS_BODY_MAX`, settings-http.ts); the key is checked before a body is read.
  *
  * @example
  * // PUT /v0/admin/widgets/demo/settings  { "settings": { …GET's settings, "title": "Help" }, "baseVersion": 3 }
  * // → 200 { "version": 4 }, live on every instance within a second; 409 version_conflict when 3 is not the newest.
  */
-export function settingsRoutes({ keys, store, registry, fileWidgets }: SettingsRoutesDeps) {
+export function settingsRoutes({ keys, store, registry, drafts, fileWidgets }: SettingsRoutesDeps) {
   const fileById = new Map(fileWidgets.map((w) => [w.id, w]));
   const app = new Hono<{ Variables: AdminVariables }>();
   const base = '/widgets/:widgetId/settings';
-  const guard = [
-    adminAuth(keys),
-    requireAdmin(),
-    bodyLimit({
-      maxSize: SETTINGS_BODY_MAX,
-      onError: (c) =>
-        errorResponse(c, 413, 'body_too_large', `Settings bodies are limited to ${SETTINGS_BODY_MAX} bytes.`),
-    }),
-  ] as const;
+  const guard = settingsGuard(keys);
   app.use(base, ...guard);
   app.use(`${base}/*`, ...guard);
+  // Inside this app, so `…/settings/draft` is under the guard above once.
+  if (drafts) app.route('/', draftRoutes({ keys, drafts, settings: store, fileWidgets }));
 
-  const invalid = (c: Parameters<typeof errorResponse>[0], issues: SettingsIssue[]) =>
-    c.json<InvalidSettingsError>(
-      {
-        error: {
-          code: INVALID_SETTINGS,
-          message: `The settings have ${issues.length === 1 ? 'a problem' : `${issues.length} problems`}: ${issues
-            .slice(0, 3)
-            .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
-            .join('; ')}${issues.length > 3 ? '; …' : ''}`,
-          issues,
-        },
-      },
-      400,
-    );
-  const conflict = (c: Parameters<typeof errorResponse>[0]) =>
+  const conflict = (c: Context) =>
     errorResponse(
       c,
       409,
       VERSION_CONFLICT,
       'Another save came first: load the newest version and apply your change to it.',
     );
-
-  /** The JSON body, checked against `schema`; or the response that refuses it. */
-  const readBody = async <S extends v.GenericSchema>(
-    c: Parameters<typeof errorResponse>[0],
-    schema: S,
-  ): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> => {
-    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-      return {
-        ok: false,
-        response: errorResponse(
-          c,
-          415,
-          'unsupported_media_type',
-          'Send JSON (content-type: application/json).',
-        ),
-      };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
-    }
-    const parsed = v.safeParse(schema, raw);
-    return parsed.success
-      ? { ok: true, value: parsed.output }
-      : { ok: false, response: errorResponse(c, 400, 'invalid_request', firstIssue(parsed.issues)) };
-  };
-
-  const unknownWidget = (c: Parameters<typeof errorResponse>[0]) =>
-    errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
 
   app.get(base, async (c) => {
     const id = c.req.param('widgetId');
@@ -133,10 +76,10 @@ export function settingsRoutes({ keys, store, registry, fileWidgets }: SettingsR
     const id = c.req.param('widgetId');
     const file = fileById.get(id);
     if (!file) return unknownWidget(c);
-    const body = await readBody(c, SaveSchema);
+    const body = await readJsonBody(c, SaveSchema);
     if (!body.ok) return body.response;
     const next = validateSettings(body.value.settings, file);
-    if (!next.ok) return invalid(c, next.error);
+    if (!next.ok) return invalidSettings(c, next.error);
     const before = await store.version(id, body.value.baseVersion);
     if (!before) return conflict(c);
     const settings = editableOf(next.value);
@@ -172,13 +115,13 @@ export function settingsRoutes({ keys, store, registry, fileWidgets }: SettingsR
     const id = c.req.param('widgetId');
     const file = fileById.get(id);
     if (!file) return unknownWidget(c);
-    const body = await readBody(c, RollbackSchema);
+    const body = await readJsonBody(c, RollbackSchema);
     if (!body.ok) return body.response;
     const target = await store.version(id, body.value.version);
     if (!target) return errorResponse(c, 404, 'unknown_version', 'The widget has no such version.');
     // Checked again: what ran then may not run now (an environment variable it names is gone).
     const checked = validateSettings(target.settings, file);
-    if (!checked.ok) return invalid(c, checked.error);
+    if (!checked.ok) return invalidSettings(c, checked.error);
     const [latest] = await store.latest([id]);
     if (latest.version === target.version)
       return errorResponse(c, 409, 'already_live', `Version ${target.version} is the live version.`);

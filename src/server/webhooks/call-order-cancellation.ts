@@ -1,4 +1,5 @@
 import type { UserData } from '../../protocol/settings';
+import { PREVIEW_HEADER } from '../../protocol/widget-settings';
 import { formatSchemaIssues } from '../../schemas/schema-result';
 import { SERVICE_VERSION } from '../actions/build-action-request';
 import { ACTION_MAX_BYTES, ACTION_TIMEOUT_MS, type CallActionOptions } from '../actions/call-action';
@@ -51,6 +52,8 @@ export interface WebhookCallIds {
   conversationId: string;
   /** `x-service-request-id`: made once per call, the same on a retry of it (see ActionCallIds). */
   requestId: string;
+  /** A call from the console's chat preview (issue 22): `x-service-preview: 1`. */
+  preview?: boolean;
 }
 
 export type OrderCancellationOutcome =
@@ -128,6 +131,7 @@ export async function callOrderCancellation(
       [WEBHOOK_VERSION_HEADER]: version.version,
       'x-service-widget-id': ids.widgetId,
       'x-service-conversation-id': ids.conversationId,
+      ...(ids.preview && { [PREVIEW_HEADER]: '1' }),
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,

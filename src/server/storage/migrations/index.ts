@@ -18,6 +18,7 @@ import { conversationPageContext } from './019-conversation-page-context';
 import { proactiveMessages } from './020-proactive-messages';
 import { handoff } from './021-handoff';
 import { widgetSettings } from './022-widget-settings';
+import { settingsPreviews } from './023-settings-previews';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   proactiveMessages,
   handoff,
   widgetSettings,
+  settingsPreviews,
 ];
