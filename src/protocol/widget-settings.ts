@@ -110,6 +110,8 @@ export interface SettingsVersion {
   version: number;
   /** Who saved it: the agent's id (`admin` for the adminKey), `config` for the seed. */
   who: string;
+  /** The agent's name as the config names them now (absent for `config` and for an agent no longer configured). */
+  whoName?: string;
   /** ISO 8601. */
   when: string;
   /** What changed from the version before, readable: "title; actions[1] (Order status): url, enabled". */

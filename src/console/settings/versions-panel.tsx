@@ -6,7 +6,8 @@ import { focusSoon } from './fields';
 import type { SettingsChange } from './settings-diff';
 import type { SettingsStore } from './settings-store';
 
-const whoText = (who: string) => (who === 'config' ? 'The config file' : who === 'admin' ? 'Admin key' : who);
+const whoText = ({ who, whoName }: Pick<SettingsVersion, 'who' | 'whoName'>) =>
+  who === 'config' ? 'The config file' : (whoName ?? who);
 
 /** A value of a diff as a merchant reads it: text as written, "not set" for a default. */
 function ValueText({ value }: { value: unknown }) {
@@ -89,7 +90,7 @@ export function VersionsPanel({ store }: { store: SettingsStore }) {
                 <td>
                   <time dateTime={v.when}>{formatDateTime(v.when)}</time>
                 </td>
-                <td>{whoText(v.who)}</td>
+                <td>{whoText(v)}</td>
                 <td class="summary">
                   {v.rollbackOf !== undefined && (
                     <span class="rollback-note">Rollback to version {v.rollbackOf}. </span>
@@ -166,7 +167,7 @@ export function VersionsPanel({ store }: { store: SettingsStore }) {
         >
           <p>
             This saves a new version with the settings of version {rollbackTo.version} (
-            {formatDateTime(rollbackTo.when)}, {whoText(rollbackTo.who)}). It is live for shoppers at once.
+            {formatDateTime(rollbackTo.when)}, {whoText(rollbackTo)}). It is live for shoppers at once.
           </p>
           {store.isDirty.value && (
             <p class="warning-text">Your unsaved changes in the editors are discarded.</p>

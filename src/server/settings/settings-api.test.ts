@@ -84,7 +84,13 @@ describe.each(settingsBackends)('the settings API ($name)', (backend) => {
     const after = await current();
     expect(after.settings).toEqual(before.settings);
     const [newest] = (await admin(url, `${settingsPath}/versions`)).json.versions;
-    expect(newest).toMatchObject({ version: after.version, who: 'admin', summary: 'no changes' });
+    // Who saved it, by id and by the name the config gives (the adminKey is the "Store team").
+    expect(newest).toMatchObject({
+      version: after.version,
+      who: 'admin',
+      whoName: 'Store team',
+      summary: 'no changes',
+    });
   });
 
   it("a save is what shoppers get at once: the widget's title, an action's URL, an allowed origin", async () => {

@@ -98,7 +98,13 @@ export function settingsRoutes({ keys, store, registry, drafts, fileWidgets }: S
     const id = c.req.param('widgetId');
     if (!fileById.has(id)) return unknownWidget(c);
     c.header('cache-control', 'no-store');
-    return c.json<SettingsVersionsResponse>({ versions: await store.versions(id) });
+    // Names as the config gives them now: an agent renamed since shows the new name, one removed shows the id.
+    const names = new Map(keys.map((k) => [k.identity.id, k.identity.name]));
+    const versions = (await store.versions(id)).map((v) => {
+      const whoName = v.who === 'config' ? undefined : names.get(v.who);
+      return whoName === undefined ? v : { ...v, whoName };
+    });
+    return c.json<SettingsVersionsResponse>({ versions });
   });
 
   app.get(`${base}/versions/:version`, async (c) => {
