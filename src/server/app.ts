@@ -71,6 +71,7 @@ export function createApp({
       keys: runtime.agentKeys,
       store: runtime.settings,
       registry: runtime.registry,
+      announce: () => void runtime.bus.publish('settings'),
       drafts: runtime.drafts,
       fileWidgets: config.widgets,
     }),

@@ -6,6 +6,8 @@ import { searchProducts, toProductCard } from './catalog/search/search-products'
 import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
 import { type ChatService, createChatService } from './chat/chat-service';
 import { createEventHub, type EventHub } from './chat/event-hub';
+import { clusterHub } from './cluster/cluster-hub';
+import { createLocalBus, type NotifyBus, openPostgresBus } from './cluster/notify-bus';
 import type { ServiceConfig, WidgetSettings } from './config';
 import { identitySecrets, type VerifiedUser, type VerifyIdentity } from './edge/identity-token';
 import { createLimits, type Limits } from './edge/limits';
@@ -89,17 +91,26 @@ export interface Runtime {
   handoff: HandoffStore;
   /** The keys of `/v0/admin`: the `adminKey` and each agent's, as digests. */
   agentKeys: readonly AgentKey[];
+  /** Wake-ups across instances (issue 23); in process only on the embedded database. */
+  bus: NotifyBus;
   /** The service has agents: widgets offer "Talk to a person", and a request hands the conversation over. */
   hasAgents: boolean;
   close(): Promise<void>;
 }
 
 /**
- * How often an instance asks for the highest settings version id (issue 23 replaces the poll with LISTEN/NOTIFY).
- * Half a second, so that a save is live everywhere within a second with room for the read after the poll (at 1 s
- * it took 930-980 ms on the two-instance test, too close to the promise); one index-only max() each time.
+ * How often an instance asks for the highest settings version id anyway (one index-only max()). A save announces
+ * itself through LISTEN/NOTIFY (issue 23), so this is only the safety net for a notification lost while the
+ * instance's listening connection was down and not yet caught up.
  */
-export const SETTINGS_POLL_MS = 500;
+export const SETTINGS_POLL_MS = 5000;
+
+/**
+ * How long a reader of a conversation's events (a reply stream, the console's transcript) waits for a wake-up before
+ * it reads the log anyway. Wake-ups come in process, or from other instances through LISTEN/NOTIFY: this is the
+ * safety net, not the way replies arrive.
+ */
+export const STREAM_SAFETY_POLL_MS = 15_000;
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
@@ -126,7 +137,24 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     await db.close();
     throw error;
   }
-  const isShared = (options.databaseUrl ?? config.database) !== 'embedded';
+  const databaseSetting = options.databaseUrl ?? config.database;
+  const isShared = databaseSetting !== 'embedded';
+  // Issue 23: instances on one PostgreSQL wake each other through LISTEN/NOTIFY (cluster/notify-bus.ts).
+  let bus: NotifyBus;
+  try {
+    bus = isShared
+      ? await openPostgresBus({
+          url: databaseSetting,
+          logger,
+          send: async (channel, payload) => {
+            await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+          },
+        })
+      : createLocalBus();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   // Issue 22: each widget's settings are versions in the database, seeded from the config file; every read of a
   // widget's settings below goes through the registry, so a save is live without a restart. Other instances may save
   // only on a shared database: only there is there anything to poll for.
@@ -140,9 +168,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       pollMs: isShared ? SETTINGS_POLL_MS : undefined,
     });
   } catch (error) {
+    await bus.close();
     await db.close();
     throw error;
   }
+  bus.subscribe('settings', () => void registry.settingsChanged().catch(() => {}));
+  bus.onListen(() => void registry.settingsChanged().catch(() => {}));
   const drafts = createDraftStore(db);
   const previews = createPreviews({ store: drafts, registry, fileWidgets: config.widgets, logger });
   // What a turn reads a widget's settings from: a live widget, or a preview's draft (ids `<widget>~<preview>`). Only
@@ -199,7 +230,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   registry.onChange((widget) => knowledge.update(widget));
   const retention = scheduleRetentionSweep(db, registry.widgets, logger);
-  const hub = createEventHub();
+  const hub = clusterHub(createEventHub(), bus);
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   const toolsFor = (
@@ -303,6 +334,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     ),
     logger,
     isSoleProcess: !isShared,
+    bus,
     settings: options.tasks,
   });
   return {
@@ -322,7 +354,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     drafts,
     previews,
     identityOf: registry.identityOf,
-    streamPollMs: isShared ? 1000 : 15_000,
+    streamPollMs: STREAM_SAFETY_POLL_MS,
+    bus,
     actionOptions,
     tasks,
     retention,
@@ -340,6 +373,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       await feeds.stop();
       await knowledge.stop();
       await service.idle();
+      await bus.close();
       await db.close();
     },
   };

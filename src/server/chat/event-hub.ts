@@ -13,6 +13,8 @@ export interface EventHub {
   mark(): number;
   /** Resolves on a notify for this conversation after `since`, after `timeoutMs`, or when `signal` aborts. */
   wait(conversationId: string, timeoutMs: number, signal?: AbortSignal, since?: number): Promise<void>;
+  /** Wakes every reader (they read the log again): after the cross-instance wake-ups were deaf for a while. */
+  wakeAll(): void;
   /** Readers waiting now, across conversations (tests and the bench read it to prove nothing is left behind). */
   readonly waiting: number;
 }
@@ -38,6 +40,11 @@ export function createEventHub(): EventHub {
       for (const wake of set) wake();
     },
     mark: () => epoch,
+    wakeAll() {
+      const all = [...waiters.values()];
+      waiters.clear();
+      for (const set of all) for (const wake of set) wake();
+    },
     wait(conversationId, timeoutMs, signal, since) {
       return new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();

@@ -31,6 +31,8 @@ export interface SettingsRoutesDeps {
   keys: readonly AgentKey[];
   store: SettingsStore;
   registry: WidgetRegistry;
+  /** Tells the other instances a version was saved (issue 23: a NOTIFY); they load it at once. */
+  announce?: () => void;
   /** The chat preview's drafts and tokens (draft-routes.ts). */
   drafts?: DraftStore;
   /** The config file's widgets: which widgets exist, and their secrets. */
@@ -45,7 +47,7 @@ export interface SettingsRoutesDeps {
  * // PUT /v0/admin/widgets/demo/settings  { "settings": { …GET's settings, "title": "Help" }, "baseVersion": 3 }
  * // → 200 { "version": 4 }, live on every instance within a second; 409 version_conflict when 3 is not the newest.
  */
-export function settingsRoutes({ keys, store, registry, drafts, fileWidgets }: SettingsRoutesDeps) {
+export function settingsRoutes({ keys, store, registry, announce, drafts, fileWidgets }: SettingsRoutesDeps) {
   const fileById = new Map(fileWidgets.map((w) => [w.id, w]));
   const app = new Hono<{ Variables: AdminVariables }>();
   const base = '/widgets/:widgetId/settings';
@@ -89,8 +91,9 @@ export function settingsRoutes({ keys, store, registry, drafts, fileWidgets }: S
       summary: settingsSummary(settings, before.settings),
     });
     if (saved === null) return conflict(c);
-    // Live here before the answer; other instances within a poll.
+    // Live here before the answer; on the other instances as soon as they hear of it.
     await registry.settingsChanged();
+    announce?.();
     return c.json<SavedSettingsResponse>({ version: saved });
   });
 
@@ -140,6 +143,7 @@ export function settingsRoutes({ keys, store, registry, drafts, fileWidgets }: S
     });
     if (saved === null) return conflict(c);
     await registry.settingsChanged();
+    announce?.();
     return c.json<SavedSettingsResponse>({ version: saved });
   });
 

@@ -11,8 +11,8 @@ import { settingsSummary } from './settings-summary';
 // Issue 22 (REFERENCES §11, Unleash): the service reads every widget's settings from here, never from the config
 // file. It holds the newest version of each widget of the config file, with the file's secrets joined in, and reads
 // them again whenever the highest version id moves: at once on the instance that saved (`settingsChanged()` after
-// the insert), within `pollMs` on the others (a poll of one indexed max(); issue 23 calls `settingsChanged()` from a
-// LISTEN instead). A widget removed from the config file is out of service (its versions stay, and come back with it).
+// the insert), on the others when they hear its NOTIFY (issue 23, runtime.ts), and within `pollMs` in any case (a
+// poll of one indexed max(), the safety net). A widget removed from the config file is out of service (its versions stay, and come back with it).
 
 export interface WidgetRegistry {
   /** The widget's live settings, secrets joined in; undefined for a widget that is not in the config file. */

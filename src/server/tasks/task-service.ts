@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { Db } from '../storage/db';
 import { createRateLimiter, type RateDecision } from './rate-limit';
 import type { TaskEngine } from './task-engine';
+import type { NotifyBus } from '../cluster/notify-bus';
 import { createTaskNotifier } from './task-notifier';
 import { startTaskRunner } from './task-runner';
 import { createTaskStore, type TaskRecord, type TaskStore } from './task-store';
@@ -30,7 +31,7 @@ const DEFAULT_TASK_SETTINGS: TaskSettings = {
   concurrency: 4,
   waitMs: 25_000,
   leaseMs: 30_000,
-  pollMs: 1000,
+  pollMs: 5000,
   maxAttempts: 3,
   rateLimit: TASK_RATE_LIMIT,
 };
@@ -54,6 +55,7 @@ export async function createTaskService({
   engine,
   logger,
   isSoleProcess,
+  bus,
   settings: overrides,
 }: {
   db: Db;
@@ -61,14 +63,17 @@ export async function createTaskService({
   logger: Logger;
   /** Only this process uses the database (embedded): running tasks at start were cut off by the last stop. */
   isSoleProcess: boolean;
+  /** Issue 23: tells other instances when a task is created or ends, and hears theirs. */
+  bus?: NotifyBus;
   settings?: Partial<TaskSettings>;
 }): Promise<TaskService> {
-  // On the embedded database this process creates and ends every task and wakes its runner and long polls itself:
-  // re-reading is only a safety net there, and each read holds the database's one connection.
-  const settings = { ...DEFAULT_TASK_SETTINGS, pollMs: isSoleProcess ? 5000 : 1000, ...overrides };
+  // On the embedded database this process creates and ends every task and wakes its runner and long polls itself; on
+  // PostgreSQL the other instances' creations and ends arrive through the bus (LISTEN/NOTIFY). Re-reading is only a
+  // safety net either way (and the runner's look for expired leases), so it is slow.
+  const settings = { ...DEFAULT_TASK_SETTINGS, ...overrides };
   const store = createTaskStore(db);
   const limiter = createRateLimiter(db, settings.rateLimit);
-  const notifier = createTaskNotifier<TaskRecord>();
+  const notifier = createTaskNotifier<TaskRecord | null>();
   if (isSoleProcess) {
     const resumed = await store.releaseAllLeases();
     if (resumed > 0) logger.warn('resuming tasks interrupted by a stopped process', { count: resumed });
@@ -77,13 +82,20 @@ export async function createTaskService({
     store,
     engine,
     logger,
-    onEnded: (task) => notifier.notify(task.id, task),
+    onEnded: (task) => {
+      notifier.notify(task.id, task);
+      void bus?.publish('task-ended', task.id);
+    },
     timeoutMs: settings.timeoutMs,
     concurrency: settings.concurrency,
     leaseMs: settings.leaseMs,
     pollMs: settings.pollMs,
     maxAttempts: settings.maxAttempts,
   });
+  // Another instance's task: its long polls here read it again; a new one may be claimed here.
+  bus?.subscribe('task-ended', (taskId) => notifier.notify(taskId, null));
+  bus?.subscribe('task-created', () => runner.wake());
+  bus?.onListen(() => runner.wake());
   // The rate limit's window rows of users who stopped calling.
   const sweeper = setInterval(
     () =>
@@ -101,6 +113,7 @@ export async function createTaskService({
       const id = randomUUID();
       await store.create({ id, ...input });
       runner.wake();
+      void bus?.publish('task-created', id);
       return id;
     },
     async result(userId, taskId, wait, signal) {
@@ -110,7 +123,8 @@ export async function createTaskService({
       while (task?.status === 'in_progress' && !signal?.aborted) {
         const left = deadline - Date.now();
         if (left <= 0) break;
-        // Woken by this process's runner at once; re-read every pollMs for tasks another instance runs.
+        // Woken at once by this process's runner, or by another instance's through the bus (then `ended` is null and
+        // the task is read again); re-read every pollMs in any case.
         const ended = await notifier.waitFor(taskId, Math.min(left, settings.pollMs), signal);
         task = ended?.userId === userId ? ended : await store.get(userId, taskId);
       }
