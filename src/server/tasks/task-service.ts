@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TASK_RATE_LIMIT } from '../../protocol/task';
+import type { NotifyBus } from '../cluster/notify-bus';
 import type { Logger } from '../logger';
 import type { Db } from '../storage/db';
 import { createRateLimiter, type RateDecision } from './rate-limit';
 import type { TaskEngine } from './task-engine';
-import type { NotifyBus } from '../cluster/notify-bus';
 import { createTaskNotifier } from './task-notifier';
 import { startTaskRunner } from './task-runner';
 import { createTaskStore, type TaskRecord, type TaskStore } from './task-store';
