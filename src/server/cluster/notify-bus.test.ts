@@ -47,7 +47,13 @@ async function bus(url: string, heartbeatMs?: number, applicationName?: string) 
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
   });
-  const wrapped: NotifyBus = { ...opened_, close: async () => (await opened_.close(), await pool.end()) };
+  const wrapped: NotifyBus = {
+    ...opened_,
+    close: async () => {
+      await opened_.close();
+      await pool.end();
+    },
+  };
   Object.defineProperty(wrapped, 'listening', { get: () => opened_.listening });
   opened.push(wrapped);
   return wrapped;
