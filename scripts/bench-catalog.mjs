@@ -28,14 +28,15 @@
 //                              by this process over loopback HTTP: download, parse, normalize and store, into an
 //                              empty store; seconds and the child's peak RSS (its whole process, the embedded
 //                              database included; a PostgreSQL server's memory is not in it)
-import { execFileSync, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { freshSchema, startCluster } from './throwaway-postgres.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = process.env.CATALOG_BENCH_ENTRY ?? resolve(root, 'dist/server/bench-catalog-entry.js');
@@ -421,84 +422,6 @@ const cpuText = (m) =>
 // throwaway cluster of Debian's postgresql (as scripts/postgres-for-tests.sh starts one); each run works in a schema
 // of its own, dropped at the end. PG=0 skips PostgreSQL.
 
-function startCluster() {
-  const bins = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql')
-        .map((v) => `/usr/lib/postgresql/${v}/bin`)
-        .filter((dir) => existsSync(join(dir, 'initdb')))
-        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-    : [];
-  const bin = bins.at(-1);
-  if (!bin) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-catalog-pg-'));
-  // initdb refuses to run as root: the cluster then runs as the postgres user.
-  const asRoot = process.getuid?.() === 0;
-  const run = (command, args) =>
-    asRoot
-      ? execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'ignore' })
-      : execFileSync(command, args, { stdio: 'ignore' });
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  try {
-    if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
-    run(join(bin, 'initdb'), [
-      '-D',
-      join(dir, 'data'),
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-    ]);
-    run(join(bin, 'pg_ctl'), [
-      ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
-      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`],
-    ]);
-  } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
-    console.error(`postgres: could not start a throwaway cluster (${e.message}); PostgreSQL is skipped`);
-    return null;
-  }
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    version: execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim(),
-    stop: () => {
-      try {
-        run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
-
-/** A fresh schema on the server, and the URL that works in it. */
-async function freshSchema(serverUrl) {
-  const { default: pg } = await import('pg');
-  const schema = `bench_catalog_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE SCHEMA ${schema}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
 /** Opens the store's database for a backend description ({ kind: 'pglite', dir } or { kind: 'postgres', url }). */
 async function openBackend(entry, backend) {
   const db =
@@ -831,17 +754,17 @@ async function main() {
     }
     const given = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
     if (process.env.PG !== '0') {
-      cluster = given ? null : startCluster();
+      cluster = given ? null : startCluster('bench-catalog');
       const serverUrl = given || cluster?.url;
       if (serverUrl) {
         const pgFeed = feed && {
           ...feed,
           emptyBackend: async () => {
-            const schema = await freshSchema(serverUrl);
+            const schema = await freshSchema(serverUrl, 'bench_catalog');
             return { backend: { kind: 'postgres', url: schema.url }, drop: schema.drop };
           },
         };
-        const schema = await freshSchema(serverUrl);
+        const schema = await freshSchema(serverUrl, 'bench_catalog');
         try {
           const { results: out, rows } = await runBackend({ kind: 'postgres', url: schema.url }, pgFeed);
           out.server = cluster?.version ?? 'DATABASE_URL/TEST_DATABASE_URL';

@@ -1,0 +1,85 @@
+// For benchmarks (not part of the service): a throwaway cluster of Debian's postgresql, as scripts/postgres-for-tests.sh
+// starts one for the tests, and a fresh schema in it per run. `startCluster()` answers null when PostgreSQL is not
+// installed or cannot start (the caller then skips it and says so).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function startCluster(name = 'bench') {
+  const bins = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
+        .filter((dir) => existsSync(join(dir, 'initdb')))
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    : [];
+  const bin = bins.at(-1);
+  if (!bin) return null;
+  const dir = mkdtempSync(join(tmpdir(), `${name}-pg-`));
+  // initdb refuses to run as root: the cluster then runs as the postgres user.
+  const asRoot = process.getuid?.() === 0;
+  const run = (command, args) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'ignore' })
+      : execFileSync(command, args, { stdio: 'ignore' });
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  try {
+    if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+    run(join(bin, 'initdb'), [
+      '-D',
+      join(dir, 'data'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
+    run(join(bin, 'pg_ctl'), [
+      ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
+      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`],
+    ]);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    console.error(`postgres: could not start a throwaway cluster (${e.message}); PostgreSQL is skipped`);
+    return null;
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    version: execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim(),
+    stop: () => {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A fresh schema on the server, and the URL that works in it. */
+export async function freshSchema(serverUrl, prefix = 'bench') {
+  const { default: pg } = await import('pg');
+  const schema = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
