@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { routePath } from 'hono/route';
 import { PUSH_API_BASE } from '../protocol/push';
 import { TASK_API_PATH } from '../protocol/task';
 import { adminRoutes } from './admin/admin-routes';
@@ -9,6 +10,8 @@ import { consolePageRoutes } from './console/console-page';
 import { errorResponse } from './error-response';
 import { handoffPromise } from './handoff/handoff-promise';
 import { type Logger, silentLogger } from './logger';
+import { healthRoutes } from './ops/health-routes';
+import { rateLimitRefusals } from './ops/metrics';
 import { pushRoutes } from './push/push-routes';
 import type { Runtime } from './runtime';
 import { validateSettings } from './settings/editable-settings';
@@ -47,6 +50,8 @@ export function createApp({
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    // Bounded labels: the route's pattern, never its ids.
+    if (c.res.status === 429) rateLimitRefusals.inc({ route: routePath(c) || 'unmatched' });
     logger.info('request', {
       method: c.req.method,
       path: c.req.path,
@@ -84,7 +89,10 @@ export function createApp({
     }),
   );
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.route(
+    '/',
+    healthRoutes({ db: runtime.db, isDraining: runtime.isDraining, metricsToken: runtime.metricsToken }),
+  );
   // Browsers ask for it on every page the service serves (the console): no icon, and no 404 in the agent's console.
   app.get('/favicon.ico', (c) => {
     c.header('cache-control', 'public, max-age=86400');

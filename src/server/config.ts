@@ -320,6 +320,8 @@ const ServiceFields = v.strictObject({
   ),
   engine: v.optional(EngineSchema, { type: 'local' }),
   allowHttpLoopback: v.optional(v.boolean(), false),
+  /** Issue 23: the environment variable holding the bearer token `GET /metrics` asks for; none: `/metrics` is open. */
+  metricsTokenEnv: v.optional(envName),
   /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
   trustProxy: v.optional(
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),

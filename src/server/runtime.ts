@@ -23,6 +23,7 @@ import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { guardMode } from './handoff/mode-guard';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import type { Logger } from './logger';
+import { actionCalls, feedRuns } from './ops/metrics';
 import { createDraftStore, type DraftStore } from './settings/draft-store';
 import { createPreviews, type Previews } from './settings/preview-registry';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store';
@@ -93,6 +94,11 @@ export interface Runtime {
   agentKeys: readonly AgentKey[];
   /** Wake-ups across instances (issue 23); in process only on the embedded database. */
   bus: NotifyBus;
+  /** The bearer token `/metrics` asks for (config `metricsTokenEnv`). */
+  metricsToken?: string;
+  /** Shutdown has begun: `/readyz` answers 503 from now on. */
+  isDraining(): boolean;
+  beginDrain(): void;
   /** The service has agents: widgets offer "Talk to a person", and a request hands the conversation over. */
   hasAgents: boolean;
   close(): Promise<void>;
@@ -129,6 +135,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const agentKeys = readAgentKeys(config.adminKey, config.agents);
   if (!agentKeys.ok) throw new Error(agentKeys.error);
   const hasAgents = config.agents.length > 0;
+  // And the metrics token (issue 23): `/metrics` never opens by accident because a variable is unset.
+  const metricsToken = config.metricsTokenEnv === undefined ? undefined : process.env[config.metricsTokenEnv];
+  if (config.metricsTokenEnv !== undefined && !(metricsToken && metricsToken.length >= 12))
+    throw new Error(
+      `metricsTokenEnv: the environment variable ${config.metricsTokenEnv} must hold a token of at least 12 characters`,
+    );
   const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
   try {
     const applied = await migrate(db);
@@ -220,7 +232,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     catalog,
     { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
     logger,
-    (report) => feedReports.set(report.widgetId, report),
+    (report) => {
+      feedReports.set(report.widgetId, report);
+      feedRuns.inc({ outcome: report.applied ? 'applied' : 'failed' });
+    },
   );
   // Knowledge documents likewise: fetched in the background, their sections join when they land.
   const knowledge = startKnowledge(
@@ -231,6 +246,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   registry.onChange((widget) => knowledge.update(widget));
   const retention = scheduleRetentionSweep(db, registry.widgets, logger);
   const hub = clusterHub(createEventHub(), bus);
+  let draining = false;
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   const toolsFor = (
@@ -267,6 +283,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
               { widgetId: storeId, conversationId, requestId, user, preview },
               callOptions,
             );
+            actionCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.error.code });
             if (!outcome.ok)
               logger.warn('custom action failed', {
                 widgetId,
@@ -356,6 +373,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     identityOf: registry.identityOf,
     streamPollMs: STREAM_SAFETY_POLL_MS,
     bus,
+    metricsToken,
+    isDraining: () => draining,
+    beginDrain: () => {
+      draining = true;
+    },
     actionOptions,
     tasks,
     retention,

@@ -11,6 +11,7 @@ import { type ReplyLanguage, replyLanguage } from '../engine/reply-language';
 import { handedOverText } from '../handoff/handed-over-text';
 import type { ModeState } from '../handoff/handoff-store';
 import type { Logger } from '../logger';
+import * as metrics from '../ops/metrics';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
 import { foldReplyParts } from '../storage/reply-parts';
 import type { EventHub } from './event-hub';
@@ -125,6 +126,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
   const stopped = () => controller.abort(HANDED_OVER);
+  const started = performance.now();
+  // For /metrics (issue 23): how the turn ended, set where it ends well.
+  let outcome: 'done' | 'failed' | 'handed_over' = 'failed';
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
   const emit = async (event: ReplyEvent): Promise<void> => {
@@ -162,6 +166,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     events.push(delta);
     await chat.appendEvent(conversationId, turn.reply.id, delta);
     await finish();
+    outcome = 'handed_over';
   };
   try {
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
@@ -256,6 +261,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
     await deps.saveState(conversationId, out.state ?? null);
     await finish();
+    outcome = 'done';
   } catch (error) {
     if (controller.signal.reason === HANDED_OVER) {
       const state = await deps.handoff?.modeOf(conversationId).catch(() => null);
@@ -282,6 +288,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     clearTimeout(timer);
     turn.stop?.removeEventListener('abort', stopped);
     hub.notify(conversationId);
+    metrics.turns.inc({ outcome });
+    metrics.turnSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import type { StreamEvent } from '../../protocol/chat';
+import { openStreams } from '../ops/metrics';
 import type { ChatStore } from '../storage/chat-store';
 import type { EventHub } from './event-hub';
 
@@ -52,9 +53,11 @@ export function streamFromLog(
   c.header('cache-control', 'no-store');
   c.header('x-accel-buffering', 'no');
   return streamSSE(c, async (stream) => {
+    openStreams.inc();
     try {
       await pump(stream);
     } finally {
+      openStreams.dec();
       options.onClose?.();
     }
   });

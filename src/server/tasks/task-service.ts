@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TASK_RATE_LIMIT } from '../../protocol/task';
 import type { NotifyBus } from '../cluster/notify-bus';
 import type { Logger } from '../logger';
+import { tasksEnded } from '../ops/metrics';
 import type { Db } from '../storage/db';
 import { createRateLimiter, type RateDecision } from './rate-limit';
 import type { TaskEngine } from './task-engine';
@@ -83,6 +84,7 @@ export async function createTaskService({
     engine,
     logger,
     onEnded: (task) => {
+      tasksEnded.inc({ status: task.status });
       notifier.notify(task.id, task);
       void bus?.publish('task-ended', task.id);
     },
