@@ -99,6 +99,23 @@ await build({
   },
 });
 
+// The chat preview's page (`/console/preview`, framed by the Settings section): its own small module, built apart so
+// it shares no chunk with the console's; it loads the real widget from /sdk/.
+await build({
+  ...quiet,
+  build: {
+    target: 'es2020',
+    outDir: 'dist/console',
+    emptyOutDir: false,
+    modulePreload: false,
+    copyPublicDir: false,
+    rollupOptions: {
+      input: { 'preview-frame': 'src/console/preview-frame/preview-frame.ts' },
+      output: { format: 'es', entryFileNames: 'assets/[name].js', assetFileNames: 'assets/[name][extname]' },
+    },
+  },
+});
+
 // The single-page storefront that uses the npm entry, as a merchant's SPA would.
 await build({
   ...quiet,

@@ -80,7 +80,7 @@ export function App({ store }: { store: ConsoleStore }) {
       <main id="main" tabIndex={-1}>
         {section === 'conversations' && <ConversationsSection store={store} />}
         {section === 'catalog' && <CatalogSection store={store.catalog} widgetId={store.widgetId.value} />}
-        {section === 'settings' && <SettingsSection store={store.settings} />}
+        {section === 'settings' && <SettingsSection store={store.settings} preview={store.preview} />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" data-live="queue">
         {store.queue.announcement.value}

@@ -21,9 +21,9 @@ if (root) {
     isVisible: () => document.visibilityState === 'visible',
     confirm: (message) => window.confirm(message),
   });
-  // Closing or reloading the tab with unsaved settings: the browser asks first.
+  // Closing or reloading the tab with unsaved settings not stored as a draft either: the browser asks first.
   window.addEventListener('beforeunload', (event) => {
-    if (store.settings.isDirty.value) event.preventDefault();
+    if (store.settings.isDirty.value && store.preview.sync.value !== 'stored') event.preventDefault();
   });
   store.syncTitle(document);
   // Back in view: read the lists at once rather than at the next tick.

@@ -5,6 +5,7 @@ import { createCatalogApi } from './catalog/catalog-api';
 import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
 import { createQueueStore, POLL_MS } from './queue-store';
+import { createPreviewStore } from './settings/preview-store';
 import { createSettingsApi } from './settings/settings-api';
 import { createSettingsStore, SETTINGS_MESSAGES } from './settings/settings-store';
 
@@ -96,9 +97,21 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     onChanged: (next, previous) => void queue.changed(next, previous),
   });
   const catalog = createCatalogStore(createCatalogApi(api), context);
-  const settings = createSettingsStore(createSettingsApi(api.fetch), context);
-  /** Unsaved settings are only left behind when the merchant says so. */
-  const mayLeaveSettings = () => !settings.isDirty.value || (env.confirm?.(SETTINGS_MESSAGES.leave) ?? true);
+  const settingsApi = createSettingsApi(api.fetch);
+  const settings = createSettingsStore(settingsApi, context);
+  const preview = createPreviewStore(settingsApi, settings, context);
+  /**
+   * Unsaved settings are only left behind when the merchant says so; changes stored as the admin's draft are not lost
+   * (the next visit puts them back), so leaving then asks nothing.
+   */
+  const mayLeaveSettings = () =>
+    !settings.isDirty.value ||
+    preview.sync.value === 'stored' ||
+    (env.confirm?.(SETTINGS_MESSAGES.leave) ?? true);
+  const resetSettings = () => {
+    preview.stop();
+    settings.reset();
+  };
 
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
@@ -128,7 +141,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     queue.reset();
     conversation.close();
     catalog.reset();
-    settings.reset();
+    resetSettings();
   });
 
   /** False when the widget stays (unknown, or unsaved settings the merchant keeps). */
@@ -138,7 +151,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     widgetId.value = id;
     queue.reset();
     conversation.close();
-    settings.reset();
+    resetSettings();
     void queue.refresh();
     if (section.value === 'settings') void settings.load();
     return true;
@@ -187,6 +200,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     conversation,
     catalog,
     settings,
+    preview,
 
     /** Checks the key with the service (`GET /v0/admin/me`); only an accepted key is kept (in sessionStorage). */
     signIn(candidate: string): Promise<void> {
@@ -220,7 +234,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
       if (!isAllowed || id === section.value) return;
       if (section.value === 'settings' && !mayLeaveSettings()) return;
       // Settings left: the next visit starts from the live version again.
-      if (section.value === 'settings') settings.reset();
+      if (section.value === 'settings') resetSettings();
       section.value = id;
       if (id === 'settings') void settings.ensureLoaded();
     }),

@@ -1,5 +1,6 @@
 import type { ActionSettings, EditableWidgetSettings } from '../../protocol/widget-settings';
 import { SETTINGS_TEXT_MAX } from '../../protocol/widget-settings-fields';
+import { ActionTester } from './action-tester';
 import { Field, fieldId, focusSoon } from './fields';
 import { ParameterEditor } from './parameter-editor';
 import { placeholdersOf } from './settings-checks';
@@ -211,6 +212,7 @@ function ActionCard({
         </Field>
       </div>
       <ParameterEditor store={store} actionIndex={index} />
+      <ActionTester action={action} index={index} />
     </fieldset>
   );
 }

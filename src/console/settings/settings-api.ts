@@ -1,13 +1,19 @@
 import { err, ok, type Result } from '../../protocol/result';
 import {
+  type DraftSavedResponse,
+  type DraftSettingsResponse,
   INVALID_SETTINGS,
+  type PreviewResponse,
   type RollbackRequest,
+  type SaveDraftRequest,
   type SavedSettingsResponse,
   type SaveSettingsRequest,
   type SettingsIssue,
   type SettingsResponse,
   type SettingsVersionResponse,
   type SettingsVersionsResponse,
+  type TestActionRequest,
+  type TestActionResponse,
 } from '../../protocol/widget-settings';
 import { type ApiError, adminFetch, NETWORK_ERROR, readApiError } from '../api';
 
@@ -32,7 +38,7 @@ const isIssue = (x: unknown): x is SettingsIssue =>
  */
 export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
   async function call<T>(
-    method: 'GET' | 'PUT' | 'POST',
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
     path: string,
     key: string,
     body?: unknown,
@@ -54,6 +60,8 @@ export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
       }
       return err(error);
     }
+    // `DELETE …/draft` answers 204, without a body.
+    if (res.status === 204) return ok(undefined as T);
     try {
       return ok((await res.json()) as T);
     } catch {
@@ -61,7 +69,8 @@ export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
     }
   }
 
-  const settingsPath = (widgetId: string) => `/v0/admin/widgets/${encodeURIComponent(widgetId)}/settings`;
+  const widgetPath = (widgetId: string) => `/v0/admin/widgets/${encodeURIComponent(widgetId)}`;
+  const settingsPath = (widgetId: string) => `${widgetPath(widgetId)}/settings`;
 
   return {
     get: (key: string, widgetId: string) => call<SettingsResponse>('GET', settingsPath(widgetId), key),
@@ -75,6 +84,24 @@ export function createSettingsApi(fetchFn: typeof fetch, baseUrl = '') {
       call<SavedSettingsResponse>('POST', `${settingsPath(widgetId)}/rollback`, key, {
         version,
       } satisfies RollbackRequest),
+    /** The caller's draft (the chat preview's settings); the live version's settings when there is none. */
+    draft: (key: string, widgetId: string) =>
+      call<DraftSettingsResponse>('GET', `${settingsPath(widgetId)}/draft`, key),
+    saveDraft: (key: string, widgetId: string, request: SaveDraftRequest) =>
+      call<DraftSavedResponse>('PUT', `${settingsPath(widgetId)}/draft`, key, request),
+    deleteDraft: (key: string, widgetId: string) =>
+      call<undefined>('DELETE', `${settingsPath(widgetId)}/draft`, key),
+    /** A preview token: the widget's `baseUrl` for the chat preview, valid until `expiresAt`. */
+    preview: (key: string, widgetId: string) =>
+      call<PreviewResponse>('POST', `${widgetPath(widgetId)}/preview`, key),
+    /** Calls the action for real; `draft: true` takes it from the caller's stored draft. */
+    testAction: (key: string, widgetId: string, name: string, request: TestActionRequest) =>
+      call<TestActionResponse>(
+        'POST',
+        `${widgetPath(widgetId)}/actions/${encodeURIComponent(name)}/test`,
+        key,
+        request,
+      ),
   };
 }
 

@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { PreviewContext } from './action-tester';
 import { ActionsEditor } from './actions-editor';
 import { focusSoon } from './fields';
 import { InstructionsEditor } from './instructions-editor';
 import { KnowledgeEditor } from './knowledge-editor';
 import { LimitsEditor } from './limits-editor';
 import { PresentationEditor } from './presentation-editor';
+import { PreviewPane } from './preview-pane';
+import type { PreviewStore } from './preview-store';
 import './settings.css';
 import { type FieldIssue, SETTINGS_MESSAGES, type SettingsStore } from './settings-store';
 import { VersionsPanel } from './versions-panel';
@@ -37,13 +40,20 @@ const errorsText = (n: number) => `${n} ${n === 1 ? 'error' : 'errors'}`;
  * which version is live, whether there are unsaved changes, and saves. After a refused save the focus moves to the
  * first field in error (switching to its editor); an issue no editor shows is listed in the notice.
  */
-export function SettingsSection({ store }: { store: SettingsStore }) {
+export function SettingsSection({ store, preview }: { store: SettingsStore; preview?: PreviewStore }) {
   const [editor, setEditor] = useState<EditorId>('presentation');
   const lastFocusRequest = useRef(store.focusRequest.value);
 
   useEffect(() => {
     void store.ensureLoaded();
   }, [store]);
+
+  // Once the widget's settings are read: the preview (the admin's draft, a preview token). Once per widget.
+  const isReady = store.status.value === 'ready';
+  const loadedWidget = store.widgetId.value;
+  useEffect(() => {
+    if (isReady && preview) void preview.start();
+  }, [isReady, loadedWidget, preview]);
 
   const issues = store.issues.value;
   const errors = issues.filter((i) => i.level === 'error');
@@ -119,38 +129,43 @@ export function SettingsSection({ store }: { store: SettingsStore }) {
         </div>
       </div>
       <Notice store={store} outside={outside} />
-      <div class="settings-body">
-        <nav class="editor-nav" aria-label="Settings editors">
-          <ul>
-            {EDITORS.map((e) => {
-              const count = errors.filter((i) => e.owns.test(i.path)).length;
-              return (
-                <li key={e.id}>
-                  <a
-                    href={`#settings-${e.id}`}
-                    aria-current={e.id === current.id ? 'page' : undefined}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      setEditor(e.id);
-                    }}
-                  >
-                    {e.label}
-                    {count > 0 && (
-                      <span class="error-count">
-                        <span aria-hidden="true">{count}</span>
-                        <span class="visually-hidden">, {errorsText(count)}</span>
-                      </span>
-                    )}
-                  </a>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <section id={`settings-${current.id}`} class="settings-editor" aria-labelledby="editor-heading">
-          <h2 id="editor-heading">{current.label}</h2>
-          <Editor store={store} />
-        </section>
+      <div class={`settings-workspace${preview ? ' has-preview' : ''}`}>
+        <div class="settings-body">
+          <nav class="editor-nav" aria-label="Settings editors">
+            <ul>
+              {EDITORS.map((e) => {
+                const count = errors.filter((i) => e.owns.test(i.path)).length;
+                return (
+                  <li key={e.id}>
+                    <a
+                      href={`#settings-${e.id}`}
+                      aria-current={e.id === current.id ? 'page' : undefined}
+                      onClick={(event) => {
+                        event.preventDefault();
+                        setEditor(e.id);
+                      }}
+                    >
+                      {e.label}
+                      {count > 0 && (
+                        <span class="error-count">
+                          <span aria-hidden="true">{count}</span>
+                          <span class="visually-hidden">, {errorsText(count)}</span>
+                        </span>
+                      )}
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <section id={`settings-${current.id}`} class="settings-editor" aria-labelledby="editor-heading">
+            <h2 id="editor-heading">{current.label}</h2>
+            <PreviewContext.Provider value={preview ?? null}>
+              <Editor store={store} />
+            </PreviewContext.Provider>
+          </section>
+        </div>
+        {preview && <PreviewPane preview={preview} store={store} />}
       </div>
     </section>
   );

@@ -258,6 +258,13 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
       if (message !== null) notice.value = { kind: 'error', message };
     },
 
+    /** Puts settings into the editors as the working copy (the admin's stored draft, continued after a reload). */
+    restore: action((settings: EditableWidgetSettings) => {
+      if (saved.value === null) return;
+      draft.value = clone(settings);
+      serviceIssues.value = [];
+    }),
+
     /** Drops the working copy for the live version (after a conflict, or "Discard changes"). */
     discard: action(() => {
       if (saved.value === null) return;

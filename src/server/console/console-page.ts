@@ -45,6 +45,38 @@ const SHELL = `<!doctype html>
 `;
 
 /**
+ * The chat preview's page: framed by the console only (same origin), its own script and the widget's from `/sdk/`,
+ * the widget's requests to this origin's `/preview/…` routes, product pictures from anywhere.
+ */
+export const PREVIEW_CSP =
+  "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; script-src 'self'; " +
+  "frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+
+const PREVIEW_HEADERS: Record<string, string> = {
+  ...PAGE_HEADERS,
+  'content-security-policy': PREVIEW_CSP,
+  'x-frame-options': 'SAMEORIGIN',
+};
+
+/** Built by `scripts/build.mjs` from `src/console/preview-frame/`; the widget id and base URL come in its fragment. */
+const PREVIEW_SHELL = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>Chat preview · service-widget</title>
+<link rel="stylesheet" href="/console/assets/preview-frame.css">
+<script type="module" src="/console/assets/preview-frame.js"></script>
+</head>
+<body>
+<div id="preview-chat"></div>
+</body>
+</html>
+`;
+
+/**
  * `GET /console`: the agents' console, a static shell whose script asks for the agent's key and reads the admin JSON
  * API with it (a browser cannot send a Bearer header on navigation, so the page itself is public and holds no data).
  * `GET /console/assets/{console.js,console.css}`: its built files, from `{distDir}/console/assets/`. `/inbox` and
@@ -56,6 +88,8 @@ export function consolePageRoutes(distDir: string): Hono {
   const page = (c: Context) => c.html(SHELL, 200, PAGE_HEADERS);
   app.get('/console', page);
   app.get('/console/', page);
+  // The Settings section's chat preview, in a frame: the real widget, mounted as a store's page mounts it.
+  app.get('/console/preview', (c) => c.html(PREVIEW_SHELL, 200, PREVIEW_HEADERS));
   // Bookmarks of the inbox this console replaced (issue 21); nothing of the old path is carried over.
   app.get('/inbox', (c) => c.redirect('/console', 301));
   app.get('/inbox/*', (c) => c.redirect('/console', 301));
