@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, consolePageRoutes } from './console-page';
+import { CONSOLE_CSP, consolePageRoutes, PREVIEW_CSP } from './console-page';
 
 let dist: string;
 beforeAll(() => {
@@ -46,6 +46,28 @@ describe('GET /console', () => {
     const res = await page().request('/console/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+  });
+});
+
+describe("GET /console/preview, the chat preview's frame page", () => {
+  it('may be framed by the console (same origin) only, runs its own script and nothing inline', async () => {
+    const res = await page().request('/console/preview');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe(PREVIEW_CSP);
+    expect(PREVIEW_CSP).toContain("frame-ancestors 'self'");
+    expect(PREVIEW_CSP).toContain("script-src 'self'");
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    expect(html).toContain('<script type="module" src="/console/assets/preview-frame.js"></script>');
+    expect(html).toContain('<div id="preview-chat"></div>');
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<style|\sstyle=|\son\w+=/i);
+  });
+
+  it('leaves the console itself unframeable', async () => {
+    const res = await page().request('/console');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
   });
 });
 
