@@ -11,6 +11,9 @@ export const PreviewContext = createContext<PreviewStore | null>(null);
 
 type Values = Record<string, string | boolean>;
 
+/** As the parameter editor's Type menu names them. */
+const TYPE_TEXT = { string: 'text', number: 'number', boolean: 'yes or no' } as const;
+
 /** The form's values as the action's typed parameters; an empty field is left out (the service says if required). */
 export function typedParams(
   action: ActionSettings,
@@ -119,7 +122,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
           const required = p.required || action.url.includes(`{${p.name}}`);
           const label = (
             <>
-              {p.name || '(unnamed)'} <span class="param-type">{p.type}</span>
+              {p.name || '(unnamed)'} <span class="param-type">{TYPE_TEXT[p.type]}</span>
               {required && <span class="required-mark"> (required)</span>}
             </>
           );
@@ -162,7 +165,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
           ) : request.ok ? (
             <code class="mono">{requestLine}</code>
           ) : (
-            <span class="muted">{request.error.message}</span>
+            <span class="muted">not ready: {request.error.message}.</span>
           )}
           {request?.ok && request.value.body !== undefined && (
             <>

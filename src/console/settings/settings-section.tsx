@@ -111,6 +111,12 @@ export function SettingsSection({ store, preview }: { store: SettingsStore; prev
           </p>
         </div>
         <div class="settings-buttons">
+          {preview && (
+            // Under the editors on a narrow window: one tap away from anywhere in them.
+            <a class="preview-jump" href="#preview-heading">
+              Preview
+            </a>
+          )}
           <button
             type="button"
             class="secondary"

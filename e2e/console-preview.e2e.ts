@@ -1,0 +1,187 @@
+// The chat preview (issue 22 item 4) in Chromium against the demo service: an admin adds an action pointing at a
+// local integrator, tests it in the action tester (the card), enables it in the draft only, asks the preview's widget
+// (the real one, in the preview frame) a question that makes the local engine call it, and sees the card there; the
+// integrator got `x-service-preview: 1` on every call; the preview conversation is in no list of the widget; the
+// live settings are untouched. Then the page with the preview is photographed at 1280×800, 390×844, and dark.
+import { mkdir } from 'node:fs/promises';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN_KEY, DEMO_WIDGET_ID } from '../demo/demo-servers';
+import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
+import { DESKTOP, MOBILE, nextFrames, setupE2E } from './harness';
+
+const e2e = setupE2E();
+const SHOTS = process.env.CONSOLE_PREVIEW_SHOTS ?? '/tmp/shots-preview';
+const ORDER = JSON.stringify({
+  order_id_value: 'TR-4711',
+  timeline: { step: [{ label: 'Shipped', status: 'in_progress' }] },
+});
+
+let parcels: RecordingServer;
+beforeAll(async () => {
+  parcels = await startRecordingServer('http');
+  parcels.respond = (req, res) => {
+    if (req.pathname.startsWith('/parcels/'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ORDER);
+    else res.writeHead(404).end('No such parcel.');
+  };
+  await mkdir(SHOTS, { recursive: true });
+});
+afterAll(() => parcels?.close());
+
+async function openSettings(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) {
+  const { page, console: lines } = await e2e.newPage({
+    ...(options.viewport ?? DESKTOP),
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  await page.goto(`${e2e.demo.serviceUrl}/console`);
+  await page.getByLabel('Your key').fill(DEMO_ADMIN_KEY);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Presentation', level: 2 }).waitFor();
+  return { page, errors: () => lines.filter((l) => l.type === 'pageerror').map((l) => l.text) };
+}
+
+/** The preview's frame, once its widget is mounted (inline, in its page's one element). */
+async function previewFrame(page: Page): Promise<Frame> {
+  const handle = await page.waitForSelector('iframe.preview-frame');
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error('no preview frame');
+  await frame.waitForFunction(() => document.querySelector('#preview-chat service-widget') !== null, null, {
+    timeout: 20_000,
+  });
+  return frame;
+}
+
+const admin = (page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ({ method, path, body, key }) => {
+      const res = await fetch(path, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: res.status === 204 ? null : await res.json() };
+    },
+    { method, path, body, key: DEMO_ADMIN_KEY },
+  );
+
+describe('console chat preview', () => {
+  it('tests a new action, then the preview widget calls it from the draft, marked as a preview', async () => {
+    const { page, errors } = await openSettings();
+    const frame = await previewFrame(page);
+    const live = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings`);
+
+    // A new action, in the draft only.
+    await page
+      .getByRole('navigation', { name: 'Settings editors' })
+      .getByRole('link', { name: /^Actions/ })
+      .click();
+    await page.getByRole('button', { name: 'Add an action' }).click();
+    const card = page.locator('fieldset.action-card').last();
+    await card.getByLabel('Name', { exact: true }).first().fill('Track parcel');
+    await card.getByLabel('Description').first().fill('Tracks a parcel by its tracking number.');
+    await card.getByLabel('Method').selectOption('GET');
+    await card.getByLabel('URL').fill(`${parcels.url}/parcels/{tracking_number}`);
+    await card.getByRole('button', { name: 'Add a parameter' }).click();
+    await card.locator('[data-path$=".parameters[0].name"]').fill('tracking_number');
+
+    // The tester: the request as it will be sent, then the answer and its card.
+    await card.getByRole('button', { name: /^Test action \d+ \(Track parcel\)$/ }).click();
+    const form = card.getByRole('form', { name: 'Test Track parcel' });
+    await form.getByLabel(/tracking_number/).fill('TR-4711');
+    await expect
+      .poll(() => form.locator('.tester-request code').textContent())
+      .toBe(`GET ${parcels.url}/parcels/TR-4711`);
+    await form.getByRole('button', { name: 'Call' }).click();
+    const result = card.locator('.tester-result');
+    await result.getByText('What the AI reads').waitFor({ timeout: 20_000 });
+    expect(await result.textContent()).toContain('HTTP 200');
+    expect(await result.locator('.tester-card').textContent()).toContain('TR-4711');
+    await page.screenshot({ path: `${SHOTS}/tester-1280.png` });
+
+    // Enabled in the draft (not saved): the preview's assistant may call it; shoppers may not.
+    await card.getByLabel('Enabled for shoppers').check();
+    await page.getByText('Showing your unsaved changes.').waitFor({ timeout: 10_000 });
+    await frame.locator('textarea').fill('Please track my parcel, tracking number TR-4711');
+    await frame.locator('textarea').press('Enter');
+    await frame.locator('[part="order-card"]').waitFor({ timeout: 20_000 });
+    expect(await frame.locator('[part="order-card"]').textContent()).toContain('TR-4711');
+    await page.screenshot({ path: `${SHOTS}/preview-card-1280.png` });
+
+    // Every call (the test and the preview's) carried the preview header.
+    expect(parcels.requests.length).toBeGreaterThanOrEqual(2);
+    expect(parcels.requests.map((r) => r.headers['x-service-preview'])).toEqual(
+      parcels.requests.map(() => '1'),
+    );
+    // No conversation of the widget: the preview's is in no list, nor in the queue.
+    const list = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/conversations?includeEmpty=1`);
+    expect(list.status).toBe(200);
+    expect(list.body.conversations).toEqual([]);
+    // The live version is untouched: the action exists in the draft only.
+    const after = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings`);
+    expect(after.body.version).toBe(live.body.version);
+    expect(after.body.settings.actions.map((a: { name: string }) => a.name)).not.toContain('Track parcel');
+    expect(errors()).toEqual([]);
+  });
+
+  it('restores the draft on opening, restarts on a title change, and discards it', async () => {
+    const { page } = await openSettings();
+    // The draft of the test before: put back into the editors.
+    await page.getByText(/Unsaved draft from .* restored\./).waitFor();
+    expect(await page.getByText('Unsaved changes').count()).toBe(1);
+    const frame = await previewFrame(page);
+    await frame.locator('textarea').fill('hello');
+    await frame.locator('textarea').press('Enter');
+    await frame.locator('.assistant').first().waitFor({ timeout: 20_000 });
+    // A title change: stored, then the preview starts again with the new title.
+    await page.getByLabel('Title').fill('Preview title');
+    await expect
+      .poll(
+        async () => {
+          const f = await (await page.waitForSelector('iframe.preview-frame')).contentFrame();
+          return f?.evaluate(
+            () =>
+              document.querySelector('service-widget')?.shadowRoot?.textContent?.includes('Preview title') ??
+              false,
+          );
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(await page.locator('.preview-status').textContent()).toContain('the look or the greeting changed');
+    await page.screenshot({ path: `${SHOTS}/settings-preview-1280.png` });
+
+    // "Restart conversation" by keyboard.
+    await page.getByRole('button', { name: 'Restart conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('.preview-status').textContent())
+      .toContain('New conversation started.');
+
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings/draft`)).body.isDraft,
+      )
+      .toBe(false);
+  });
+
+  it('is photographed: phone width and dark', async () => {
+    const phone = await openSettings({ viewport: MOBILE });
+    await previewFrame(phone.page);
+    await nextFrames(phone.page);
+    await phone.page.screenshot({ path: `${SHOTS}/settings-preview-390.png`, fullPage: true });
+    // The editors stay usable above the preview: the first field is in view and takes input.
+    await phone.page.getByLabel('Title').fill('Phone edit');
+    expect(await phone.page.getByLabel('Title').isVisible()).toBe(true);
+    await phone.page.getByRole('button', { name: 'Discard changes' }).click();
+
+    const dark = await openSettings({ dark: true });
+    await previewFrame(dark.page);
+    await nextFrames(dark.page);
+    await dark.page.screenshot({ path: `${SHOTS}/settings-preview-dark-1280.png` });
+  });
+});
