@@ -96,8 +96,10 @@ describe('<ActionTester> in the Settings section (real service)', () => {
     expect(within(form).getByText(`GET ${running.integrator.url}/orders/A-1002`)).toBeTruthy();
     fireEvent.click(within(form).getByRole('button', { name: 'Call' }));
 
+    await waitFor(() =>
+      expect(within(form.parentElement!).getByRole('status').textContent).toBe('Answered, HTTP 200.'),
+    );
     const result = document.querySelector('.tester-result') as HTMLElement;
-    expect(result.getAttribute('role')).toBe('status');
     await within(result).findByText('What the AI reads');
     expect(result.textContent).toContain('HTTP 200');
     expect(within(result).getByRole('region', { name: 'What the AI reads' }).textContent).toContain('A-1002');
@@ -116,8 +118,10 @@ describe('<ActionTester> in the Settings section (real service)', () => {
     });
     fireEvent.input(within(form).getByLabelText(/orderId/), { target: { value: 'X1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Call' }));
+    await waitFor(() =>
+      expect(within(form.parentElement!).getByRole('status').textContent).toMatch(/^Failed, HTTP 404/),
+    );
     const result = document.querySelector('.tester-result') as HTMLElement;
-    await waitFor(() => expect(result.textContent).toMatch(/Failed/));
     expect(result.textContent).toContain('HTTP 404');
     expect(result.querySelector('.error code')?.textContent).toMatch(/\w+/);
   });

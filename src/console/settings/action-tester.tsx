@@ -178,11 +178,24 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
           {isCalling ? 'Calling…' : 'Call'}
         </button>
       </form>
-      <div class="tester-result" role="status" aria-live="polite">
-        {result && <TestResult sent={result.sent} outcome={result.outcome} />}
-      </div>
+      {/* Announced: one short line (calling, the status, the error); the answer itself is read from the page. */}
+      <p class="tester-status" role="status">
+        {isCalling ? 'Calling…' : result ? summary(result.outcome) : ''}
+      </p>
+      {result && !isCalling && (
+        <div class="tester-result">
+          <TestResult sent={result.sent} outcome={result.outcome} />
+        </div>
+      )}
     </div>
   );
+}
+
+function summary(outcome: ActionTestResult): string {
+  if (!outcome.ok) return `Not tested: ${outcome.message}`;
+  const r = outcome.value;
+  const status = r.status === null ? 'no HTTP answer' : `HTTP ${r.status}`;
+  return r.ok ? `Answered, ${status}.` : `Failed, ${status}: ${r.error.code}.`;
 }
 
 function TestResult({ sent, outcome }: { sent: string; outcome: ActionTestResult }) {
