@@ -1,5 +1,6 @@
 // @vitest-environment node
-
+// First: the DOM the testing library reads when it loads (the test stays in Node's environment for the service).
+import './node-dom';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionSettings } from '../../protocol/widget-settings';

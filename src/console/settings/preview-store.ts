@@ -314,7 +314,9 @@ export function createPreviewStore(
       const id = settings.widgetId.peek();
       if (key === null || id === null) return { ok: false, message: 'Sign in again to test the action.' };
       if (widget === id) await flush();
-      const res = await api.testAction(key, id, name, { params, draft: true });
+      // With a draft stored, the draft's action (saved or not, enabled or not); without one, the editors equal the
+      // live version, whose action is the same (the service answers `404 no_draft` to `draft: true` then).
+      const res = await api.testAction(key, id, name, { params, draft: widget === id && stored !== null });
       if (!res.ok) return { ok: false, message: failure(res.error) ?? 'Signed out.' };
       return { ok: true, value: res.value, usedLastValidDraft: sync.peek() === 'invalid' };
     },
