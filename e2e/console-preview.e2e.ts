@@ -12,22 +12,26 @@ import { DESKTOP, MOBILE, nextFrames, setupE2E } from './harness';
 
 const e2e = setupE2E();
 const SHOTS = process.env.CONSOLE_PREVIEW_SHOTS ?? '/tmp/shots-preview';
-const ORDER = JSON.stringify({
-  order_id_value: 'TR-4711',
-  timeline: { step: [{ label: 'Shipped', status: 'in_progress' }] },
+// A gift card's balance, answered as a product card. Not an order: the local engine sends anything about an order or
+// a parcel (or a "code", which it reads as "come", an arrival) to the order lookup, and matches the store's other
+// actions by the words of their name and description.
+const GIFT_CARD = JSON.stringify({
+  name: 'Gift card GC-2024',
+  price: '25.00 EUR',
+  description: 'Balance left on the card.',
 });
 
-let parcels: RecordingServer;
+let integrator: RecordingServer;
 beforeAll(async () => {
-  parcels = await startRecordingServer('http');
-  parcels.respond = (req, res) => {
-    if (req.pathname.startsWith('/parcels/'))
-      res.writeHead(200, { 'content-type': 'application/json' }).end(ORDER);
-    else res.writeHead(404).end('No such parcel.');
+  integrator = await startRecordingServer('http');
+  integrator.respond = (req, res) => {
+    if (req.pathname.startsWith('/giftcards/'))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(GIFT_CARD);
+    else res.writeHead(404).end('No such gift card.');
   };
   await mkdir(SHOTS, { recursive: true });
 });
-afterAll(() => parcels?.close());
+afterAll(() => integrator?.close());
 
 async function openSettings(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) {
   const { page, console: lines } = await e2e.newPage({
@@ -79,49 +83,64 @@ describe('console chat preview', () => {
       .click();
     await page.getByRole('button', { name: 'Add an action' }).click();
     const card = page.locator('fieldset.action-card').last();
-    await card.getByLabel('Name', { exact: true }).first().fill('Track parcel');
-    await card.getByLabel('Description').first().fill('Tracks a parcel by its tracking number.');
+    await card.getByLabel('Name', { exact: true }).first().fill('Gift card balance');
+    await card
+      .getByLabel('Description')
+      .first()
+      .fill('Tells the balance left on a gift card, by its card number.');
     await card.getByLabel('Method').selectOption('GET');
-    await card.getByLabel('URL').fill(`${parcels.url}/parcels/{tracking_number}`);
+    await card.getByLabel('URL').fill(`${integrator.url}/giftcards/{card_number}`);
     await card.getByRole('button', { name: 'Add a parameter' }).click();
-    await card.locator('[data-path$=".parameters[0].name"]').fill('tracking_number');
+    await card.locator('[data-path$=".parameters[0].name"]').fill('card_number');
 
     // The tester: the request as it will be sent, then the answer and its card.
-    await card.getByRole('button', { name: /^Test action \d+ \(Track parcel\)$/ }).click();
-    const form = card.getByRole('form', { name: 'Test Track parcel' });
-    await form.getByLabel(/tracking_number/).fill('TR-4711');
+    await card.getByRole('button', { name: /^Test action \d+ \(Gift card balance\)$/ }).click();
+    const form = card.getByRole('form', { name: 'Test Gift card balance' });
+    await form.getByLabel(/card_number/).fill('GC-2024');
     await expect
       .poll(() => form.locator('.tester-request code').textContent())
-      .toBe(`GET ${parcels.url}/parcels/TR-4711`);
+      .toBe(`GET ${integrator.url}/giftcards/GC-2024`);
     await form.getByRole('button', { name: 'Call' }).click();
     const result = card.locator('.tester-result');
     await result.getByText('What the AI reads').waitFor({ timeout: 20_000 });
     expect(await result.textContent()).toContain('HTTP 200');
-    expect(await result.locator('.tester-card').textContent()).toContain('TR-4711');
+    expect(await result.locator('.tester-card').textContent()).toContain('Gift card GC-2024');
     await page.screenshot({ path: `${SHOTS}/tester-1280.png` });
 
     // Enabled in the draft (not saved): the preview's assistant may call it; shoppers may not.
     await card.getByLabel('Enabled for shoppers').check();
     await page.getByText('Showing your unsaved changes.').waitFor({ timeout: 10_000 });
-    await frame.locator('textarea').fill('Please track my parcel, tracking number TR-4711');
+    await frame.locator('textarea').fill('Gift card balance for card number GC-2024');
     await frame.locator('textarea').press('Enter');
-    await frame.locator('[part="order-card"]').waitFor({ timeout: 20_000 });
-    expect(await frame.locator('[part="order-card"]').textContent()).toContain('TR-4711');
+    await frame.getByText('Gift card GC-2024').waitFor({ timeout: 20_000 });
+    expect(integrator.requests.at(-1)?.pathname).toBe('/giftcards/GC-2024');
     await page.screenshot({ path: `${SHOTS}/preview-card-1280.png` });
 
     // Every call (the test and the preview's) carried the preview header.
-    expect(parcels.requests.length).toBeGreaterThanOrEqual(2);
-    expect(parcels.requests.map((r) => r.headers['x-service-preview'])).toEqual(
-      parcels.requests.map(() => '1'),
+    expect(integrator.requests.length).toBeGreaterThanOrEqual(2);
+    expect(integrator.requests.map((r) => r.headers['x-service-preview'])).toEqual(
+      integrator.requests.map(() => '1'),
     );
-    // No conversation of the widget: the preview's is in no list, nor in the queue.
-    const list = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/conversations?includeEmpty=1`);
+    // Asking for a person in the preview: still nothing in the queue. The preview's conversation is in no list.
+    await frame.locator('textarea').fill('I want to talk to a real person');
+    await frame.locator('textarea').press('Enter');
+    await expect
+      .poll(() => frame.locator('.assistant').count(), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(2);
+    const conversations = `/v0/admin/widgets/${DEMO_WIDGET_ID}/conversations`;
+    const queue = await admin(page, 'GET', `${conversations}?mode=waiting`);
+    expect(queue.status).toBe(200);
+    expect(queue.body.conversations).toEqual([]);
+    expect(queue.body.counts).toEqual({ waiting: 0, agent: 0 });
+    const list = await admin(page, 'GET', `${conversations}?includeEmpty=true`);
     expect(list.status).toBe(200);
     expect(list.body.conversations).toEqual([]);
     // The live version is untouched: the action exists in the draft only.
     const after = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings`);
     expect(after.body.version).toBe(live.body.version);
-    expect(after.body.settings.actions.map((a: { name: string }) => a.name)).not.toContain('Track parcel');
+    expect(after.body.settings.actions.map((a: { name: string }) => a.name)).not.toContain(
+      'Gift card balance',
+    );
     expect(errors()).toEqual([]);
   });
 
@@ -129,7 +148,7 @@ describe('console chat preview', () => {
     const { page } = await openSettings();
     // The draft of the test before: put back into the editors.
     await page.getByText(/Unsaved draft from .* restored\./).waitFor();
-    expect(await page.getByText('Unsaved changes').count()).toBe(1);
+    expect(await page.getByText('Unsaved changes', { exact: true }).count()).toBe(1);
     const frame = await previewFrame(page);
     await frame.locator('textarea').fill('hello');
     await frame.locator('textarea').press('Enter');
@@ -160,7 +179,7 @@ describe('console chat preview', () => {
       .toContain('New conversation started.');
 
     await page.getByRole('button', { name: 'Discard draft' }).click();
-    await expect.poll(() => page.getByText('Unsaved changes').count()).toBe(0);
+    await expect.poll(() => page.getByText('Unsaved changes', { exact: true }).count()).toBe(0);
     await expect
       .poll(
         async () =>
