@@ -4,13 +4,16 @@
 // integrator got `x-service-preview: 1` on every call; the preview conversation is in no list of the widget; the
 // live settings are untouched. Then the page with the preview is photographed at 1280×800, 390×844, and dark.
 import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY, DEMO_WIDGET_ID } from '../demo/demo-servers';
+import { findPackageRoot } from '../demo/store-server';
 import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
 import { DESKTOP, MOBILE, nextFrames, setupE2E } from './harness';
 
 const e2e = setupE2E();
+const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
 const SHOTS = process.env.CONSOLE_PREVIEW_SHOTS ?? '/tmp/shots-preview';
 // A gift card's balance, answered as a product card. Not an order: the local engine sends anything about an order or
 // a parcel (or a "code", which it reads as "come", an arrival) to the order lookup, and matches the store's other
@@ -34,10 +37,16 @@ beforeAll(async () => {
 afterAll(() => integrator?.close());
 
 async function openSettings(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) {
-  const { page, console: lines } = await e2e.newPage({
+  const {
+    page,
+    context,
+    console: lines,
+  } = await e2e.newPage({
     ...(options.viewport ?? DESKTOP),
     colorScheme: options.dark ? 'dark' : 'light',
   });
+  // Before the page's own script: the CSP does not apply to init scripts.
+  await context.addInitScript({ path: AXE_PATH });
   await page.goto(`${e2e.demo.serviceUrl}/console`);
   await page.getByLabel('Your key').fill(DEMO_ADMIN_KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -55,6 +64,22 @@ async function previewFrame(page: Page): Promise<Frame> {
     timeout: 20_000,
   });
   return frame;
+}
+
+/** axe on the console page (its own document: the widget in the frame is checked by the widget's own specs). */
+async function axeViolations(page: Page) {
+  await nextFrames(page);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(c: unknown, o: object): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run({ exclude: [['iframe.preview-frame']] }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) }));
+  });
 }
 
 const admin = (page: Page, method: string, path: string, body?: unknown) =>
@@ -94,8 +119,12 @@ describe('console chat preview', () => {
     await card.locator('[data-path$=".parameters[0].name"]').fill('card_number');
 
     // The tester: the request as it will be sent, then the answer and its card.
-    await card.getByRole('button', { name: /^Test action \d+ \(Gift card balance\)$/ }).click();
+    await card.getByRole('button', { name: 'Test this action: Gift card balance' }).click();
     const form = card.getByRole('form', { name: 'Test Gift card balance' });
+    // The focus moves into the form, on its first input.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('form')?.getAttribute('aria-label')))
+      .toBe('Test Gift card balance');
     await form.getByLabel(/card_number/).fill('GC-2024');
     await expect
       .poll(() => form.locator('.tester-request code').textContent())
@@ -103,9 +132,10 @@ describe('console chat preview', () => {
     await form.getByRole('button', { name: 'Call' }).click();
     const result = card.locator('.tester-result');
     await result.getByText('What the AI reads').waitFor({ timeout: 20_000 });
-    expect(await result.textContent()).toContain('HTTP 200');
+    expect(await card.getByRole('status').textContent()).toBe('Answered, HTTP 200.');
     expect(await result.locator('.tester-card').textContent()).toContain('Gift card GC-2024');
     await page.screenshot({ path: `${SHOTS}/tester-1280.png` });
+    expect(await axeViolations(page)).toEqual([]);
 
     // Enabled in the draft (not saved): the preview's assistant may call it; shoppers may not.
     await card.getByLabel('Enabled for shoppers').check();
@@ -192,7 +222,11 @@ describe('console chat preview', () => {
     const phone = await openSettings({ viewport: MOBILE });
     await previewFrame(phone.page);
     await nextFrames(phone.page);
-    await phone.page.screenshot({ path: `${SHOTS}/settings-preview-390.png`, fullPage: true });
+    await phone.page.screenshot({ path: `${SHOTS}/settings-390.png` });
+    // The preview is under the editors: the settings bar's Preview link leads to it.
+    await phone.page.getByRole('link', { name: 'Preview', exact: true }).click();
+    await nextFrames(phone.page);
+    await phone.page.screenshot({ path: `${SHOTS}/settings-preview-390.png` });
     // The editors stay usable above the preview: the first field is in view and takes input.
     await phone.page.getByLabel('Title').fill('Phone edit');
     expect(await phone.page.getByLabel('Title').isVisible()).toBe(true);

@@ -88,7 +88,7 @@ describe('<ActionTester> in the Settings section (real service)', () => {
     });
     expect(frame.getAttribute('src')).toMatch(/^\/console\/preview#widgetId=demo&baseUrl=.*%2Fpreview%2F/);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Test action 1 (Order status)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Test this action: Order status' }));
     const form = screen.getByRole('form', { name: 'Test Order status' });
     const input = within(form).getByLabelText(/orderId/);
     expect(input.getAttribute('required')).not.toBeNull();
@@ -102,7 +102,7 @@ describe('<ActionTester> in the Settings section (real service)', () => {
     );
     const result = document.querySelector('.tester-result') as HTMLElement;
     await within(result).findByText('What the AI reads');
-    expect(result.textContent).toContain('HTTP 200');
+    expect(result.textContent).toContain(`Sent GET ${running.integrator.url}/orders/A-1002`);
     expect(within(result).getByRole('region', { name: 'What the AI reads' }).textContent).toContain('A-1002');
     expect(within(result).getByText('What the shopper sees')).toBeTruthy();
     expect(result.querySelector('.tester-card')?.textContent).toContain('Shipped');
@@ -111,7 +111,7 @@ describe('<ActionTester> in the Settings section (real service)', () => {
 
   it("shows the error's code and message when the endpoint fails", async () => {
     await setup();
-    fireEvent.click(screen.getByRole('button', { name: 'Test action 1 (Order status)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Test this action: Order status' }));
     const form = screen.getByRole('form', { name: 'Test Order status' });
     // The integrator answers 404 for anything but an order.
     fireEvent.input(screen.getByLabelText('URL'), {
@@ -123,7 +123,7 @@ describe('<ActionTester> in the Settings section (real service)', () => {
       expect(within(form.parentElement!).getByRole('status').textContent).toMatch(/^Failed, HTTP 404/),
     );
     const result = document.querySelector('.tester-result') as HTMLElement;
-    expect(result.textContent).toContain('HTTP 404');
+    expect(result.textContent).toContain(`Sent GET ${running.integrator.url}/missing/X1`);
     expect(result.querySelector('.error code')?.textContent).toMatch(/\w+/);
   });
 });

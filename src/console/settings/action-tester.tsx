@@ -1,5 +1,5 @@
 import { createContext } from 'preact';
-import { useContext, useId, useState } from 'preact/hooks';
+import { useContext, useId, useRef, useState } from 'preact/hooks';
 import { type ActionSettings, PREVIEW_HEADER } from '../../protocol/widget-settings';
 // The service's own request builder (pure: no I/O), so the request shown is the one the service sends, not a copy.
 import { buildActionRequest } from '../../server/actions/build-action-request';
@@ -52,13 +52,16 @@ export function requestPreview(action: ActionSettings, params: Record<string, st
  * real through the service (`draft: true`, so an unsaved or disabled action works) and shows the request, the HTTP
  * status, what the AI reads and the card the shopper sees, or the error. The result is announced (aria-live).
  */
-export function ActionTester({ action, index }: { action: ActionSettings; index: number }) {
+export function ActionTester({ action }: { action: ActionSettings }) {
   const preview = useContext(PreviewContext);
   const [isOpen, setOpen] = useState(false);
   const [values, setValues] = useState<Values>({});
   const [isCalling, setCalling] = useState(false);
   const [result, setResult] = useState<{ sent: string; outcome: ActionTestResult } | null>(null);
   const uid = useId();
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
   if (preview === null) return null;
   const name = action.name.trim() || 'New action';
   const parameters = action.parameters ?? [];
@@ -71,6 +74,8 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
     const outcome = await preview.testAction(action.name, params);
     setCalling(false);
     setResult({ sent: requestLine ?? '', outcome });
+    // The answer is below the form: brought into view (the focus stays on Call, to call again).
+    requestAnimationFrame(() => statusRef.current?.scrollIntoView?.({ block: 'nearest' }));
   };
 
   if (!isOpen)
@@ -79,11 +84,18 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
         <button
           type="button"
           class="secondary small"
+          ref={openRef}
           aria-expanded="false"
-          aria-label={`Test action ${index + 1} (${name})`}
-          onClick={() => setOpen(true)}
+          aria-label={`Test this action: ${name}`}
+          onClick={() => {
+            setOpen(true);
+            // Into the form: its first input, or Call when the action has no parameters.
+            requestAnimationFrame(() =>
+              formRef.current?.querySelector<HTMLElement>('input, button[type="submit"]')?.focus(),
+            );
+          }}
         >
-          Test
+          Test this action
         </button>
       </div>
     );
@@ -91,6 +103,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
   return (
     <div class="action-tester is-open">
       <form
+        ref={formRef}
         class="tester-form"
         aria-label={`Test ${name}`}
         onSubmit={(e) => {
@@ -99,7 +112,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
         }}
       >
         <div class="tester-head">
-          <h4>Test {name}</h4>
+          <h3>Test {name}</h3>
           <button
             type="button"
             class="secondary small"
@@ -107,6 +120,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
             onClick={() => {
               setOpen(false);
               setResult(null);
+              requestAnimationFrame(() => openRef.current?.focus());
             }}
           >
             Close test
@@ -179,7 +193,7 @@ export function ActionTester({ action, index }: { action: ActionSettings; index:
         </button>
       </form>
       {/* Announced: one short line (calling, the status, the error); the answer itself is read from the page. */}
-      <p class="tester-status" role="status">
+      <p class="tester-status" role="status" ref={statusRef}>
         {isCalling ? 'Calling…' : result ? summary(result.outcome) : ''}
       </p>
       {result && !isCalling && (
@@ -203,22 +217,17 @@ function TestResult({ sent, outcome }: { sent: string; outcome: ActionTestResult
   const r = outcome.value;
   return (
     <div class="tester-answer">
-      <p>
-        <span class="tester-label">{r.ok ? 'Answered' : 'Failed'}</span>{' '}
-        {r.status === null ? 'no HTTP answer' : `HTTP ${r.status}`}
-        {sent && (
-          <>
-            {' '}
-            to <code class="mono">{sent}</code>
-          </>
-        )}
-      </p>
+      {sent && (
+        <p>
+          <span class="tester-label">Sent</span> <code class="mono">{sent}</code>
+        </p>
+      )}
       {outcome.usedLastValidDraft && (
         <p class="field-help">Your changes have errors: this called the action of your last valid draft.</p>
       )}
       {r.ok ? (
         <>
-          <h5>What the AI reads</h5>
+          <h4>What the AI reads</h4>
           <section
             class="ai-text"
             aria-label="What the AI reads"
@@ -227,7 +236,7 @@ function TestResult({ sent, outcome }: { sent: string; outcome: ActionTestResult
           >
             <pre>{r.aiText}</pre>
           </section>
-          <h5>What the shopper sees</h5>
+          <h4>What the shopper sees</h4>
           {r.part ? (
             <div class="tester-card">
               <MessagePart part={r.part} />

@@ -212,7 +212,7 @@ function ActionCard({
         </Field>
       </div>
       <ParameterEditor store={store} actionIndex={index} />
-      <ActionTester action={action} index={index} />
+      <ActionTester action={action} />
     </fieldset>
   );
 }
