@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_HEADER } from '../../protocol/widget-settings';
-import { createPreviewStore } from './preview-store';
+import { createPreviewStore, type PreviewOptions } from './preview-store';
 import { ADMIN_KEY, type PreviewService, startPreviewService } from './preview-test-kit';
 import { createSettingsApi } from './settings-api';
 import { createSettingsStore } from './settings-store';
@@ -35,11 +35,11 @@ async function until(check: () => boolean, ms = 5000) {
   }
 }
 
-async function open() {
+async function open(options: PreviewOptions = {}) {
   const api = createSettingsApi(running.fetch);
   const ctx = { key: () => ADMIN_KEY, widgetId: () => 'demo', failed: (e: { message: string }) => e.message };
   const settings = createSettingsStore(api, ctx);
-  const preview = createPreviewStore(api, settings, ctx, { debounceMs: DEBOUNCE_MS });
+  const preview = createPreviewStore(api, settings, ctx, { debounceMs: DEBOUNCE_MS, ...options });
   stops.push(() => preview.stop());
   await settings.load();
   await preview.start();
@@ -60,6 +60,18 @@ describe('chat preview store (real service)', () => {
     await until(() => preview.sync.value === 'stored');
     const after = await api.draft(ADMIN_KEY, 'demo');
     expect(after.ok && after.value).toMatchObject({ isDraft: true, settings: { title: 'Preview title' } });
+  });
+
+  it('asks for a new token before the current one expires, and starts the conversation again on it', async () => {
+    // A clock an hour ahead: the token (an hour) is due at once.
+    const { preview } = await open({ now: () => Date.now() + 3_600_000, minRenewWaitMs: 50 });
+    const first = preview.session.value?.previewBaseUrl;
+    const run = preview.run.value;
+    await until(() => preview.session.value?.previewBaseUrl !== first);
+    expect(preview.session.value?.previewBaseUrl).toMatch(/\/preview\/.+/);
+    await until(() => preview.run.value > run);
+    expect(preview.restartReason.value).toBe('renewed');
+    preview.stop();
   });
 
   it('restarts the conversation for a presentation change, not for instructions', async () => {

@@ -38,6 +38,8 @@ export interface PreviewOptions {
   debounceMs?: number;
   /** A new preview token is asked for this long before the current one expires. */
   renewBeforeMs?: number;
+  /** Never sooner than this after the last one (a clock far off must not loop). */
+  minRenewWaitMs?: number;
   now?: () => number;
 }
 
@@ -65,6 +67,7 @@ export function createPreviewStore(
 ) {
   const debounceMs = options.debounceMs ?? 600;
   const renewBeforeMs = options.renewBeforeMs ?? 5 * 60_000;
+  const minRenewWaitMs = options.minRenewWaitMs ?? 10_000;
   const now = options.now ?? Date.now;
 
   const sync = signal<DraftSync>('live');
@@ -205,7 +208,7 @@ export function createPreviewStore(
     // A new token is a new base URL: the widget starts again on it.
     restart(first ? 'asked' : 'renewed');
     if (first) restartReason.value = null;
-    const wait = Math.max(10_000, Date.parse(res.value.expiresAt) - now() - renewBeforeMs);
+    const wait = Math.max(minRenewWaitMs, Date.parse(res.value.expiresAt) - now() - renewBeforeMs);
     renewal = setTimeout(() => void renew(), wait);
   }
 
