@@ -134,6 +134,18 @@ describe('chat preview store (real service)', () => {
     const found = await api.draft(ADMIN_KEY, 'demo');
     expect(found.ok && found.value.settings.title).toBe('Valid draft');
     expect(found.ok && found.value.settings.actions?.[0].url).toMatch(/\{orderId\}$/);
+    // One the console lets through and the service refuses (400 invalid_settings): the same.
+    settings.edit('actions[0].url', (s) => {
+      s.actions![0].url = `${running.integrator.url}/orders/{orderId}`;
+    });
+    await until(() => preview.sync.value === 'stored');
+    settings.edit('title', (s) => {
+      s.title = '   ';
+    });
+    expect(settings.errorCount.value).toBe(0);
+    await until(() => preview.sync.value === 'invalid');
+    const kept = await api.draft(ADMIN_KEY, 'demo');
+    expect(kept.ok && kept.value.settings.title).toBe('Valid draft');
   });
 
   it('tests an action that exists only in the draft, storing the draft first, marked as a preview', async () => {
