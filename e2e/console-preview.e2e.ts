@@ -36,7 +36,9 @@ beforeAll(async () => {
 });
 afterAll(() => integrator?.close());
 
-async function openSettings(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) {
+async function openSettings(
+  options: { viewport?: typeof DESKTOP; dark?: boolean; draftGreeting?: string } = {},
+) {
   const {
     page,
     context,
@@ -50,6 +52,15 @@ async function openSettings(options: { viewport?: typeof DESKTOP; dark?: boolean
   await page.goto(`${e2e.demo.serviceUrl}/console`);
   await page.getByLabel('Your key').fill(DEMO_ADMIN_KEY);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+  if (options.draftGreeting !== undefined) {
+    // A draft left from an earlier visit (this admin's), before Settings opens.
+    const path = `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings`;
+    const live = await admin(page, 'GET', path);
+    const settings = { ...live.body.settings, greeting: options.draftGreeting };
+    const put = await admin(page, 'PUT', `${path}/draft`, { settings, baseVersion: live.body.version });
+    expect(put.status).toBe(200);
+  }
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Presentation', level: 2 }).waitFor();
   return { page, errors: () => lines.filter((l) => l.type === 'pageerror').map((l) => l.text) };
@@ -175,11 +186,13 @@ describe('console chat preview', () => {
   });
 
   it('restores the draft on opening, restarts on a title change, and discards it', async () => {
-    const { page } = await openSettings();
-    // The draft of the test before: put back into the editors.
+    const { page } = await openSettings({ draftGreeting: 'Hello from an earlier visit' });
+    // The draft is put back into the editors, and the preview shows it.
     await page.getByText(/Unsaved draft from .* restored\./).waitFor();
     expect(await page.getByText('Unsaved changes', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('Greeting').inputValue()).toBe('Hello from an earlier visit');
     const frame = await previewFrame(page);
+    await frame.getByText('Hello from an earlier visit').waitFor();
     await frame.locator('textarea').fill('hello');
     await frame.locator('textarea').press('Enter');
     await frame.locator('.assistant').first().waitFor({ timeout: 20_000 });
@@ -199,6 +212,9 @@ describe('console chat preview', () => {
       )
       .toBe(true);
     expect(await page.locator('.preview-status').textContent()).toContain('the look or the greeting changed');
+    // The preview starting again never takes the focus from the field being edited.
+    await nextFrames(page);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('title');
     await page.screenshot({ path: `${SHOTS}/settings-preview-1280.png` });
 
     // "Restart conversation" by keyboard.
