@@ -109,6 +109,24 @@ describe('<ActionTester> in the Settings section (real service)', () => {
     expect(running.integrator.requests.at(-1)?.headers['x-service-preview']).toBe('1');
   });
 
+  it('says a text answer is no card, rather than showing its raw Markdown as what the shopper sees', async () => {
+    await setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Test this action: Order status' }));
+    const form = screen.getByRole('form', { name: 'Test Order status' });
+    fireEvent.input(screen.getByLabelText('URL'), { target: { value: `${running.integrator.url}/hours` } });
+    fireEvent.input(within(form).getByLabelText(/orderId/), { target: { value: 'X1' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Call' }));
+    await waitFor(() =>
+      expect(within(form.parentElement!).getByRole('status').textContent).toBe('Answered, HTTP 200.'),
+    );
+    const result = document.querySelector('.tester-result') as HTMLElement;
+    expect(within(result).getByRole('region', { name: 'What the AI reads' }).textContent).toContain(
+      '**Open**',
+    );
+    expect(result.querySelector('.tester-card')).toBeNull();
+    expect(result.textContent).toContain('No card: the assistant tells the shopper in words');
+  });
+
   it("shows the error's code and message when the endpoint fails", async () => {
     await setup();
     fireEvent.click(screen.getByRole('button', { name: 'Test this action: Order status' }));

@@ -237,12 +237,16 @@ function TestResult({ sent, outcome }: { sent: string; outcome: ActionTestResult
             <pre>{r.aiText}</pre>
           </section>
           <h4>What the shopper sees</h4>
-          {r.part ? (
+          {/* A text answer is no card: the assistant tells it in its own words (the widget renders its Markdown), so
+              the raw text here would mislead. */}
+          {r.part && r.part.type !== 'text' ? (
             <div class="tester-card">
               <MessagePart part={r.part} />
             </div>
           ) : (
-            <p class="field-help">No card: the assistant answers in words.</p>
+            <p class="field-help">
+              No card: the assistant tells the shopper in words, from what the AI reads above.
+            </p>
           )}
         </>
       ) : (

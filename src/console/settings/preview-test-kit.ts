@@ -28,6 +28,8 @@ export async function startPreviewService(): Promise<PreviewService> {
   integrator.respond = (req, res) => {
     if (req.pathname.startsWith('/orders/'))
       res.writeHead(200, { 'content-type': 'application/json' }).end(ORDER_BODY);
+    else if (req.pathname === '/hours')
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('**Open** Monday to Friday, 9:00-18:00.');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('No such order.');
   };
   const config = parseConfig({
