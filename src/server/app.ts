@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { type RequestIdVariables, requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { PUSH_API_BASE } from '../protocol/push';
 import { TASK_API_PATH } from '../protocol/task';
@@ -9,10 +10,11 @@ import type { ServiceConfig, WidgetSettings } from './config';
 import { consolePageRoutes } from './console/console-page';
 import { errorResponse } from './error-response';
 import { handoffPromise } from './handoff/handoff-promise';
-import { type Logger, silentLogger } from './logger';
+import { type Logger, redactSecrets, silentLogger } from './logger';
 import { healthRoutes } from './ops/health-routes';
 import { rateLimitRefusals } from './ops/metrics';
 import { pushRoutes } from './push/push-routes';
+import { requestIdOf, requestLog } from './request-log';
 import type { Runtime } from './runtime';
 import { validateSettings } from './settings/editable-settings';
 import { previewRoutes } from './settings/preview-routes';
@@ -42,22 +44,16 @@ export function createApp({
   runtime,
   logger = silentLogger,
   maxBodyBytes = 64 * 1024,
-}: AppOptions): Hono {
+}: AppOptions): Hono<{ Variables: RequestIdVariables }> {
   // Issue 22: every widget setting is read from the registry, which follows saved versions.
   const widgets = runtime.registry;
-  const app = new Hono();
+  const app = new Hono<{ Variables: RequestIdVariables }>();
 
+  app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
   app.use(async (c, next) => {
-    const started = performance.now();
     await next();
     // Bounded labels: the route's pattern, never its ids.
     if (c.res.status === 429) rateLimitRefusals.inc({ route: routePath(c) || 'unmatched' });
-    logger.info('request', {
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
   });
   // Before the global body cap: a matched push route answers without reaching it, and applies its own (batches).
   app.route(
@@ -173,7 +169,7 @@ export function createApp({
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', 'No such endpoint.'));
   app.onError((e, c) => {
-    logger.error('unhandled', { path: c.req.path, error: e.message });
+    logger.error('unhandled', { path: redactSecrets(c.req.path), error: e.message });
     return errorResponse(c, 500, 'internal', 'Something went wrong on our side.');
   });
   return app;

@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { ServiceConfig } from './config';
 import { configWarnings } from './edge/config-warnings';
-import { createLogger } from './logger';
+import { createLogger, type LogLevel } from './logger';
 import { openRuntime, type RuntimeOptions } from './runtime';
 
 export interface StartOptions {
@@ -15,7 +15,10 @@ export interface StartOptions {
   host?: string;
   /** Where `loader.js` and `widget.js` are; found beside the running bundle when not given. */
   distDir?: string;
-  log?: boolean;
+  /** Lines below it are not written; default `silent` (tests). The CLI passes `LOG_LEVEL`. */
+  logLevel?: LogLevel;
+  /** Where log lines go instead of stdout (tests that read the log). */
+  logWrite?: (line: string) => void;
   /** Embedded database folder; undefined keeps the database in memory (tests, e2e). */
   dataDir?: string;
   /** A PostgreSQL URL that wins over the config's `database` (`DATABASE_URL`). */
@@ -50,14 +53,15 @@ export async function startService({
   port = 8787,
   host = '127.0.0.1',
   distDir = findDistDir(),
-  log = false,
+  logLevel = 'silent',
+  logWrite,
   dataDir,
   databaseUrl,
   actionOptions,
   turnTimeoutMs,
   tasks,
 }: StartOptions): Promise<RunningService> {
-  const logger = createLogger(log);
+  const logger = createLogger({ level: logLevel, write: logWrite });
   for (const warning of configWarnings(config)) logger.warn(warning);
   const runtime = await openRuntime({
     config,
@@ -84,7 +88,8 @@ export async function startService({
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  logger.info('service started', { url });
+  // The start line: where the service answers, its widget loader and its console, for whoever reads the log.
+  logger.info('service listening', { url, loader: `${url}/sdk/loader.js`, console: `${url}/console` });
   return {
     url,
     close: async () => {

@@ -21,7 +21,6 @@ let integrator: Server;
 const received: Received[] = [];
 let service: RunningService;
 const logged: string[] = [];
-let restoreStdout = () => {};
 
 beforeAll(async () => {
   integrator = createServer((req, res) => {
@@ -52,24 +51,17 @@ beforeAll(async () => {
     ],
   });
   if (!config.ok) throw new Error(config.error);
-  // The service's own log lines, captured (by hand: vitest's restoreMocks would undo a spy after the first test).
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    if (typeof chunk === 'string' && chunk.startsWith('{"time"')) {
-      logged.push(chunk);
-      return true;
-    }
-    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
-  restoreStdout = () => {
-    process.stdout.write = write;
-  };
-  service = await startService({ config: config.value, port: 0, log: true });
+  // The service's own log lines, captured.
+  service = await startService({
+    config: config.value,
+    port: 0,
+    logLevel: 'info',
+    logWrite: (line) => logged.push(line),
+  });
 });
 
 afterAll(async () => {
   await service?.close();
-  restoreStdout();
   await new Promise((ok) => integrator.close(ok));
 });
 

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig, type WidgetSettings } from '../config';
-import { createLogger } from '../logger';
+import { createLogger, silentLogger } from '../logger';
 import { closedPort, type RecordingServer, startRecordingServer, testCertificate } from '../net/test-servers';
 import { KNOWLEDGE_DOCUMENT_MAX_BYTES } from './knowledge-document';
 import { type KnowledgeService, startKnowledge } from './knowledge-service';
@@ -36,7 +36,7 @@ function widget(fields: Record<string, unknown>): WidgetSettings {
 /** The log lines the service wrote, parsed. */
 function recordingLogger() {
   const lines: Array<{ level: string; msg: string } & Record<string, unknown>> = [];
-  return { lines, logger: createLogger(true, (line) => lines.push(JSON.parse(line))) };
+  return { lines, logger: createLogger({ write: (line) => lines.push(JSON.parse(line)) }) };
 }
 
 const markdown =
@@ -57,7 +57,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const start = (w: WidgetSettings, logger = createLogger(false), options: { refreshMs?: number } = {}) => {
+const start = (w: WidgetSettings, logger = silentLogger, options: { refreshMs?: number } = {}) => {
   knowledge = startKnowledge([w], { allowHttpLoopback: true, ...options }, logger);
   return knowledge;
 };
@@ -264,7 +264,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
       knowledge = startKnowledge(
         [widget({ knowledgeUrls: [`${secure.url}/help.md`, `${server.url}/help.md`] })],
         { allowHttpLoopback: false, ca: (await testCertificate()).cert },
-        createLogger(false),
+        silentLogger,
       );
       const report = await knowledge.refreshNow('shop');
       expect(report?.documents.map((d) => d.error?.split(':')[0])).toEqual([
@@ -281,7 +281,7 @@ describe('startKnowledge(): knowledgeUrls', () => {
 
   it('fetches again on its refresh interval', async () => {
     server.respond = markdown('# Shipping\nWithin 2 days.');
-    const k = start(widget({ knowledgeUrls: [`${server.url}/help.md`] }), createLogger(false), {
+    const k = start(widget({ knowledgeUrls: [`${server.url}/help.md`] }), silentLogger, {
       refreshMs: 50,
     });
     await k.refreshNow('shop');

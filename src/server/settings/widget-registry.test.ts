@@ -29,7 +29,7 @@ describe.each(backends)('the widget registry ($name)', (backend: Backend) => {
   let db: Db;
   let store: SettingsStore;
   const lines: string[] = [];
-  const logger = createLogger(true, (line) => lines.push(line));
+  const logger = createLogger({ write: (line) => lines.push(line) });
   beforeAll(async () => {
     db = (await backend.open()).db;
     await migrate(db);
