@@ -2,6 +2,7 @@
 // the reference service, wired to each other. Used by `npm start` (demo/start.ts), the e2e specs and `npm run bench`.
 import { resolve } from 'node:path';
 import { parseConfig } from '../src/server/config';
+import type { LogLevel } from '../src/server/logger';
 import { startService } from '../src/server/start';
 import { integratorActions, integratorFeeds, integratorWebhooks } from './integrator/demo-actions';
 import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';
@@ -16,7 +17,9 @@ export interface DemoOptions {
   /** 0 (default): a free port. */
   integratorPort?: number;
   host?: string;
-  log?: boolean;
+  /** The service's JSON log lines on stdout at this level (default `silent`); at `debug` or `trace` the store and the
+   * integrator also write a plain line per request, on stderr. */
+  logLevel?: LogLevel;
   /** The service's embedded database folder; undefined (default) keeps it in memory, as the e2e specs want. */
   dataDir?: string;
   /** How long the demo integrator's order lookups take (e2e: cut the network mid-answer). Default 0. */
@@ -147,13 +150,14 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const root = findPackageRoot();
   const host = options.host ?? '127.0.0.1';
+  const demoLog = options.logLevel === 'debug' || options.logLevel === 'trace';
   process.env.DEMO_IDENTITY_SECRET ||= DEMO_IDENTITY_SECRET;
   for (const agent of DEMO_AGENTS) process.env[agent.keyEnv] ||= agent.key;
   const store = await startStoreServer({
     port: options.storePort ?? 0,
     host,
     rootDir: root,
-    log: options.log,
+    log: demoLog,
     identitySecret: process.env.DEMO_IDENTITY_SECRET,
   });
   let integrator: RunningIntegrator | undefined;
@@ -166,7 +170,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const started = await startIntegrator({
       port: options.integratorPort ?? 0,
       host,
-      log: options.log,
+      log: demoLog,
       orderDelayMs: options.orderDelayMs,
       signingSecret,
     });
@@ -182,7 +186,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       port: options.servicePort ?? 0,
       host,
       distDir: resolve(root, 'dist'),
-      log: options.log,
+      logLevel: options.logLevel,
       dataDir: options.dataDir,
     });
     store.setServiceUrl(service.url);

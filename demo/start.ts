@@ -2,6 +2,12 @@
 // the demo integrator on :8788; STORE_PORT, PORT and INTEGRATOR_PORT change them. The integrator's port is fixed
 // because its URL is in the widgets' settings: with a new port at every start, the config file would differ each time,
 // and each start would replace what the merchant saved in the console (docs/settings.md). Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
+//
+// Output (docs/service.md, "Logs"): stdout carries the service's JSON lines only, as `service-widget serve` does, so
+// `npm start | jq` and a log shipper work; the banner below (the URLs and keys a person wants) goes to stderr, which
+// a terminal shows just the same. The demo logs at `warn` unless LOG_LEVEL says otherwise: a request line per widget
+// call would bury the banner, and a person trying the demo wants to see problems, not traffic.
+import { parseLogLevel } from '../src/server/logger';
 import {
   DEMO_ADMIN_KEY,
   DEMO_AGENTS,
@@ -11,16 +17,25 @@ import {
   startDemo,
 } from './demo-servers';
 
+/** One line of the banner, on stderr. */
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
 const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
 const integratorPort = Number(process.env.INTEGRATOR_PORT ?? servicePort + 1);
+
+const logLevel = parseLogLevel(process.env.LOG_LEVEL, 'warn');
+if (!logLevel.ok) {
+  say(`demo: could not start: ${logLevel.error}`);
+  process.exit(1);
+}
 
 try {
   // An empty DATA_DIR is unset, not the current folder (a database in the checkout's root).
   const dataDir = process.env.DATA_DIR || '.data/demo';
   const signingSecret = process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET;
   if (signingSecret === DEMO_SIGNING_SECRET) {
-    console.warn(
+    say(
       `Warning: calls to the integrator are signed with the demo's development secret; set ${DEMO_SIGNING_SECRET_ENV} ` +
         'to use your own (a real widget names its own variable in signingSecretEnv).',
     );
@@ -29,37 +44,35 @@ try {
     storePort,
     servicePort,
     integratorPort,
-    log: process.env.LOG === '1',
+    logLevel: logLevel.value,
     dataDir,
     signingSecret,
   });
   const port = new URL(demo.storeUrl).port;
-  console.log(`Demo store: http://localhost:${port}/`);
-  console.log(`  also: /iframe.html  /hostile.html  /csp.html  /spa/  /cart.html`);
-  console.log(
+  say(`Demo store: http://localhost:${port}/`);
+  say(`  also: /iframe.html  /hostile.html  /csp.html  /spa/  /cart.html`);
+  say(
     `  a product page (ask "does it come in blue?"): http://localhost:${port}/product.html?id=NL-MERINO-BLK`,
   );
-  console.log(`  the chat inline on a help page:              http://localhost:${port}/help.html`);
-  console.log(
-    `  dark, right to left (Arabic):                http://localhost:${port}/?theme=dark&locale=ar`,
-  );
-  console.log(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
-  console.log(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
-  console.log(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
-  console.log(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
+  say(`  the chat inline on a help page:              http://localhost:${port}/help.html`);
+  say(`  dark, right to left (Arabic):                http://localhost:${port}/?theme=dark&locale=ar`);
+  say(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
+  say(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
+  say(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
+  say(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
   for (const agent of DEMO_AGENTS) {
     // A key of the user's own (the variable was set) is not printed.
     const key = process.env[agent.keyEnv] === agent.key ? `key ${agent.key}` : `the key in ${agent.keyEnv}`;
-    console.log(`  ${`${agent.name} (${agent.role}):`.padEnd(18)} ${key}`);
+    say(`  ${`${agent.name} (${agent.role}):`.padEnd(18)} ${key}`);
   }
-  console.log(
+  say(
     `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
   );
-  console.log(
+  say(
     'Try asking the assistant: "Hi! Where is my order 1002?", "what payment methods do you take", "cancel order 1003", ' +
       '"I want to talk to someone", "Wo ist meine Bestellung 1001?"',
   );
-  console.log(
+  say(
     `Task API:   SERVICE_URL=${demo.serviceUrl} SERVICE_TASK_KEY=${DEMO_TASK_KEY} npx service-widget task "list running shoes under 100 EUR"`,
   );
 
@@ -67,7 +80,7 @@ try {
   const stop = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    console.log(`\n${signal}: stopping the demo`);
+    say(`\n${signal}: stopping the demo`);
     demo.close().then(
       () => process.exit(0),
       (error: unknown) => {

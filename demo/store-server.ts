@@ -144,7 +144,7 @@ export function createStoreApp(options: {
   if (options.log) {
     app.use('*', async (c, next) => {
       await next();
-      console.log(`store ${c.req.method} ${c.req.path} ${c.res.status}`);
+      console.error(`store ${c.req.method} ${c.req.path} ${c.res.status}`);
     });
   }
 

@@ -46,7 +46,7 @@ try {
   const { demoIdentityToken } = await vite.ssrLoadModule('/demo/store-server.ts');
   demo = await startDemo({
     servicePort,
-    log: process.env.LOG === '1',
+    logLevel: process.env.LOG_LEVEL || 'warn',
     // An empty DATA_DIR is no folder (PGlite would take it for the working directory): in memory, like unset.
     dataDir: process.env.DATA_DIR || undefined,
     extraOrigins: [playgroundUrl, `http://localhost:${port}`],

@@ -110,7 +110,8 @@ function requireSignature(secret: string, log: boolean | undefined): MiddlewareH
       body,
     });
     if (!ok) {
-      if (log) console.log(`integrator refused ${c.req.method} ${c.req.path}: no valid x-service-signature`);
+      if (log)
+        console.error(`integrator refused ${c.req.method} ${c.req.path}: no valid x-service-signature`);
       return c.text('Missing or invalid x-service-signature.', 401);
     }
     await next();
@@ -139,7 +140,7 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
       const widget = c.req.header('x-service-widget-id');
       const conversation = c.req.header('x-service-conversation-id');
       const ids = widget ? ` widget=${widget} conversation=${conversation ?? '-'}` : '';
-      console.log(`integrator ${c.req.method} ${c.req.path} ${c.res.status}${ids}`);
+      console.error(`integrator ${c.req.method} ${c.req.path} ${c.res.status}${ids}`);
     }
   });
   for (const path of ['/orders/*', '/products/*', '/store-hours', '/webhooks/*']) {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadConfigFile } from './config';
+import { redactSecrets } from './logger';
 import { startService } from './start';
+import { startError, startSettings } from './start-settings';
 import { runTaskCli, TASK_USAGE } from './tasks/task-command';
 
 const USAGE = `Usage:
@@ -8,6 +9,8 @@ const USAGE = `Usage:
 
 Starts the reference service: the widget's chat API and the built widget files under /sdk/.
 The embedded database lives in --data-dir; DATABASE_URL (postgres://…) overrides the config's "database".
+The environment may set instead: CONFIG (the config file), PORT, HOST; LOG_LEVEL (trace, debug, info, warn, error,
+fatal, silent; default info) sets what the JSON log lines on stdout include.
 
 ${TASK_USAGE}`;
 
@@ -36,41 +39,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
-  if (!values.config) {
-    process.stderr.write(`--config is required\n\n${USAGE}\n`);
+  const configFile = values.config ?? (process.env.CONFIG || undefined);
+  if (!configFile) {
+    process.stderr.write(`--config (or CONFIG) is required\n\n${USAGE}\n`);
     return 2;
   }
-  const port = Number(values.port ?? process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be a whole number from 0 to 65535, got ${values.port}\n`);
-    return 2;
-  }
-  const config = await loadConfigFile(values.config);
-  if (!config.ok) {
-    process.stderr.write(`Invalid config: ${config.error}\n`);
-    return 1;
-  }
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    process.stderr.write('DATABASE_URL must be a postgres:// URL\n');
+  // Every wrong value stops the start with one line naming it (on stderr: stdout carries JSON lines only).
+  const settings = await startSettings(values, configFile, process.env);
+  if (!settings.ok) {
+    process.stderr.write(`Cannot start: ${settings.error}\n`);
     return 1;
   }
   let service: Awaited<ReturnType<typeof startService>>;
   try {
-    service = await startService({
-      config: config.value,
-      port,
-      host: values.host,
-      log: true,
-      dataDir: values['data-dir'] ?? '.data/db',
-      databaseUrl,
-    });
+    service = await startService(settings.value);
   } catch (e) {
     // A missing model key, a locked data folder, an unreachable database: one clear line, not a stack trace.
-    process.stderr.write(`Cannot start: ${(e as Error).message}\n`);
+    process.stderr.write(`Cannot start: ${redactSecrets(startError(e, settings.value))}\n`);
     return 1;
   }
-  process.stdout.write(`service-widget listening on ${service.url}\n`);
   const stop = () => void service.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

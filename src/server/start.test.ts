@@ -114,7 +114,9 @@ describe('service-widget serve (CLI)', () => {
     } finally {
       vi.unstubAllEnvs();
     }
-    expect(stderr()).toContain('DATABASE_URL must be a postgres:// URL');
+    expect(stderr()).toBe(
+      'Cannot start: DATABASE_URL must be a postgres:// or postgresql:// URL (its value is not shown: it may hold a password)\n',
+    );
   });
 
   it('explains a file that is not JSON, a missing --config and an unknown command', async () => {
@@ -125,7 +127,7 @@ describe('service-widget serve (CLI)', () => {
     expect(await main(['serve', '--config', file])).toBe(1);
     expect(stderr()).toMatch(/broken\.json is not valid JSON/);
     expect(await main(['serve'])).toBe(2);
-    expect(stderr()).toContain('--config is required');
+    expect(stderr()).toContain('--config (or CONFIG) is required');
     expect(await main(['launch'])).toBe(2);
     expect(stderr()).toContain('Unknown command: launch');
   });
