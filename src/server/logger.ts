@@ -32,6 +32,8 @@ export function parseLogLevel(
 // in `{ headers: { authorization } }`). pino's `redact` replaces them while the line is serialized.
 const SECRET_FIELDS = [
   'authorization',
+  'proxy-authorization',
+  'x-api-key',
   'cookie',
   'set-cookie',
   'token',

@@ -2,13 +2,13 @@
 import { Hono } from 'hono';
 import { type RequestIdVariables, requestId } from 'hono/request-id';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger';
+import { createLogger, type LogLevel } from './logger';
 import { requestIdOf, requestLog } from './request-log';
 
 /** A small app with the service's request id and access line, and the kinds of answer the service gives. */
-function loggedApp() {
+function loggedApp(level: LogLevel = 'info') {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger({ write: (line) => lines.push(JSON.parse(line)) });
+  const logger = createLogger({ level, write: (line) => lines.push(JSON.parse(line)) });
   let background: Promise<void> = Promise.resolve();
   const app = new Hono<{ Variables: RequestIdVariables }>();
   app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
@@ -91,5 +91,34 @@ describe('requestLog()', () => {
     expect((await app.request(`/preview/${token}/config`)).status).toBe(200);
     expect(lines.at(-1)?.path).toBe('/preview/pv_[redacted]/config');
     expect(JSON.stringify(lines)).not.toContain(token);
+  });
+
+  it('at debug, logs the headers that came in with their credentials redacted', async () => {
+    const { app, lines } = loggedApp('debug');
+    const secrets = [
+      'Bearer key-1234567890',
+      'sid=cookie-secret',
+      'pv_Qm9vZm9vYmFyYmF6cXV4',
+      'proxy-secret',
+      'api-secret',
+    ];
+    await app.request('/raw', {
+      headers: {
+        authorization: secrets[0],
+        cookie: secrets[1],
+        referer: `https://svc.test/preview/${secrets[2]}/x`,
+        'proxy-authorization': secrets[3],
+        'x-api-key': secrets[4],
+        origin: 'https://shop.test',
+      },
+    });
+    const received = lines.find((l) => l.msg === 'request received');
+    expect(received).toMatchObject({
+      method: 'GET',
+      path: '/raw',
+      headers: { authorization: '[redacted]', cookie: '[redacted]', origin: 'https://shop.test' },
+    });
+    for (const secret of secrets) expect(JSON.stringify(lines)).not.toContain(secret);
+    expect(received?.reqId).toBe(lines.find((l) => l.msg === 'request')?.reqId);
   });
 });

@@ -17,7 +17,7 @@ export function requestIdOf(c: Context): string {
 
 /**
  * After `requestId()`: answers the id in `x-request-id`, runs the request with every log line carrying it (in
- * `reqId`, logger.ts), and ends with the access line.
+ * `reqId`, logger.ts), and ends with the access line (at debug, a line with the request's headers first).
  *
  * @example
  * app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
@@ -27,6 +27,12 @@ export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: Reque
     const reqId = c.get('requestId');
     await withRequestId(reqId, async () => {
       const started = performance.now();
+      // At debug, what came in: the headers tell a CORS or proxy problem apart (credentials redacted, logger.ts).
+      logger.debug('request received', {
+        method: c.req.method,
+        path: redactSecrets(c.req.path),
+        headers: Object.fromEntries(c.req.raw.headers),
+      });
       await next();
       // After the handler: a header set before it is lost when it answers with a `Response` of its own.
       c.header(REQUEST_ID_HEADER, reqId);

@@ -291,6 +291,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
                 requestId,
                 ...outcome.error,
               });
+            else logger.debug('custom action called', { widgetId, action: action.name, requestId });
             return outcome.ok
               ? { ok: true, aiText: outcome.aiText, part: outcome.part }
               : { ok: false, error: outcome.error };

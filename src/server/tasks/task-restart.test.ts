@@ -92,8 +92,14 @@ function startChild(): Promise<{ child: ChildProcess; url: string }> {
     let err = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) ok({ child, url: match[1] });
+      // stdout is JSON lines; the start line is the one with the service's URL.
+      const listening = out
+        .split('\n')
+        .slice(0, -1) // the lines written whole so far
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; url?: string })
+        .find((line) => line.msg === 'service listening');
+      if (listening?.url) ok({ child, url: listening.url });
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       err += chunk.toString();
