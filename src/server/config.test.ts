@@ -121,7 +121,13 @@ describe('parseConfig()', () => {
       /ids must be unique/,
     );
     const { adminKey: _, ...noKey } = base();
-    expect(errorOf(noKey)).toMatch(/adminKey/);
+    expect(errorOf(noKey)).toBe(
+      'adminKey: needs exactly one of adminKey and adminKeyEnv (the environment variable holding the key)',
+    );
+    // The key from the environment instead; both at once is ambiguous.
+    expect(parseConfig({ ...noKey, adminKeyEnv: 'SERVICE_ADMIN_KEY' }).ok).toBe(true);
+    expect(errorOf({ ...base(), adminKeyEnv: 'SERVICE_ADMIN_KEY' })).toMatch(/^adminKey: needs exactly one/);
+    expect(errorOf({ ...noKey, adminKeyEnv: 'not a name' })).toMatch(/^adminKeyEnv: /);
     expect(errorOf({ ...base(), taskApiKeys: [{ user: 'a', key: 'sk_1234567890abcdefgh' }] })).toMatch(
       /taskApiKeys\[0\]\.key: must start with nsk_/,
     );

@@ -309,7 +309,9 @@ const AgentSchema = v.pipe(
 
 /** The config file without its widgets, which `parseWidget` checks one by one. */
 const ServiceFields = v.strictObject({
-  adminKey: v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters')),
+  // The admin key in the file, or (a container, a secret store) in the variable `adminKeyEnv` names: exactly one.
+  adminKey: v.optional(v.pipe(v.string(), v.minLength(12, 'must be at least 12 characters'))),
+  adminKeyEnv: v.optional(envName),
   agents: v.optional(v.array(AgentSchema), []),
   database: v.optional(
     v.union(
@@ -420,6 +422,8 @@ export function parseConfig(raw: unknown): Result<ServiceConfig, string> {
 
 /** What no single widget can check alone. */
 function crossCheck(c: ServiceConfig): string | undefined {
+  if ((c.adminKey === undefined) === (c.adminKeyEnv === undefined))
+    return 'adminKey: needs exactly one of adminKey and adminKeyEnv (the environment variable holding the key)';
   if (new Set(c.widgets.map((w) => w.id)).size !== c.widgets.length) return 'widgets: ids must be unique';
   if (new Set(c.agents.map((a) => a.id)).size !== c.agents.length) return 'agents: ids must be unique';
   if (!c.taskApiKeys.every((k) => k.widgetId === undefined || c.widgets.some((w) => w.id === k.widgetId)))

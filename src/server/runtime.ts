@@ -132,7 +132,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const identity = identitySecrets(config.widgets);
   if (!identity.ok) throw new Error(identity.error);
   // Agents' keys likewise (issue 21): an agent named in the config never finds the console locked for want of one.
-  const agentKeys = readAgentKeys(config.adminKey, config.agents);
+  const agentKeys = readAgentKeys(config, config.agents);
   if (!agentKeys.ok) throw new Error(agentKeys.error);
   const hasAgents = config.agents.length > 0;
   // And the metrics token (issue 23): `/metrics` never opens by accident because a variable is unset.

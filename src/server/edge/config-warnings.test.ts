@@ -29,3 +29,14 @@ describe('configWarnings()', () => {
     expect(configWarnings(config({})).some((w) => w.includes('allowHttpLoopback'))).toBe(false);
   });
 });
+
+describe('configWarnings() with every key from the environment', () => {
+  it('warns of no plain-text key when the admin key comes from adminKeyEnv and there are no others', () => {
+    const parsed = parseConfig({
+      adminKeyEnv: 'ADMIN_KEY',
+      widgets: [{ id: 'shop', allowedOrigins: ['*'] }],
+    });
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(configWarnings(parsed.value)).toEqual([]);
+  });
+});

@@ -14,15 +14,16 @@ export function configWarnings(config: ServiceConfig): string[] {
   }
   // The service keeps only their hashes, but the file holds them in the clear: whoever reads it has the keys.
   const plain = [
-    'adminKey',
+    ...(config.adminKey === undefined ? [] : ['adminKey']),
     ...config.taskApiKeys.map((_, i) => `taskApiKeys[${i}].key`),
     ...config.agents.flatMap((agent, i) => (agent.key === undefined ? [] : [`agents[${i}].key`])),
     ...config.widgets.flatMap((w, i) =>
       w.productDataApiKeys.map((_, k) => `widgets[${i}].productDataApiKeys[${k}]`),
     ),
   ];
-  warnings.push(
-    `plain-text keys in the config file (${plain.join(', ')}): keep the file readable by the service alone`,
-  );
+  if (plain.length > 0)
+    warnings.push(
+      `plain-text keys in the config file (${plain.join(', ')}): keep the file readable by the service alone`,
+    );
   return warnings;
 }

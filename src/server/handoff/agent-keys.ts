@@ -20,17 +20,29 @@ export interface AgentKey {
 export const keyDigest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
 /**
- * The keys the admin API accepts: the `adminKey` first, then each agent's.
+ * The keys the admin API accepts: the admin key first (`adminKey`, or the variable `adminKeyEnv` names), then each
+ * agent's.
  *
  * @example
- * const keys = readAgentKeys(config.adminKey, config.agents);
+ * const keys = readAgentKeys(config, config.agents);
  * if (!keys.ok) throw new Error(keys.error); // 'agents[0].keyEnv: the environment variable ANNA_KEY is not set'
  */
 export function readAgentKeys(
-  adminKey: string,
+  admin: { adminKey?: string; adminKeyEnv?: string },
   agents: readonly AgentSettings[],
   env: NodeJS.ProcessEnv = process.env,
 ): Result<AgentKey[], string> {
+  let adminKey = admin.adminKey;
+  if (admin.adminKeyEnv !== undefined) {
+    adminKey = env[admin.adminKeyEnv];
+    if (adminKey === undefined)
+      return err(`adminKeyEnv: the environment variable ${admin.adminKeyEnv} is not set`);
+    if (adminKey.trim().length < 12)
+      return err(
+        `adminKeyEnv: the environment variable ${admin.adminKeyEnv} must hold a key of at least 12 characters`,
+      );
+  }
+  if (adminKey === undefined) return err('adminKey: needs adminKey or adminKeyEnv');
   const keys: AgentKey[] = [{ identity: ADMIN_IDENTITY, digest: keyDigest(adminKey) }];
   for (const [i, agent] of agents.entries()) {
     let key = agent.key;
@@ -48,7 +60,7 @@ export function readAgentKeys(
     const clash = keys.find((k) => k.digest.equals(digest));
     if (clash)
       return err(
-        `agents[${i}]: the same key as ${clash.identity.id === 'admin' ? 'adminKey' : clash.identity.id}`,
+        `agents[${i}]: the same key as ${clash.identity.id === 'admin' ? 'the admin key' : clash.identity.id}`,
       );
     keys.push({ identity: { id: agent.id, name: agent.name, role: agent.role }, digest });
   }
