@@ -214,6 +214,10 @@ describe('service-widget serve, configured from the environment', () => {
   it('stops on each secret named by ...Env that is not set, naming the variable', async () => {
     const cases: [unknown, string][] = [
       [
+        { adminKeyEnv: 'E2E_ADMIN_KEY', widgets },
+        'adminKeyEnv: the environment variable E2E_ADMIN_KEY is not set',
+      ],
+      [
         {
           adminKey: 'admin-key-123456',
           widgets: [{ ...widgets[0], identity: { secretEnv: 'E2E_IDENTITY_SECRET' } }],

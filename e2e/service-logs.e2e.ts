@@ -186,6 +186,10 @@ describe('the demo log at LOG_LEVEL=trace', () => {
     await exited;
 
     const lines = logLines();
+    for (const [name, value] of Object.entries(used)) {
+      expect(value.length, name).toBeGreaterThan(8);
+      expect(stdout.includes(value), `${name} is in the log`).toBe(false);
+    }
     expect(lines.length).toBeGreaterThan(10);
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.length).toBeGreaterThanOrEqual(12);
@@ -208,10 +212,5 @@ describe('the demo log at LOG_LEVEL=trace', () => {
     );
     expect(received.filter((l) => headersOf(l).cookie === '[redacted]').length).toBe(1);
     expect(requests.map((l) => l.path)).toContain('/preview/pv_[redacted]/v0/widget/demo/config');
-
-    for (const [name, value] of Object.entries(used)) {
-      expect(value.length, name).toBeGreaterThan(8);
-      expect(stdout.includes(value), `${name} is in the log`).toBe(false);
-    }
   });
 });
