@@ -36,7 +36,7 @@ describe('createLogger()', () => {
     expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', msg: 'unbound', n: 1 });
   });
 
-  it('redacts credential fields at the top level and two levels down', () => {
+  it('redacts credential fields, whatever their case, at the top level and two levels down', () => {
     const { lines, logger } = recording();
     logger.info('fields', {
       token: 'tok-1',
@@ -44,7 +44,7 @@ describe('createLogger()', () => {
       apiKey: 'tok-3',
       secret: 'tok-4',
       request: { headers: { authorization: 'Bearer tok-5', cookie: 'sid=tok-6', 'set-cookie': 'tok-7' } },
-      widget: { signingSecret: 'tok-8', key: 'tok-9' },
+      widget: { signingSecret: 'tok-8', key: 'tok-9', Authorization: 'tok-10' },
       conversationId: 'kept',
     });
     expect(lines[0]).not.toMatch(/tok-\d/);

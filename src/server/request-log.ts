@@ -25,6 +25,7 @@ export function requestIdOf(c: Context): string {
 export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: RequestIdVariables }> {
   return async (c, next) => {
     const reqId = c.get('requestId');
+    c.header(REQUEST_ID_HEADER, reqId);
     await withRequestId(reqId, async () => {
       const started = performance.now();
       // At debug, what came in: the headers tell a CORS or proxy problem apart (credentials redacted, logger.ts).
@@ -34,8 +35,9 @@ export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: Reque
         headers: Object.fromEntries(c.req.raw.headers),
       });
       await next();
-      // After the handler: a header set before it is lost when it answers with a `Response` of its own.
-      c.header(REQUEST_ID_HEADER, reqId);
+      // Again after the handler when it answered with a `Response` of its own, which drops the header set before
+      // (setting it then copies the response: only when needed).
+      if (c.res.headers.get(REQUEST_ID_HEADER) !== reqId) c.header(REQUEST_ID_HEADER, reqId);
       logger.info('request', {
         method: c.req.method,
         // A preview's path carries its token (`/preview/pv_…/…`): the line shows the path without it.
