@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli';
 import { parseConfig } from './config';
 import { startService } from './start';
@@ -31,7 +31,12 @@ describe('startService()', () => {
 });
 
 describe('service-widget serve (CLI)', () => {
-  afterEach(() => vi.restoreAllMocks());
+  // In this process: the service's lines would go to the test runner's stdout.
+  beforeEach(() => vi.stubEnv('LOG_LEVEL', 'silent'));
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
   const capture = () => {
     let text = '';
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
