@@ -20,6 +20,8 @@ function loggedApp(level: LogLevel = 'info') {
     );
     return c.json({ ok: true });
   });
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/readyz', (c) => c.json({ ready: false }, 503));
   app.get('/raw', () => new Response('raw', { headers: { 'content-type': 'text/plain' } }));
   app.get('/stream', () => new Response(new ReadableStream({ start: (s) => s.close() })));
   app.get('/preview/:token/config', (c) => c.json({ ok: true }));
@@ -120,5 +122,19 @@ describe('requestLog()', () => {
     });
     for (const secret of secrets) expect(JSON.stringify(lines)).not.toContain(secret);
     expect(received?.reqId).toBe(lines.find((l) => l.msg === 'request')?.reqId);
+  });
+
+  it("writes a probe's access line at debug when it is answered well, at info when it fails", async () => {
+    const info = loggedApp('info');
+    await info.app.request('/healthz');
+    await info.app.request('/readyz');
+    await info.app.request('/json');
+    expect(info.lines.filter((l) => l.msg === 'request').map((l) => [l.path, l.status])).toEqual([
+      ['/readyz', 503],
+      ['/json', 200],
+    ]);
+    const debug = loggedApp('debug');
+    await debug.app.request('/healthz');
+    expect(debug.lines.find((l) => l.msg === 'request')).toMatchObject({ level: 'debug', path: '/healthz' });
   });
 });

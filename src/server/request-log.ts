@@ -4,6 +4,7 @@ import { type Logger, redactSecrets, withRequestId } from './logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The request's id for `hono/request-id`'s `generator`: the caller's `x-request-id` when it is 1-128 characters of
@@ -38,7 +39,10 @@ export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: Reque
       // Again after the handler when it answered with a `Response` of its own, which drops the header set before
       // (setting it then copies the response: only when needed).
       if (c.res.headers.get(REQUEST_ID_HEADER) !== reqId) c.header(REQUEST_ID_HEADER, reqId);
-      logger.info('request', {
+      // A load balancer's probes and a scraper's pulls come every few seconds: answered well, they are at debug, so the
+      // info log is the traffic; a probe that fails (a 503 from /readyz) stays at info.
+      const level = PROBE_PATHS.has(c.req.path) && c.res.status < 400 ? 'debug' : 'info';
+      logger[level]('request', {
         method: c.req.method,
         // A preview's path carries its token (`/preview/pv_…/…`): the line shows the path without it.
         path: redactSecrets(c.req.path),
