@@ -120,7 +120,7 @@ export function createLogger({ level = 'info', write }: LoggerOptions = {}): Log
       mixin: () => requestScope.getStore() ?? {},
     },
     // Synchronous writes: a line written just before `process.exit` (a failed start, the end of a drain) is not
-    // lost in a buffer. A line per request is far below what a blocking write to a pipe costs.
+    // lost in a buffer. At a line or two per request, a blocking write's few µs are small beside the request.
     write ? { write } : pino.destination({ dest: 1, sync: true }),
   );
   // Callers pass the methods around unbound (`(ok ? logger.info : logger.warn)(…)`): plain closures, no `this`.
