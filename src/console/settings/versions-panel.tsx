@@ -6,6 +6,9 @@ import { focusSoon } from './fields';
 import type { SettingsChange } from './settings-diff';
 import type { SettingsStore } from './settings-store';
 
+/** The service writes summaries in lower case, to be joined into other text; a cell starts a sentence. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 const whoText = ({ who, whoName }: Pick<SettingsVersion, 'who' | 'whoName'>) =>
   who === 'config' ? 'The config file' : (whoName ?? who);
 
@@ -92,10 +95,8 @@ export function VersionsPanel({ store }: { store: SettingsStore }) {
                 </td>
                 <td>{whoText(v)}</td>
                 <td class="summary">
-                  {v.rollbackOf !== undefined && (
-                    <span class="rollback-note">Rollback to version {v.rollbackOf}. </span>
-                  )}
-                  {v.summary || (v.version === 1 ? 'From the config file' : 'No change')}
+                  {/* The service's summary names a rollback itself ("rollback to version 2: …"). */}
+                  {sentence(v.summary) || (v.version === 1 ? 'From the config file' : 'No change')}
                 </td>
                 <td>
                   <div class="version-actions">
