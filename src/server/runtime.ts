@@ -1,6 +1,7 @@
 import type { UserData } from '../protocol/settings';
 import { type CallActionOptions, callAction } from './actions/call-action';
-import { type RefreshReport, scheduleFeedRefresh } from './catalog/ingest/feed-ingest';
+import type { RefreshReport } from './catalog/ingest/feed-ingest';
+import { scheduleFeeds } from './catalog/ingest/feed-schedule';
 import { findProduct } from './catalog/search/find-product';
 import { searchProducts, toProductCard } from './catalog/search/search-products';
 import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
@@ -62,7 +63,8 @@ export interface Runtime {
   webhookCalls: WebhookCallStore;
   /** Re-downloads a widget's feeds now (null: the widget has none); the last report per widget is kept. */
   refreshFeeds(widgetId: string): Promise<RefreshReport | null>;
-  lastFeedReport(widgetId: string): RefreshReport | undefined;
+  /** The report of the widget's last feed refresh, on any instance (issue 23: in the database). */
+  lastFeedReport(widgetId: string): Promise<RefreshReport | undefined>;
   /** Each widget's store knowledge: its config's sections and its fetched `knowledgeUrls` documents (issue 19). */
   knowledge: KnowledgeService;
   hub: EventHub;
@@ -225,18 +227,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...options.actionOptions,
   };
   const catalog = createCatalogStore(db);
-  const feedReports = new Map<string, RefreshReport>();
   // Feeds download in the background: the service answers at once, and products appear when the first refresh lands.
-  const feeds = scheduleFeedRefresh(
-    registry.widgets,
+  const feeds = scheduleFeeds({
+    db,
+    widgets: registry.widgets,
     catalog,
-    { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
+    options: { allowHttpLoopback: config.allowHttpLoopback, ca: options.actionOptions?.ca },
     logger,
-    (report) => {
-      feedReports.set(report.widgetId, report);
-      feedRuns.inc({ outcome: report.applied ? 'applied' : 'failed' });
-    },
-  );
+    onReport: (report) => feedRuns.inc({ outcome: report.applied ? 'applied' : 'failed' }),
+  });
   // Knowledge documents likewise: fetched in the background, their sections join when they land.
   const knowledge = startKnowledge(
     [...registry.widgets],
@@ -362,7 +361,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     catalog,
     webhookCalls,
     refreshFeeds: feeds.refreshNow,
-    lastFeedReport: (id) => feedReports.get(id),
+    lastFeedReport: feeds.lastReport,
     knowledge,
     hub,
     service,

@@ -70,7 +70,7 @@ beforeAll(async () => {
   });
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/v0/admin/widgets`;
   // The start-up refresh of `shop` has landed before the tests look at reports.
-  for (let i = 0; i < 200 && !runtime.lastFeedReport('shop'); i++)
+  for (let i = 0; i < 200 && !(await runtime.lastFeedReport('shop')); i++)
     await new Promise((ok) => setTimeout(ok, 25));
 });
 

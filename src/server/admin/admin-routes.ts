@@ -40,7 +40,7 @@ export interface AdminDeps {
   /** The widget's feeds: refresh now (null: the widget has none) and the last report; the routes are off without. */
   feeds?: {
     refresh(widgetId: string): Promise<RefreshReport | null>;
-    lastReport(widgetId: string): RefreshReport | undefined;
+    lastReport(widgetId: string): Promise<RefreshReport | undefined>;
   };
   /** The console's catalog page: `GET /widgets/{id}/catalog` and `…/catalog/products`; the routes are off without. */
   catalog?: Omit<CatalogAdminDeps, 'findWidget'>;
@@ -156,10 +156,10 @@ export function adminRoutes({
       return c.json(withStatus(report));
     });
 
-    app.get('/widgets/:widgetId/feeds/status', (c) => {
+    app.get('/widgets/:widgetId/feeds/status', async (c) => {
       const widget = findWidget(c.req.param('widgetId'));
       if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
-      const report = feeds.lastReport(widget.id);
+      const report = await feeds.lastReport(widget.id);
       return c.json(report ? withStatus(report) : { status: 'never-run' as const });
     });
   }

@@ -128,7 +128,7 @@ describe('feed ingestion', () => {
     expect(feed.rejected[999].index).toBe(1_003);
     expect(feed.moreRejected).toBe(1_500);
     // The admin API answers the same report.
-    expect(runtime.lastFeedReport('shop')?.feeds[0].moreRejected).toBe(1_500);
+    expect((await runtime.lastFeedReport('shop'))?.feeds[0].moreRejected).toBe(1_500);
     mode = 'good';
     expect((await runtime.refreshFeeds('shop'))?.feeds[0]).toMatchObject({
       rejected: [expect.anything()],

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { CatalogProduct } from '../../../protocol/catalog';
 import type { FeedReport, RefreshReport } from '../../../protocol/catalog-admin';
 import type { WidgetSettings } from '../../config';
-import type { Logger } from '../../logger';
 import { createFeedClaims, createFeedCollector, type FeedClaims } from '../normalize/feed-result';
 import { rawUrlOf } from '../normalize/fields';
 import { normalizeJsonFeedProduct } from '../normalize/json-feed';
@@ -173,76 +172,4 @@ async function* readFeed(
     body.destroy();
     if (report.ok) report.moreRejected = collector.moreRejected;
   }
-}
-
-/**
- * Refreshes every widget's feeds now and then on each widget's shortest `refreshMinutes`; never overlapping. `widgets`
- * is read again at each run (issue 22: the settings registry), so a run fetches the widget's feeds as they are then;
- * the schedule itself (which widgets, how often) is set at start.
- */
-export function scheduleFeedRefresh(
-  widgets: Iterable<WidgetSettings>,
-  catalog: CatalogStore,
-  options: FeedIngestOptions,
-  logger: Logger,
-  onReport: (report: RefreshReport) => void = () => {},
-): { refreshNow(widgetId: string): Promise<RefreshReport | null>; stop(): Promise<void> } {
-  const current = (id: string): WidgetSettings | undefined => {
-    for (const widget of widgets) if (widget.id === id) return widget;
-    return undefined;
-  };
-  const running = new Map<string, Promise<RefreshReport>>();
-  const timers: NodeJS.Timeout[] = [];
-  const run = (widget: WidgetSettings): Promise<RefreshReport> => {
-    const current = running.get(widget.id);
-    if (current) return current;
-    const next = refreshWidgetFeeds(widget, catalog, options)
-      .then((report) => {
-        const rejected = report.feeds.reduce((n, f) => n + f.rejected.length + f.moreRejected, 0);
-        (report.applied ? logger.info : logger.warn)('catalog refresh', {
-          widgetId: widget.id,
-          applied: report.applied,
-          ...report.counts,
-          rejected,
-          errors: report.feeds.filter((f) => !f.ok).map((f) => `${f.url}: ${f.error}`),
-        });
-        onReport(report);
-        return report;
-      })
-      .catch((error: unknown) => {
-        logger.error('catalog refresh failed', { widgetId: widget.id, error: String(error) });
-        const report: RefreshReport = {
-          widgetId: widget.id,
-          at: new Date().toISOString(),
-          applied: false,
-          feeds: [],
-        };
-        onReport(report);
-        return report;
-      })
-      .finally(() => running.delete(widget.id));
-    running.set(widget.id, next);
-    return next;
-  };
-  for (const widget of widgets) {
-    if (widget.feeds.length === 0) continue;
-    void run(widget);
-    const minutes = Math.min(...widget.feeds.map((f) => f.refreshMinutes));
-    const timer = setInterval(() => {
-      const now = current(widget.id);
-      if (now && now.feeds.length > 0) void run(now);
-    }, minutes * 60_000);
-    timer.unref();
-    timers.push(timer);
-  }
-  return {
-    refreshNow: async (widgetId) => {
-      const widget = current(widgetId);
-      return widget && widget.feeds.length > 0 ? run(widget) : null;
-    },
-    stop: async () => {
-      for (const t of timers) clearInterval(t);
-      await Promise.allSettled([...running.values()]);
-    },
-  };
 }

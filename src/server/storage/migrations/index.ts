@@ -19,6 +19,7 @@ import { proactiveMessages } from './020-proactive-messages';
 import { handoff } from './021-handoff';
 import { widgetSettings } from './022-widget-settings';
 import { settingsPreviews } from './023-settings-previews';
+import { feedRuns } from './024-feed-runs';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   handoff,
   widgetSettings,
   settingsPreviews,
+  feedRuns,
 ];
