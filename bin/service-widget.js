@@ -1,3 +1,13 @@
 #!/usr/bin/env node
-// The package's command line; the implementation is bundled into dist/ by `npm run build`.
-import '../dist/server/cli.js';
+// The package's command line; the implementation is bundled into dist/ by `npm run build`. The service's runtime is
+// made of optional peer dependencies (docs/deploy.md): check for them first, so that a missing one gets the install
+// line instead of an ERR_MODULE_NOT_FOUND for the first import that fails.
+import { fileURLToPath } from 'node:url';
+import { missingRuntimePackages, runtimeMessage } from '../dist/server/runtime-packages.js';
+
+const message = runtimeMessage(missingRuntimePackages(fileURLToPath(new URL('..', import.meta.url))));
+if (message) {
+  process.stderr.write(message);
+  process.exit(1);
+}
+await import('../dist/server/cli.js');

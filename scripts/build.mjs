@@ -64,6 +64,8 @@ await build({
     rollupOptions: {
       input: {
         cli: 'src/server/cli.ts',
+        // Imports only Node: bin/service-widget.js runs it before anything that needs the service's runtime.
+        'runtime-packages': 'src/server/runtime-packages.ts',
         'demo-start': 'demo/start.ts',
         'demo-servers': 'demo/demo-servers.ts',
         'bench-service-entry': 'scripts/bench-service-entry.ts',
