@@ -12,10 +12,14 @@
 // - Each published webhook schema module (dist/schemas/vYYYYMMDD.js with its chunks), brotli: ≤ 4 KB, which holds
 //   only while the schema library tree-shakes (issue #7).
 // Each file counts compressed on its own, as a browser fetches it.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+// Then, with no budget, what a storefront's `npm i service-widget` puts on disk: the packed package installed by npm
+// into an empty project (scripts/package-install.mjs; DESIGN "Package").
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { diskUsage, installedPackages, installPacked } from './package-install.mjs';
 import { reachable, widgetFiles } from './widget-files.mjs';
 
 const dist = resolve(import.meta.dirname, '../dist');
@@ -80,5 +84,24 @@ function main() {
     );
     console.log(`    ${r.files}`);
   }
+  printInstalledSize();
   process.exit(failed ? 1 : 0);
+}
+
+function printInstalledSize() {
+  const dir = mkdtempSync(join(tmpdir(), 'size-install-'));
+  try {
+    const { nodeModules } = installPacked(dir);
+    const { files, bytes, onDisk } = diskUsage(nodeModules);
+    console.log(
+      `size: npm i service-widget into an empty project (the packed package, ${relative(dir, nodeModules)}/)`,
+    );
+    console.log(`  ${installedPackages(nodeModules).join(' ')}`);
+    console.log(`  ${files} files, ${bytes} bytes, ${onDisk} bytes on disk`);
+  } catch (e) {
+    // No budget rides on it: a machine where npm cannot install (no registry, an empty cache) still checks the budgets.
+    console.log(`size: npm i service-widget not measured: ${e.message.split('\n')[0]}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,156 @@
+// `npm i service-widget` as a storefront and as an operator run it (DESIGN "Package"): the package packed by npm,
+// installed by npm into an empty project. The storefront gets the package and valibot, nothing else, and its imports
+// and types work; `service-widget serve` there names the packages the service needs in one `npm i` line, and after
+// that line the service starts and serves the widget. Needs `npm run build`; npm reads the registry only for what its
+// cache lacks (scripts/package-install.mjs).
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installedPackages, installPacked, NPM_FLAGS } from '../scripts/package-install.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const run = promisify(execFile);
+const work = mkdtempSync(join(tmpdir(), 'package-install-'));
+let project: string;
+let service: ChildProcess | undefined;
+
+beforeAll(() => {
+  ({ project } = installPacked(work));
+}, 120_000);
+
+afterAll(() => {
+  service?.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs a command in the storefront's project: its exit code, stdout and stderr. */
+const inProject = (file: string, args: string[]) =>
+  run(file, args, { cwd: project, env: { ...process.env, DATABASE_URL: '' } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+
+describe("a storefront's npm i service-widget", () => {
+  it('installs the package and its dependencies only: valibot, none of the service runtime', () => {
+    const installed = installedPackages(join(project, 'node_modules'));
+    const expected = [`service-widget@${manifest.version}`, `valibot@${manifest.dependencies.valibot}`];
+    expect(installed).toEqual(expected);
+  });
+
+  it('imports the npm entry, the clients and a webhook schema in Node', async () => {
+    const script = `
+      const entry = await import('service-widget');
+      const client = await import('service-widget/client');
+      const schema = await import('service-widget/schemas/v20240910');
+      const answer = schema.parseOrderCancellationResponse({ cancelled: 'yes', reason: '' });
+      console.log(JSON.stringify({
+        load: typeof entry.load,
+        TaskClient: typeof client.TaskClient,
+        verify: typeof client.verifyServiceSignature,
+        issues: answer.ok ? [] : answer.issues.map((i) => i.path),
+      }));`;
+    const result = await inProject(process.execPath, ['--input-type=module', '-e', script]);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      load: 'function',
+      TaskClient: 'function',
+      verify: 'function',
+      issues: ['cancelled'],
+    });
+  });
+
+  it("type-checks a consumer under node16 resolution with the installed packages' declarations, none skipped", async () => {
+    writeFileSync(
+      join(project, 'consumer.mts'),
+      `import { load } from 'service-widget';
+import { TaskClient } from 'service-widget/client';
+import { parseOrderCancellationRequest, type OrderCancellationRequest } from 'service-widget/schemas/v20240910';
+const r = parseOrderCancellationRequest({});
+const id: string | undefined = r.ok ? r.value.orderId : undefined;
+const request: OrderCancellationRequest | undefined = r.ok ? r.value : undefined;
+// @ts-expect-error the schema's type is real (valibot's types installed with it), not any
+const wrong: number | undefined = r.ok ? r.value.orderId : undefined;
+void load; void TaskClient; void id; void request; void wrong;
+`,
+    );
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const flags = ['--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16'];
+    const result = await inProject(process.execPath, [
+      tsc,
+      ...flags,
+      '--skipLibCheck',
+      'false',
+      'consumer.mts',
+    ]);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+});
+
+describe("an operator's service-widget serve in that project", () => {
+  it('stops with the one npm i line that the service needs, and starts after it', async () => {
+    writeFileSync(
+      join(project, 'service.config.json'),
+      JSON.stringify({ adminKey: 'admin-key-123456', widgets: [{ id: 'shop', allowedOrigins: ['*'] }] }),
+    );
+    const bin = join(project, 'node_modules/.bin/service-widget');
+    const refused = await inProject(bin, ['serve', '--config', 'service.config.json']);
+    expect(refused.code).toBe(1);
+    const line = /^ {2}npm i (.+)$/m.exec(refused.stderr)?.[1].split(' ');
+    const peers = Object.keys(manifest.peerDependencies).map(
+      (name) => `${name}@${manifest.peerDependencies[name].slice(1)}`,
+    );
+    expect(line?.sort()).toEqual(peers.sort());
+
+    await run('npm', ['install', ...NPM_FLAGS, ...(line ?? [])], { cwd: project });
+    const port = await freePort();
+    service = spawn(
+      bin,
+      ['serve', '--config', 'service.config.json', '--port', String(port), '--data-dir', join(work, 'db')],
+      { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    service.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(
+      async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true,
+      () => stderr,
+    );
+    const loader = await fetch(`${base}/sdk/loader.js`);
+    expect(loader.status).toBe(200);
+    expect(await loader.text()).toBe(
+      readFileSync(join(project, 'node_modules/service-widget/dist/loader.js'), 'utf8'),
+    );
+  }, 120_000);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+    server.once('error', fail);
+  });
+}
+
+/** Polls `check` every 200 ms for up to 60 s; fails with what the service printed on stderr. */
+async function waitFor(check: () => Promise<boolean>, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the service did not answer /healthz: ${output()}`);
+}
