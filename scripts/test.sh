@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test command (README: `npm test`): type check, lint, build, byte budgets, unit tests, e2e in Chromium.
-# Installs Debian Chromium with apt when it is missing, so a fresh machine needs nothing done by hand.
+# Installs Debian Chromium and Caddy with apt when they are missing, so a fresh machine needs nothing done by hand.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,13 @@ if [ ! -x /usr/bin/chromium ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null || fail "installing chromium"
+fi
+if ! command -v caddy >/dev/null; then
+  # e2e/proxy-config.e2e.ts runs deploy/Caddyfile, the load balancer of compose.yaml, in Debian's Caddy.
+  step "installing Debian Caddy (apt-get)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq caddy >/dev/null || fail "installing caddy"
 fi
 [ -d node_modules ] || { step "npm install"; npm install --no-audit --no-fund || fail "npm install"; }
 
