@@ -5,9 +5,13 @@
 import { fileURLToPath } from 'node:url';
 import { missingRuntimePackages, runtimeMessage } from '../dist/server/runtime-packages.js';
 
-const message = runtimeMessage(missingRuntimePackages(fileURLToPath(new URL('..', import.meta.url))));
-if (message) {
-  process.stderr.write(message);
-  process.exit(1);
+// `task` talks to a service over HTTP and needs none of the service's packages.
+if (process.argv[2] === 'task') await import('../dist/server/task-cli.js');
+else {
+  const message = runtimeMessage(missingRuntimePackages(fileURLToPath(new URL('..', import.meta.url))));
+  if (message) {
+    process.stderr.write(message);
+    process.exit(1);
+  }
+  await import('../dist/server/cli.js');
 }
-await import('../dist/server/cli.js');

@@ -97,12 +97,16 @@ void load; void TaskClient; void id; void request; void wrong;
 });
 
 describe("an operator's service-widget serve in that project", () => {
-  it('stops with the one npm i line that the service needs, and starts after it', async () => {
+  it('stops with the one npm i line that the service needs (task runs without it), and starts after it', async () => {
     writeFileSync(
       join(project, 'service.config.json'),
       JSON.stringify({ adminKey: 'admin-key-123456', widgets: [{ id: 'shop', allowedOrigins: ['*'] }] }),
     );
     const bin = join(project, 'node_modules/.bin/service-widget');
+    // The task command talks to a service over HTTP: it needs none of the service's packages.
+    const task = await inProject(bin, ['task']);
+    expect(task.code).toBe(2);
+    expect(task.stderr).toContain('service-widget task "prompt"');
     const refused = await inProject(bin, ['serve', '--config', 'service.config.json']);
     expect(refused.code).toBe(1);
     const line = /^ {2}npm i (.+)$/m.exec(refused.stderr)?.[1].split(' ');

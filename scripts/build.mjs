@@ -66,6 +66,8 @@ await build({
         cli: 'src/server/cli.ts',
         // Imports only Node: bin/service-widget.js runs it before anything that needs the service's runtime.
         'runtime-packages': 'src/server/runtime-packages.ts',
+        // The `task` command alone: the task client, no service runtime.
+        'task-cli': 'src/server/tasks/task-cli.ts',
         'demo-start': 'demo/start.ts',
         'demo-servers': 'demo/demo-servers.ts',
         'bench-service-entry': 'scripts/bench-service-entry.ts',

@@ -64,6 +64,13 @@ describe('the dependency lists', () => {
     for (const name of service) expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
   });
 
+  it("the `task` command, which bin loads alone, imports only `dependencies`: it runs on a storefront's install", () => {
+    const bin = readFileSync(binFiles(root, manifest)[0], 'utf8');
+    expect(bin).toContain("import('../dist/server/task-cli.js')");
+    const task = names(packagesImported([join(root, 'dist/server/task-cli.js')]));
+    expect(task.filter((n) => !(n in manifest.dependencies))).toEqual([]);
+  });
+
   it('each peer range starts at the version the repository installs and tests (its devDependency)', () => {
     for (const [name, range] of Object.entries<string>(manifest.peerDependencies)) {
       expect(range, name).toBe(`^${manifest.devDependencies[name]}`);
