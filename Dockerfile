@@ -17,9 +17,11 @@ ENV NODE_ENV=production \
     PORT=8787 \
     CONFIG=/config/service.config.json
 # Owned by root and read-only to the service; /data is the one folder it writes (the embedded database, when no
-# DATABASE_URL is given).
+# DATABASE_URL is given). The base image's package managers go: the service installs nothing at run time.
 COPY --from=build /app /app
-RUN mkdir /data && chown node:node /data
+RUN mkdir /data && chown node:node /data \
+  && rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+    /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-*
 USER node
 WORKDIR /data
 EXPOSE 8787
