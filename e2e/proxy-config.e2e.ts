@@ -41,6 +41,14 @@ async function startInstance(name: string, port = 0): Promise<Instance> {
   return instance;
 }
 
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => ok(port));
+    });
+  });
+
 const stop = (server: Server) =>
   new Promise<void>((ok) => {
     server.closeAllConnections();
@@ -56,12 +64,7 @@ let caddyOutput = '';
 beforeAll(async () => {
   a = await startInstance('a');
   b = await startInstance('b');
-  const port = await new Promise<number>((ok) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => ok(port));
-    });
-  });
+  const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   caddy = spawn('caddy', ['run', '--adapter', 'caddyfile', '--config', join(root, 'deploy/Caddyfile')], {
     env: {
@@ -70,6 +73,7 @@ beforeAll(async () => {
       XDG_DATA_HOME: join(work, 'data'),
       XDG_CONFIG_HOME: join(work, 'config'),
       SITE_ADDRESS: base,
+      CADDY_ADMIN: `127.0.0.1:${await freePort()}`,
       UPSTREAMS: `127.0.0.1:${a.port} 127.0.0.1:${b.port}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
