@@ -4,15 +4,7 @@
 // show (the base images, `npm ci` inside them, the `node` user's permissions) is not checked here: docs/deploy.md.
 // Needs `npm run build`.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -128,10 +120,8 @@ describe("the runtime stage's /app", () => {
     const data = join(work, 'data');
     mkdirSync(config);
     mkdirSync(data);
-    writeFileSync(
-      join(config, 'service.config.json'),
-      JSON.stringify({ adminKey: 'admin-key-123456', widgets: [{ id: 'shop', allowedOrigins: ['*'] }] }),
-    );
+    // The config compose.yaml mounts: the example as an operator copies it, its admin key from the environment.
+    copyFileSync(join(root, 'deploy/service.config.example.json'), join(config, 'service.config.json'));
     // The image's paths, here: /app, /config and /data are folders of this test.
     const local = (value: string) =>
       value
@@ -145,7 +135,11 @@ describe("the runtime stage's /app", () => {
     expect(env.HOST).toBe('0.0.0.0');
     // As `docker run -e PORT=… -e HOST=127.0.0.1` would: a free port, and the loopback address only.
     const port = await freePort();
-    Object.assign(env, { PORT: String(port), HOST: '127.0.0.1' });
+    Object.assign(env, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SERVICE_ADMIN_KEY: 'admin-key-from-the-environment',
+    });
     const execForm = (op: string) =>
       (
         JSON.parse(runtime.steps.find((s) => s.op === op)?.args.replace(/^CMD\s+/, '') ?? '[]') as string[]
@@ -180,6 +174,12 @@ describe("the runtime stage's /app", () => {
     }
     const loader = await fetch(`http://127.0.0.1:${port}/sdk/loader.js`);
     expect(loader.status).toBe(200);
+    const admin = (key: string) =>
+      fetch(`http://127.0.0.1:${port}/v0/admin/widgets/shop/settings`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+    expect((await admin('admin-key-from-the-environment')).status).toBe(200);
+    expect((await admin('not-the-admin-key-at-all')).status).toBe(401);
     expect(listing(app)).toEqual(before);
     expect(readdirSync(data)).toContain('db');
   }, 90_000);
