@@ -50,7 +50,10 @@ describe("a storefront's npm i service-widget", () => {
   it('installs into a storefront that has its own version of a service package (jose 5), with no peer conflict', async () => {
     const shop = join(work, 'shop-with-jose');
     mkdirSync(shop);
-    writeFileSync(join(shop, 'package.json'), JSON.stringify({ name: 'shop', private: true, dependencies: {} }));
+    writeFileSync(
+      join(shop, 'package.json'),
+      JSON.stringify({ name: 'shop', private: true, dependencies: {} }),
+    );
     await run('npm', ['install', ...NPM_FLAGS, 'jose@5.9.6'], { cwd: shop });
     await run('npm', ['install', ...NPM_FLAGS, tarball], { cwd: shop });
     expect(installedPackages(join(shop, 'node_modules'))).toEqual([
