@@ -111,6 +111,26 @@ const admin = (page: Page, method: string, path: string, body?: unknown) =>
     { method, path, body, key: DEMO_ADMIN_KEY },
   );
 
+/** Adds "Gift card balance" (GET the integrator's /giftcards/{card_number}) in the Actions editor, not enabled. */
+async function addGiftCardAction(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Settings editors' })
+    .getByRole('link', { name: /^Actions/ })
+    .click();
+  await page.getByRole('button', { name: 'Add an action' }).click();
+  const card = page.locator('fieldset.action-card').last();
+  await card.getByLabel('Name', { exact: true }).first().fill('Gift card balance');
+  await card
+    .getByLabel('Description')
+    .first()
+    .fill('Tells the balance left on a gift card, by its card number.');
+  await card.getByLabel('Method').selectOption('GET');
+  await card.getByLabel('URL').fill(`${integrator.url}/giftcards/{card_number}`);
+  await card.getByRole('button', { name: 'Add a parameter' }).click();
+  await card.locator('[data-path$=".parameters[0].name"]').fill('card_number');
+  return card;
+}
+
 describe('console chat preview', () => {
   it('tests a new action, then the preview widget calls it from the draft, marked as a preview', async () => {
     const { page, errors } = await openSettings();
@@ -118,21 +138,7 @@ describe('console chat preview', () => {
     const live = await admin(page, 'GET', `/v0/admin/widgets/${DEMO_WIDGET_ID}/settings`);
 
     // A new action, in the draft only.
-    await page
-      .getByRole('navigation', { name: 'Settings editors' })
-      .getByRole('link', { name: /^Actions/ })
-      .click();
-    await page.getByRole('button', { name: 'Add an action' }).click();
-    const card = page.locator('fieldset.action-card').last();
-    await card.getByLabel('Name', { exact: true }).first().fill('Gift card balance');
-    await card
-      .getByLabel('Description')
-      .first()
-      .fill('Tells the balance left on a gift card, by its card number.');
-    await card.getByLabel('Method').selectOption('GET');
-    await card.getByLabel('URL').fill(`${integrator.url}/giftcards/{card_number}`);
-    await card.getByRole('button', { name: 'Add a parameter' }).click();
-    await card.locator('[data-path$=".parameters[0].name"]').fill('card_number');
+    const card = await addGiftCardAction(page);
 
     // The tester: the request as it will be sent, then the answer and its card.
     await card.getByRole('button', { name: 'Test this action: Gift card balance' }).click();
@@ -197,21 +203,7 @@ describe('console chat preview', () => {
     const liveVersion: number = before.body.version;
 
     // Add the action, disabled, and try it in the preview (which runs the draft, where it is enabled for a moment).
-    await page
-      .getByRole('navigation', { name: 'Settings editors' })
-      .getByRole('link', { name: /^Actions/ })
-      .click();
-    await page.getByRole('button', { name: 'Add an action' }).click();
-    const card = page.locator('fieldset.action-card').last();
-    await card.getByLabel('Name', { exact: true }).first().fill('Gift card balance');
-    await card
-      .getByLabel('Description')
-      .first()
-      .fill('Tells the balance left on a gift card, by its card number.');
-    await card.getByLabel('Method').selectOption('GET');
-    await card.getByLabel('URL').fill(`${integrator.url}/giftcards/{card_number}`);
-    await card.getByRole('button', { name: 'Add a parameter' }).click();
-    await card.locator('[data-path$=".parameters[0].name"]').fill('card_number');
+    const card = await addGiftCardAction(page);
     await card.getByLabel('Enabled for shoppers').check();
     await page.getByText('Showing your unsaved changes.').waitFor({ timeout: 10_000 });
     const calls = integrator.requests.length;
