@@ -1,7 +1,9 @@
+import type { Context } from 'hono';
 import * as v from 'valibot';
 import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX, PROACTIVE_TEXT_MAX } from '../../protocol/chat';
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../protocol/settings';
 import { IDENTITY_TOKEN_MAX } from '../edge/identity-token';
+import { errorResponse } from '../error-response';
 import { PageContextSchema } from './page-context-schema';
 
 // Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
@@ -139,3 +141,44 @@ export const ConfirmationSchema = v.strictObject({
   answer: v.picklist(['yes', 'no'], 'answer must be "yes" or "no"'),
   identityToken,
 });
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/**
+ * JSON bodies only, parsed and validated at the edge; every failure is a 4xx with the one error shape (415
+ * unsupported_media_type, 400 invalid_json, 400 invalid_request naming the first issue). `optional`: an empty body is
+ * validated as `undefined`.
+ */
+export async function readJsonBody<S extends v.GenericSchema>(
+  c: Context,
+  schema: S,
+  optional = false,
+): Promise<Parsed<v.InferOutput<S>>> {
+  const text = await c.req.text();
+  if (optional && text.trim() === '') return parse(schema, undefined, c);
+  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    return {
+      ok: false,
+      response: errorResponse(
+        c,
+        415,
+        'unsupported_media_type',
+        'Send JSON (content-type: application/json).',
+      ),
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
+  }
+  return parse(schema, raw, c);
+}
+
+function parse<S extends v.GenericSchema>(schema: S, raw: unknown, c: Context): Parsed<v.InferOutput<S>> {
+  const result = v.safeParse(schema, raw);
+  return result.success
+    ? { ok: true, value: result.output }
+    : { ok: false, response: errorResponse(c, 400, 'invalid_request', firstIssue(result.issues)) };
+}

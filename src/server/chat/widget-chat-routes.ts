@@ -31,7 +31,7 @@ import {
   ConfirmationSchema,
   ContextSchema,
   CreateConversationSchema,
-  firstIssue,
+  readJsonBody,
   SendMessageSchema,
 } from './chat-requests';
 import type { ChatService } from './chat-service';
@@ -63,43 +63,6 @@ export interface WidgetChatDeps {
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
   };
-}
-
-type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
-
-/** JSON bodies only, parsed and validated at the edge; every failure is a 4xx with the one error shape. */
-async function readJson<S extends v.GenericSchema>(
-  c: Context,
-  schema: S,
-  optional = false,
-): Promise<Parsed<v.InferOutput<S>>> {
-  const text = await c.req.text();
-  if (optional && text.trim() === '') return parse(schema, undefined, c);
-  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
-    return {
-      ok: false,
-      response: errorResponse(
-        c,
-        415,
-        'unsupported_media_type',
-        'Send JSON (content-type: application/json).',
-      ),
-    };
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
-  }
-  return parse(schema, raw, c);
-}
-
-function parse<S extends v.GenericSchema>(schema: S, raw: unknown, c: Context): Parsed<v.InferOutput<S>> {
-  const result = v.safeParse(schema, raw);
-  return result.success
-    ? { ok: true, value: result.output }
-    : { ok: false, response: errorResponse(c, 400, 'invalid_request', firstIssue(result.issues)) };
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -154,7 +117,7 @@ export function widgetChatRoutes({
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
 
   app.post('/:widgetId/conversations', async (c) => {
-    const body = await readJson(c, CreateConversationSchema, true);
+    const body = await readJsonBody(c, CreateConversationSchema, true);
     if (!body.ok) return body.response;
     const widgetId = c.req.param('widgetId');
     const { identityToken, ...context } = body.value ?? {};
@@ -198,7 +161,7 @@ export function widgetChatRoutes({
   };
 
   app.post('/:widgetId/conversations/:id/messages', async (c) => {
-    const body = await readJson(c, SendMessageSchema);
+    const body = await readJsonBody(c, SendMessageSchema);
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
@@ -231,7 +194,7 @@ export function widgetChatRoutes({
 
   // README "Confirmations": the shopper's Yes or No, answered like `POST …/messages` (the answer turn's stream).
   app.post('/:widgetId/conversations/:id/confirmations/:confirmId', async (c) => {
-    const body = await readJson(c, ConfirmationSchema);
+    const body = await readJsonBody(c, ConfirmationSchema);
     if (!body.ok) return body.response;
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
@@ -294,7 +257,7 @@ export function widgetChatRoutes({
 
   // Issue 21: the shopper asks for a person (the panel menu, `Service.requestHuman()`).
   app.post('/:widgetId/conversations/:id/handoff', async (c) => {
-    const body = await readJson(c, HandoffSchema, true);
+    const body = await readJsonBody(c, HandoffSchema, true);
     if (!body.ok) return body.response;
     if (!handoff.isAvailable)
       return errorResponse(
@@ -326,7 +289,7 @@ export function widgetChatRoutes({
 
   // Issue 21: thumbs under an assistant answer; a later rating replaces the earlier.
   app.post('/:widgetId/conversations/:id/messages/:messageId/feedback', async (c) => {
-    const body = await readJson(c, FeedbackSchema);
+    const body = await readJsonBody(c, FeedbackSchema);
     if (!body.ok) return body.response;
     const rated = await handoff.store.setFeedback(
       c.var.conversation.id,
@@ -358,7 +321,7 @@ export function widgetChatRoutes({
   });
 
   app.put('/:widgetId/conversations/:id/context', async (c) => {
-    const body = await readJson(c, ContextSchema);
+    const body = await readJsonBody(c, ContextSchema);
     if (!body.ok) return body.response;
     const updated = await chat.setContext(c.req.param('widgetId'), c.req.param('id'), body.value);
     if (!updated) return notFound(c);

@@ -6,11 +6,12 @@ import type {
   PreviewResponse,
 } from '../../protocol/widget-settings';
 import type { AdminVariables } from '../admin/admin-auth';
+import { readJsonBody } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import type { AgentKey } from '../handoff/agent-keys';
 import type { DraftStore } from './draft-store';
 import { editableOf, validateSettings } from './editable-settings';
-import { invalidSettings, readJsonBody, settingsGuard, unknownWidget } from './settings-http';
+import { invalidSettings, settingsGuard, unknownWidget } from './settings-http';
 import type { SettingsStore } from './settings-store';
 
 const DraftSchema = v.strictObject({

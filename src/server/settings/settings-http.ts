@@ -1,17 +1,16 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import * as v from 'valibot';
 import {
   INVALID_SETTINGS,
   type InvalidSettingsError,
   type SettingsIssue,
 } from '../../protocol/widget-settings';
 import { adminAuth, requireAdmin } from '../admin/admin-auth';
-import { firstIssue } from '../chat/chat-requests';
 import { errorResponse } from '../error-response';
 import type { AgentKey } from '../handoff/agent-keys';
 
-// What the settings routes and the draft routes answer alike: one body cap, one way to read JSON, one 400 for settings.
+// What the settings routes and the draft routes answer alike: one body cap, one 400 for settings (JSON bodies are read
+// by the widget API's `readJsonBody`, chat-requests.ts).
 
 /**
  * The largest settings body, in bytes. Above the admin API's 64 KiB: a widget's settings carry its knowledge sections
@@ -50,30 +49,3 @@ export const invalidSettings = (c: Context, issues: SettingsIssue[]) =>
 
 export const unknownWidget = (c: Context) =>
   errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
-
-/** The JSON body, checked against `schema`; or the response that refuses it (415, 400 invalid_json / invalid_request). */
-export async function readJsonBody<S extends v.GenericSchema>(
-  c: Context,
-  schema: S,
-): Promise<{ ok: true; value: v.InferOutput<S> } | { ok: false; response: Response }> {
-  if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-    return {
-      ok: false,
-      response: errorResponse(
-        c,
-        415,
-        'unsupported_media_type',
-        'Send JSON (content-type: application/json).',
-      ),
-    };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await c.req.text());
-  } catch {
-    return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
-  }
-  const parsed = v.safeParse(schema, raw);
-  return parsed.success
-    ? { ok: true, value: parsed.output }
-    : { ok: false, response: errorResponse(c, 400, 'invalid_request', firstIssue(parsed.issues)) };
-}

@@ -8,13 +8,14 @@ import {
   VERSION_CONFLICT,
 } from '../../protocol/widget-settings';
 import type { AdminVariables } from '../admin/admin-auth';
+import { readJsonBody } from '../chat/chat-requests';
 import type { WidgetSettings } from '../config';
 import { errorResponse } from '../error-response';
 import type { AgentKey } from '../handoff/agent-keys';
 import { draftRoutes } from './draft-routes';
 import type { DraftStore } from './draft-store';
 import { editableOf, validateSettings } from './editable-settings';
-import { invalidSettings, readJsonBody, settingsGuard, unknownWidget } from './settings-http';
+import { invalidSettings, settingsGuard, unknownWidget } from './settings-http';
 import type { SettingsStore } from './settings-store';
 import { settingsSummary } from './settings-summary';
 import type { WidgetRegistry } from './widget-registry';
