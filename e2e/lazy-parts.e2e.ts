@@ -253,11 +253,13 @@ describe('what the shopper reads stays in place', () => {
     await nextFrames(page);
     const after = await readAt();
     // The card did grow above the view (so without holding the place, the text read would have moved by as much).
-    expect(after.partHeight - before.partHeight).toBeGreaterThan(100);
-    // Held in place: without holdPlace the text read moved by the card's growth (396 px when measured). Within a few
-    // pixels, not exactly: scroll positions round to whole pixels, and on a loaded machine (CI, two cores) a layout
-    // after the hold moved it by up to 5.4 px once; a fraction of a line, where the shopper keeps reading.
-    expect(Math.abs(after.top - before.top)).toBeLessThan(10);
+    const growth = after.partHeight - before.partHeight;
+    expect(growth).toBeGreaterThan(100);
+    // Held in place: without holdPlace the text read moves by the whole growth (396 px when measured). Here it moves by
+    // a fraction of a pixel (0.16 px in eight runs on a loaded two-core machine), but on CI, with the other e2e files
+    // running beside it, a layout after the hold moved it by 5.4 px once and 13.9 px once: under a line, where the
+    // shopper keeps reading. So the bound is a tenth of the growth, which a missing or misplaced hold cannot meet.
+    expect(Math.abs(after.top - before.top)).toBeLessThan(growth / 10);
     expect(serviceErrors(console)).toEqual([]);
   });
 });
