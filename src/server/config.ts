@@ -324,6 +324,19 @@ const ServiceFields = v.strictObject({
   allowHttpLoopback: v.optional(v.boolean(), false),
   /** Issue 23: the environment variable holding the bearer token `GET /metrics` asks for; none: `/metrics` is open. */
   metricsTokenEnv: v.optional(envName),
+  /**
+   * Issue 23, on PostgreSQL: how long a turn's lease lasts without renewal (renewed every third of it while the turn
+   * runs). A turn whose instance died is taken over once it lapses, within about 1.25 times this.
+   */
+  turnLeaseSeconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(2, 'must be 2 or more'),
+      v.maxValue(60, 'must be 60 or less'),
+    ),
+    8,
+  ),
   /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
   trustProxy: v.optional(
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),

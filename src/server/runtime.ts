@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { UserData } from '../protocol/settings';
 import { type CallActionOptions, callAction } from './actions/call-action';
 import type { RefreshReport } from './catalog/ingest/feed-ingest';
@@ -16,7 +17,7 @@ import { newRequestId } from './edge/outbound-signature';
 import { createProposalStore } from './edge/proposal-store';
 import { guardIdentity } from './edge/require-identity';
 import { readSigningSecrets } from './edge/signing-secrets';
-import type { EngineTools } from './engine/engine';
+import type { ActionResult, EngineTools } from './engine/engine';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { handoffPromise } from './handoff/handoff-promise';
@@ -33,6 +34,8 @@ import { type ChatStore, createChatStore } from './storage/chat-store';
 import { type RetentionSweep, scheduleRetentionSweep } from './storage/conversation-retention';
 import { type Db, openDatabase } from './storage/db';
 import { migrate } from './storage/migrate';
+import { type CallJournal, callJournal } from './storage/turn-calls';
+import { createTurnLeases } from './storage/turn-leases';
 import { createTurnStore, type TurnStore } from './storage/turn-store';
 import { taskEngineFromConfig } from './tasks/task-engine-from-config';
 import { createTaskService, type TaskService, type TaskSettings } from './tasks/task-service';
@@ -119,6 +122,12 @@ export const SETTINGS_POLL_MS = 5000;
  * safety net, not the way replies arrive.
  */
 export const STREAM_SAFETY_POLL_MS = 15_000;
+
+/**
+ * How often a turn may be taken over before its reply ends as interrupted: a turn that takes its instance down (a
+ * crash it causes) would otherwise take every instance down in turn.
+ */
+export const MAX_TAKEOVERS = 2;
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
@@ -254,6 +263,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     userData?: UserData | null,
     storedUser: VerifiedUser | null = null,
     wrap: (tools: EngineTools) => EngineTools = (tools) => tools,
+    journal?: CallJournal,
   ): EngineTools => {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
@@ -267,6 +277,30 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const callOptions = preview
       ? { ...actionOptions, signingSecretFor: () => previews.signingSecretOf(widgetId) }
       : actionOptions;
+    const callOne = async (
+      action: Parameters<EngineTools['callAction']>[0],
+      params: Parameters<EngineTools['callAction']>[1],
+      requestId: string,
+    ): Promise<ActionResult> => {
+      const outcome = await callAction(
+        action,
+        params,
+        { widgetId: storeId, conversationId, requestId, user, preview },
+        callOptions,
+      );
+      actionCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.error.code });
+      if (!outcome.ok)
+        logger.warn('custom action failed', {
+          widgetId,
+          action: action.name,
+          requestId,
+          ...outcome.error,
+        });
+      else logger.debug('custom action called', { widgetId, action: action.name, requestId });
+      return outcome.ok
+        ? { ok: true, aiText: outcome.aiText, part: outcome.part }
+        : { ok: false, error: outcome.error };
+    };
     // Innermost, right at the integrator: every call re-reads the conversation's mode (issue 21), whichever path led to
     // it (an engine's call, a confirmed proposal's).
     return guardIdentity(
@@ -275,25 +309,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       wrap(
         guardMode(handoff.modeOf, conversationId, {
           async callAction(action, params) {
-            const requestId = newRequestId();
-            const outcome = await callAction(
-              action,
-              params,
-              { widgetId: storeId, conversationId, requestId, user, preview },
-              callOptions,
-            );
-            actionCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.error.code });
-            if (!outcome.ok)
-              logger.warn('custom action failed', {
-                widgetId,
-                action: action.name,
-                requestId,
-                ...outcome.error,
-              });
-            else logger.debug('custom action called', { widgetId, action: action.name, requestId });
-            return outcome.ok
-              ? { ok: true, aiText: outcome.aiText, part: outcome.part }
-              : { ok: false, error: outcome.error };
+            // Journaled in a turn that another instance could take over (issue 23): a completed call's outcome is
+            // replayed there, an unfinished one made again with its request id.
+            const invoke = (requestId: string) => callOne(action, params, requestId);
+            return journal ? journal.call(action.name, params, invoke, newRequestId) : invoke(newRequestId());
           },
           async searchProducts(query) {
             const found = await searchProducts(db, storeId, query);
@@ -315,7 +334,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       ),
     );
   };
+  // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
+  // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
+  const leases = isShared ? createTurnLeases(db, randomUUID(), config.turnLeaseSeconds * 1000) : undefined;
   const service = createChatService({
+    ...(leases && { leases, callJournal: (replyId: string) => callJournal(db, replyId) }),
     chat,
     hub,
     engine: engine.value,
@@ -342,6 +365,43 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       }),
     },
   });
+  // Every instance looks for lapsed leases four times per lease (one index probe each), so a dead instance's turn is
+  // taken over within about 1.25 leases of its last renewal. No wake-up helps here: a killed instance sends none.
+  let lookingForLapsed = false;
+  const takeOverLapsed = async () => {
+    if (!leases || draining || lookingForLapsed) return;
+    lookingForLapsed = true;
+    try {
+      for (let claim = await leases.claimLapsed(); claim; claim = await leases.claimLapsed()) {
+        if (claim.takeovers > MAX_TAKEOVERS) {
+          logger.error('turn taken over too often: its reply ends as interrupted', { reply: claim.replyId });
+          await turns.failInterruptedReply(claim.conversationId, claim.replyId);
+          hub.notify(claim.conversationId);
+          await leases.release(claim.replyId);
+          continue;
+        }
+        logger.warn('taking over a turn whose instance stopped', {
+          reply: claim.replyId,
+          conversationId: claim.conversationId,
+          takeovers: claim.takeovers,
+        });
+        if (!(await service.takeOver(claim))) await leases.release(claim.replyId);
+        if (draining) break;
+      }
+    } finally {
+      lookingForLapsed = false;
+    }
+  };
+  const takeoverTimer = leases
+    ? setInterval(
+        () =>
+          void takeOverLapsed().catch((e: unknown) =>
+            logger.error('takeover look failed', { error: String(e) }),
+          ),
+        leases.leaseMs / 4,
+      )
+    : undefined;
+  takeoverTimer?.unref();
   const tasks = await createTaskService({
     db,
     engine: taskEngineFromConfig(
@@ -388,6 +448,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     async close() {
       registry.close();
       clearInterval(sweeper);
+      clearInterval(takeoverTimer);
       clearInterval(limitSweeper);
       await retention.stop();
       await limits.close();

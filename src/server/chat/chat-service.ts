@@ -1,6 +1,7 @@
 import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
 import type { ActionDefinition } from '../config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../storage/chat-store';
+import type { ClaimedTurn } from '../storage/turn-leases';
 import { runTurn, type TurnDeps } from './run-turn';
 
 export interface SendOutcome {
@@ -46,12 +47,18 @@ export interface ChatService {
    * engine is aborted and its reply ends as it stands, saying who has the conversation now.
    */
   stopTurns(conversationId: string): void;
+  /**
+   * Issue 23: runs again, on this instance, a turn whose lease it claimed after its instance died, continuing the same
+   * reply. False: the conversation or its messages are gone (nothing to run).
+   */
+  takeOver(claim: ClaimedTurn): Promise<boolean>;
   /** Resolves when every turn started so far has ended (graceful shutdown, tests). */
   idle(): Promise<void>;
 }
 
 /** The user message a button answer is stored as. */
 const ANSWER_TEXT = { yes: 'Yes', no: 'No' } as const;
+const CONFIRM_PREFIX = confirmationMessageId('');
 
 /**
  * Sends and answers messages. A repeated `clientMessageId` re-attaches to the first message and its one reply, so a
@@ -182,6 +189,38 @@ export function createChatService(
         enqueue(conversation.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
       return { conversation, userMessage: added.message, reply: started.message };
+    },
+    async takeOver(claim) {
+      const { chat } = deps;
+      const conversation = await chat.getConversation(claim.widgetId, claim.conversationId);
+      const history = await chat.listMessages(claim.widgetId, claim.conversationId);
+      const userMessage = history?.messages.find((m) => m.id === claim.userMessageId);
+      const reply = history?.messages.find((m) => m.id === claim.replyId);
+      if (!conversation || !userMessage || !reply) return false;
+      const shown = await chat.eventsAfter(conversation.id, 0, { messageId: reply.id, limit: 10_000 });
+      // A button's answer is stored as `confirm-<confirmId>` with the text Yes or No: its turn answers the proposal.
+      const confirmId = userMessage.clientMessageId?.startsWith(CONFIRM_PREFIX)
+        ? userMessage.clientMessageId.slice(CONFIRM_PREFIX.length)
+        : undefined;
+      const first = userMessage.parts[0];
+      const said = first?.type === 'text' ? first.text : '';
+      const button =
+        confirmId && (said === ANSWER_TEXT.yes || said === ANSWER_TEXT.no)
+          ? { confirmId, answer: said === ANSWER_TEXT.yes ? ('yes' as const) : ('no' as const) }
+          : undefined;
+      const turn = {
+        widgetId: claim.widgetId,
+        conversation,
+        userMessage,
+        reply,
+        actions: deps.actionsOf(claim.widgetId),
+        instructions: deps.instructionsOf?.(claim.widgetId) ?? null,
+        starters: deps.startersOf?.(claim.widgetId) ?? [],
+        ...(button && { button }),
+        resumed: shown.map((e) => e.event),
+      };
+      enqueue(conversation.id, (stop) => runTurn(deps, { ...turn, stop }));
+      return true;
     },
     stopTurns(conversationId) {
       for (const stop of stops.get(conversationId) ?? []) stop.abort();

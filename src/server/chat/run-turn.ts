@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config';
@@ -14,6 +15,9 @@ import type { Logger } from '../logger';
 import * as metrics from '../ops/metrics';
 import type { ChatStore, Conversation, StoredMessage } from '../storage/chat-store';
 import { foldReplyParts } from '../storage/reply-parts';
+import { storableJson } from '../storage/storable';
+import type { CallJournal } from '../storage/turn-calls';
+import type { TurnLeases } from '../storage/turn-leases';
 import type { EventHub } from './event-hub';
 
 export interface TurnDeps {
@@ -36,7 +40,15 @@ export interface TurnDeps {
     userData?: UserData | null,
     user?: VerifiedUser | null,
     wrap?: (tools: EngineTools) => EngineTools,
+    journal?: CallJournal,
   ): EngineTools;
+  /**
+   * Issue 23, on a shared database: each turn holds a lease on its reply, renewed while it runs, so that another
+   * instance takes the turn over if this one dies; and journals its integrator calls, so that the taker never repeats
+   * a completed one. Absent (one process, unit tests): neither.
+   */
+  leases?: TurnLeases;
+  callJournal?(replyId: string): CallJournal;
   /** Calls waiting for the shopper's yes (migration 015). */
   proposals: ProposalStore;
   /** A whole turn's deadline; the engine is aborted after it. */
@@ -71,10 +83,21 @@ export interface Turn {
   button?: { confirmId: string; answer: 'yes' | 'no' };
   /** Aborted when a person takes the conversation over on this instance: the engine stops, the reply ends as it is. */
   stop?: AbortSignal;
+  /**
+   * The turn is taken over from an instance that died mid-reply (issue 23): these are the reply's events it wrote,
+   * which the shopper has seen. The turn runs again from the shopper's message; what it says again is not written twice.
+   */
+  resumed?: StreamEvent[];
 }
 
 /** The abort reason of a turn stopped by a take (tells it from the turn deadline). */
 const HANDED_OVER = new Error('handed_over');
+/** The abort reason of a turn whose lease another instance holds now: it writes nothing more, not even an error. */
+const LEASE_LOST = new Error('lease_lost');
+
+/** Is a new event the same as one the log holds (read back from jsonb: key order differs, strings are cleaned)? */
+const sameEvent = (stored: StreamEvent, event: StreamEvent) =>
+  isDeepStrictEqual(stored, JSON.parse(storableJson(event)));
 
 const toStreamEvent = (e: ReplyEvent): StreamEvent => {
   switch (e.type) {
@@ -122,13 +145,40 @@ const FAILURE_TEXT: Record<ReplyLanguage, Record<string, string>> = {
 export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const { chat, hub, engine, logger } = deps;
   const conversationId = turn.conversation.id;
-  const events: StreamEvent[] = [];
+  // A taken-over turn's reply already holds what the first run wrote; its parts are folded from all of it.
+  const shown = turn.resumed ?? [];
+  const events: StreamEvent[] = [...shown];
+  /** How many of the shown events the new run has said again, in order (those are not written twice). */
+  let matched = 0;
+  let diverged = shown.length === 0;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
   const stopped = () => controller.abort(HANDED_OVER);
   const started = performance.now();
   // For /metrics (issue 23): how the turn ended, set where it ends well.
-  let outcome: 'done' | 'failed' | 'handed_over' = 'failed';
+  let outcome: 'done' | 'failed' | 'handed_over' | 'lease_lost' = 'failed';
+  const { leases } = deps;
+  let renewer: ReturnType<typeof setInterval> | undefined;
+  if (leases) {
+    // Renewed three times per lease, so one slow renewal never lets it lapse. A renewal that finds the lease gone is
+    // the fence: another instance runs the turn now. One that fails (the database away) counts as lost once the lease
+    // would have lapsed, since from then on another instance may claim it.
+    let renewedAt = performance.now();
+    renewer = setInterval(() => {
+      leases.renew(turn.reply.id).then(
+        (held) => {
+          if (held) renewedAt = performance.now();
+          else controller.abort(LEASE_LOST);
+        },
+        (e: unknown) => {
+          logger.warn('lease renewal failed', { reply: turn.reply.id, error: String(e) });
+          if (performance.now() - renewedAt >= leases.leaseMs) controller.abort(LEASE_LOST);
+        },
+      );
+    }, leases.leaseMs / 3);
+    renewer.unref?.();
+  }
+  const journal = deps.callJournal?.(turn.reply.id);
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
   const emit = async (event: ReplyEvent): Promise<void> => {
@@ -143,15 +193,36 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       event = { type: 'part', part };
     }
     const streamEvent = toStreamEvent(event);
+    if (!diverged) {
+      // A taken-over turn: what the first run wrote, said again in the same order, is on the shopper's screen already.
+      if (matched < shown.length && sameEvent(shown[matched], streamEvent)) {
+        matched++;
+        return;
+      }
+      diverged = true;
+      // This run says something else from here (a remote model rarely answers twice alike): a paragraph break, so its
+      // words never run on from a cut-off one.
+      if (matched < shown.length) {
+        const gap: StreamEvent = { type: 'message.delta', text: '\n\n' };
+        events.push(gap);
+        await chat.appendEvent(conversationId, turn.reply.id, gap);
+      }
+    }
     events.push(streamEvent);
     await chat.appendEvent(conversationId, turn.reply.id, streamEvent);
     hub.notify(conversationId);
   };
-  const finish = () =>
-    chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
+  const finish = async () => {
+    // The fence once more right before the end: a turn whose lease was claimed never writes `message.done` too.
+    if (leases && !(await leases.renew(turn.reply.id))) {
+      controller.abort(LEASE_LOST);
+      throw LEASE_LOST;
+    }
+    return chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
       type: 'message.done',
       messageId: turn.reply.id,
     });
+  };
   /**
    * The conversation left the assistant (asked for a person, or taken) before or during this turn: the reply ends as a
    * normal answer saying who will answer, never empty and never an error the widget would offer to send again.
@@ -169,6 +240,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     outcome = 'handed_over';
   };
   try {
+    if (leases && !turn.resumed)
+      await leases.hold({ replyId: turn.reply.id, conversationId, widgetId: turn.widgetId });
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
     const before = await deps.handoff?.modeOf(conversationId);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
@@ -190,6 +263,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       conversationId,
       turn.conversation.userData,
       turn.conversation.user,
+      undefined,
+      journal,
     );
     const answered = await answerProposal({
       proposals: deps.proposals,
@@ -235,6 +310,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
                 language,
                 emitPart: (part) => emit({ type: 'part', part }),
               }),
+            journal,
           ),
           deps.handoff?.requestHuman &&
             (async () => {
@@ -263,6 +339,15 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     await finish();
     outcome = 'done';
   } catch (error) {
+    if (controller.signal.reason === LEASE_LOST) {
+      // Another instance holds the turn now and ends the reply; this one stops where it is.
+      logger.warn('turn lease lost: another instance runs the turn', {
+        conversationId,
+        reply: turn.reply.id,
+      });
+      outcome = 'lease_lost';
+      return;
+    }
     if (controller.signal.reason === HANDED_OVER) {
       const state = await deps.handoff?.modeOf(conversationId).catch(() => null);
       const ended = await endHandedOver(state ?? null).then(
@@ -286,6 +371,11 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
     clearTimeout(timer);
+    clearInterval(renewer);
+    if (leases && outcome !== 'lease_lost')
+      await leases
+        .release(turn.reply.id)
+        .catch((e: unknown) => logger.warn('could not release a turn lease', { error: String(e) }));
     turn.stop?.removeEventListener('abort', stopped);
     hub.notify(conversationId);
     metrics.turns.inc({ outcome });

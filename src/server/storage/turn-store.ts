@@ -16,9 +16,26 @@ export interface TurnStore {
    * instances on one PostgreSQL, a reply younger than the turn deadline may belong to a live instance.
    */
   failInterruptedReplies(olderThanMs?: number): Promise<number>;
+  /** Ends one reply left `streaming` as `failInterruptedReplies` does (a turn taken over too often, issue 23). */
+  failInterruptedReply(conversationId: string, replyId: string): Promise<boolean>;
 }
 
 export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
+  const failOne = async (conversationId: string, replyId: string) => {
+    const event: StreamEvent = {
+      type: 'error',
+      code: 'interrupted',
+      message: 'The assistant was interrupted while answering. Please send your message again.',
+    };
+    const parts = await chat.eventsAfter(conversationId, 0, { messageId: replyId, limit: 10_000 });
+    const done = await chat.finishAssistantMessage(
+      replyId,
+      foldReplyParts(parts.map((p) => p.event)),
+      'failed',
+      event,
+    );
+    return done.finished;
+  };
   return {
     async loadState(conversationId) {
       const rows = await db.query<{ state: unknown }>(
@@ -42,29 +59,18 @@ export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
       return (rows[0]?.n ?? 0) > 0;
     },
     async failInterruptedReplies(olderThanMs = 0) {
+      // A reply under a lease (issue 23) is not orphaned, however old: its turn runs, or will be taken over.
       const rows = await db.query<{ id: string; conversation_id: string }>(
-        `SELECT id, conversation_id FROM messages
+        `SELECT id, conversation_id FROM messages m
           WHERE status = 'streaming' AND created_at <= now() - make_interval(secs => $1::float8 / 1000)
+            AND NOT EXISTS (SELECT 1 FROM turn_leases l WHERE l.reply_id = m.id)
           ORDER BY created_at`,
         [olderThanMs],
       );
-      const event: StreamEvent = {
-        type: 'error',
-        code: 'interrupted',
-        message: 'The assistant was interrupted while answering. Please send your message again.',
-      };
       let count = 0;
-      for (const row of rows) {
-        const parts = await chat.eventsAfter(row.conversation_id, 0, { messageId: row.id, limit: 10_000 });
-        const done = await chat.finishAssistantMessage(
-          row.id,
-          foldReplyParts(parts.map((p) => p.event)),
-          'failed',
-          event,
-        );
-        if (done.finished) count++;
-      }
+      for (const row of rows) if (await failOne(row.conversation_id, row.id)) count++;
       return count;
     },
+    failInterruptedReply: failOne,
   };
 }

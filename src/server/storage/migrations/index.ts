@@ -20,6 +20,7 @@ import { handoff } from './021-handoff';
 import { widgetSettings } from './022-widget-settings';
 import { settingsPreviews } from './023-settings-previews';
 import { feedRuns } from './024-feed-runs';
+import { turnLeases } from './025-turn-leases';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   widgetSettings,
   settingsPreviews,
   feedRuns,
+  turnLeases,
 ];
