@@ -1,0 +1,148 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../protocol/chat';
+import { createProposalStore } from '../edge/proposal-store';
+import type { AssistantEngine } from '../engine/engine';
+import { silentLogger } from '../logger';
+import { type ChatStore, createChatStore } from '../storage/chat-store';
+import type { Db } from '../storage/db';
+import { migrate } from '../storage/migrate';
+import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
+import { createTurnLeases } from '../storage/turn-leases';
+import { createEventHub } from './event-hub';
+import { runTurn, type TurnDeps } from './run-turn';
+
+// Issue 23 item 2, the turn's side: a turn taken over continues the reply the dead instance began (what it says again
+// is not written twice), and a turn whose lease another instance claimed stops writing, with no `error` event. The
+// whole path across processes is in src/server/cluster/turn-takeover.test.ts.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a taken-over turn', () => {
+  let db: Db;
+  let chat: ChatStore;
+  beforeAll(async () => {
+    db = (await backends[0].open()).db;
+    await migrate(db);
+    chat = createChatStore(db);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  const deps = (engine: AssistantEngine, extra: Partial<TurnDeps> = {}): TurnDeps => ({
+    chat,
+    proposals: createProposalStore(db),
+    hub: createEventHub(),
+    engine,
+    logger: silentLogger,
+    loadState: async () => null,
+    saveState: async () => {},
+    toolsFor: () => ({
+      callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+      searchKnowledge: async () => [],
+      searchProducts: async () => [],
+    }),
+    turnTimeoutMs: 10_000,
+    ...extra,
+  });
+  const saying = (words: string[]): AssistantEngine => ({
+    async reply(_turn, emit) {
+      for (const text of words) await emit({ type: 'delta', text });
+      return { state: null };
+    },
+  });
+
+  async function replyWith(shown: StreamEvent[]) {
+    const widgetId = 'w-takeover';
+    const conversation = await chat.createConversation(widgetId);
+    const sent = await chat.addUserMessage(widgetId, conversation.id, {
+      clientMessageId: 'c1',
+      text: 'hello',
+    });
+    const reply = await chat.startAssistantMessage(conversation.id, sent!.message.id);
+    for (const event of shown) await chat.appendEvent(conversation.id, reply.message.id, event);
+    return {
+      turn: {
+        widgetId,
+        conversation: (await chat.getConversation(widgetId, conversation.id))!,
+        userMessage: sent!.message,
+        reply: reply.message,
+        actions: [],
+        resumed: shown,
+      },
+      events: async () =>
+        (await chat.eventsAfter(conversation.id, 0, { messageId: reply.message.id })).map((e) => e.event),
+      parts: async () =>
+        (await chat.listMessages(widgetId, conversation.id))!.messages.find((m) => m.id === reply.message.id)
+          ?.parts,
+    };
+  }
+
+  it('with an engine that says the same again, the reply continues where the dead instance stopped', async () => {
+    const words = ['Your ', 'order ', 'is ', 'on ', 'its ', 'way.'];
+    const { turn, events, parts } = await replyWith(
+      words.slice(0, 3).map((text) => ({ type: 'message.delta', text })),
+    );
+    await runTurn(deps(saying(words)), turn);
+    const log = await events();
+    expect(log.filter((e) => e.type === 'message.delta').map((e) => (e as { text: string }).text)).toEqual(
+      words,
+    );
+    expect(log.at(-1)).toEqual({ type: 'message.done', messageId: turn.reply.id });
+    expect(await parts()).toEqual([{ type: 'text', text: 'Your order is on its way.' }]);
+  });
+
+  it('with an engine that answers otherwise, the new answer follows the cut-off one after a paragraph break', async () => {
+    const { turn, parts } = await replyWith([
+      { type: 'message.delta', text: 'Your ' },
+      { type: 'message.delta', text: 'ord' },
+    ]);
+    await runTurn(deps(saying(['Your ', 'parcel ', 'ships ', 'today.'])), turn);
+    expect(await parts()).toEqual([{ type: 'text', text: 'Your ord\n\nparcel ships today.' }]);
+  });
+
+  it('a turn whose lease another instance claimed writes nothing more and no error', async () => {
+    const leaseMs = 300;
+    const mine = createTurnLeases(db, 'instance-a', leaseMs);
+    const other = createTurnLeases(db, 'instance-b', leaseMs);
+    const { turn, events } = await replyWith([]);
+    let release!: () => void;
+    const paused = new Promise<void>((r) => {
+      release = r;
+    });
+    const engine: AssistantEngine = {
+      async reply(_turn, emit) {
+        await emit({ type: 'delta', text: 'before ' });
+        // Like a process paused past its lease: meanwhile another instance claims the lease, and the next renewal
+        // finds it gone.
+        await paused;
+        await emit({ type: 'delta', text: 'after' });
+        return { state: null };
+      },
+    };
+    const running = runTurn(deps(engine, { leases: mine }), { ...turn, resumed: undefined });
+    await sleep(50);
+    // The other instance takes the lease over by force (as it would once it lapsed).
+    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
+      turn.reply.id,
+    ]);
+    expect(await other.claimLapsed()).toMatchObject({ replyId: turn.reply.id });
+    await sleep(leaseMs / 3 + 100);
+    release();
+    await running;
+    const log = await events();
+    expect(log).toEqual([{ type: 'message.delta', text: 'before ' }]);
+    const [row] = await db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [
+      turn.reply.id,
+    ]);
+    expect(row.status).toBe('streaming');
+    // The lease stays the taker's.
+    expect(await other.renew(turn.reply.id)).toBe(true);
+  });
+
+  it('a turn under its lease releases it when it ends', async () => {
+    const leases = createTurnLeases(db, 'instance-a', 5000);
+    const { turn } = await replyWith([]);
+    await runTurn(deps(saying(['fine.']), { leases }), { ...turn, resumed: undefined });
+    expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [turn.reply.id])).toHaveLength(0);
+  });
+});
