@@ -179,6 +179,12 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     renewer.unref?.();
   }
   const journal = deps.callJournal?.(turn.reply.id);
+  /** Appends one event to the reply, fenced by the lease when the turn holds one. */
+  const append = (event: StreamEvent) =>
+    chat.appendEvent(conversationId, turn.reply.id, event, leases?.owner).catch((error: unknown) => {
+      if ((error as { code?: unknown } | null)?.code === 'lease_lost') controller.abort(LEASE_LOST);
+      throw error;
+    });
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
   const emit = async (event: ReplyEvent): Promise<void> => {
@@ -205,11 +211,11 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       if (matched < shown.length) {
         const gap: StreamEvent = { type: 'message.delta', text: '\n\n' };
         events.push(gap);
-        await chat.appendEvent(conversationId, turn.reply.id, gap);
+        await append(gap);
       }
     }
     events.push(streamEvent);
-    await chat.appendEvent(conversationId, turn.reply.id, streamEvent);
+    await append(streamEvent);
     hub.notify(conversationId);
   };
   const finish = async () => {
@@ -235,7 +241,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     const text = events.some((e) => e.type === 'message.delta') ? `\n\n${said}` : said;
     const delta: StreamEvent = { type: 'message.delta', text };
     events.push(delta);
-    await chat.appendEvent(conversationId, turn.reply.id, delta);
+    await append(delta);
     await finish();
     outcome = 'handed_over';
   };

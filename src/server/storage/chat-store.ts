@@ -156,8 +156,17 @@ export interface ChatStore {
   ): Promise<{ message: StoredMessage; created: boolean }>;
   /** The reply to a user message, if one was started. */
   findReplyTo(conversationId: string, userMessageId: string): Promise<StoredMessage | null>;
-  /** Appends to the conversation's event log; resolves to the event's seq once it is durable. */
-  appendEvent(conversationId: string, messageId: string | null, event: StreamEvent): Promise<number>;
+  /**
+   * Appends to the conversation's event log; resolves to the event's seq once it is durable. With `leaseOwner` (a turn
+   * under a lease, issue 23) only while that instance holds the reply's lease: otherwise it rejects with the code
+   * `lease_lost` and writes nothing.
+   */
+  appendEvent(
+    conversationId: string,
+    messageId: string | null,
+    event: StreamEvent,
+    leaseOwner?: string,
+  ): Promise<number>;
   /** Events with seq > `afterSeq`, in order, at most `limit` (default 500); optionally one message's only. */
   eventsAfter(
     conversationId: string,
@@ -428,8 +437,8 @@ export function createChatStore(db: Db): ChatStore {
 
     findReplyTo,
 
-    appendEvent(conversationId, messageId, event) {
-      return insertEvent(db, conversationId, messageId, event);
+    appendEvent(conversationId, messageId, event, leaseOwner) {
+      return insertEvent(db, conversationId, messageId, event, leaseOwner);
     },
 
     async eventsAfter(conversationId, afterSeq, { limit = 500, messageId } = {}) {
@@ -550,17 +559,26 @@ export async function insertEvent(
   conversationId: string,
   messageId: string | null,
   event: StreamEvent,
+  leaseOwner?: string,
 ): Promise<number> {
   const { type, ...data } = event;
+  // The fence of a turn under a lease (issue 23): the lease row is read FOR SHARE, so an append either sees the owner
+  // before a claim (which then waits for it, or skips the row) or after it (and writes nothing).
   const [row] = await db.query<{ seq: number }>(
     `WITH allocated AS (
-       UPDATE conversations SET next_seq = next_seq + 1 WHERE id = $1 RETURNING next_seq - 1 AS seq
+       UPDATE conversations SET next_seq = next_seq + 1
+        WHERE id = $1
+          AND ($5::text IS NULL
+               OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $2 AND owner = $5 FOR SHARE))
+       RETURNING next_seq - 1 AS seq
      )
      INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
      SELECT $1, seq, $2, $3, $4::jsonb FROM allocated
      RETURNING seq`,
-    [conversationId, messageId, type, storableJson(data)],
+    [conversationId, messageId, type, storableJson(data), leaseOwner ?? null],
   );
+  if (!row && leaseOwner !== undefined)
+    throw Object.assign(new Error('storage: the turn lease is no longer held'), { code: 'lease_lost' });
   if (!row) throw new Error(`storage: no conversation ${conversationId}`);
   return row.seq;
 }

@@ -65,6 +65,21 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     expect(['instance-b', 'instance-c']).toContain(row.owner);
   });
 
+  it("an event is appended under the lease only by its holder: a fenced-out instance's append writes nothing", async () => {
+    const a = createTurnLeases(db, 'instance-a', 60_000);
+    const turn = await startedReply();
+    await a.hold(turn);
+    const delta = { type: 'message.delta' as const, text: 'hi' };
+    expect(await chat.appendEvent(turn.conversationId, turn.replyId, delta, 'instance-a')).toBeGreaterThan(0);
+    await expect(
+      chat.appendEvent(turn.conversationId, turn.replyId, delta, 'instance-b'),
+    ).rejects.toMatchObject({
+      code: 'lease_lost',
+    });
+    const events = await chat.eventsAfter(turn.conversationId, 0, { messageId: turn.replyId });
+    expect(events.map((e) => e.event)).toEqual([delta]);
+  });
+
   it('a lease left by a reply that did end is removed, not claimed', async () => {
     const a = createTurnLeases(db, 'instance-a', 100);
     const turn = await startedReply();
