@@ -61,6 +61,19 @@ describe('parseConfig()', () => {
     expect(errorOf({ ...base(), trustProxy: 1.5 })).toMatch(/^trustProxy: must be a whole number/);
   });
 
+  it("takes turnLeaseSeconds from 2 to 60, 8 when not given (a dead instance's turn is taken over within 15 s)", () => {
+    const r = parseConfig(base());
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.turnLeaseSeconds).toBe(8);
+    const short = parseConfig({ ...base(), turnLeaseSeconds: 2 });
+    expect(short.ok && short.value.turnLeaseSeconds).toBe(2);
+    expect(errorOf({ ...base(), turnLeaseSeconds: 1 })).toMatch(/^turnLeaseSeconds: must be 2 or more/);
+    expect(errorOf({ ...base(), turnLeaseSeconds: 61 })).toMatch(/^turnLeaseSeconds: must be 60 or less/);
+    expect(errorOf({ ...base(), turnLeaseSeconds: 2.5 })).toMatch(
+      /^turnLeaseSeconds: must be a whole number/,
+    );
+  });
+
   it('names a bad nested field by its path', () => {
     const c = base();
     Object.assign(c.widgets[0], { feeds: [{ url: 'https://ok.example/feed' }, { url: 'not a url' }] });
