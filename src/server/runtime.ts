@@ -312,7 +312,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
             // Journaled in a turn that another instance could take over (issue 23): a completed call's outcome is
             // replayed there, an unfinished one made again with its request id.
             const invoke = (requestId: string) => callOne(action, params, requestId);
-            return journal ? journal.call(action.name, params, invoke, newRequestId) : invoke(newRequestId());
+            return journal
+              ? journal.call(`action:${action.name}`, params, invoke, newRequestId)
+              : invoke(newRequestId());
           },
           async searchProducts(query) {
             const found = await searchProducts(db, storeId, query);
@@ -326,7 +328,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
           cancelOrder: orderCancellationTool(
             widget,
             { widgetId: storeId, conversationId, preview },
-            { calls: webhookCalls, logger, options: callOptions },
+            { calls: webhookCalls, logger, options: callOptions, journal },
             userData,
             user,
           ),

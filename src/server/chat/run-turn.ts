@@ -278,6 +278,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       userMessageId: turn.userMessage.id,
       message: text,
       button: turn.button,
+      resumed: turn.resumed !== undefined,
       tools,
       actions,
       language,

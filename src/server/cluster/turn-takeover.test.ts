@@ -44,6 +44,8 @@ let db: pg.Client;
 let b: Instance;
 /** What one instance answers when nothing dies: the reply a takeover must end up with. */
 let expected: { text: string; events: string[] };
+/** Likewise for the turn of a confirmed cancellation (the shopper's Yes). */
+let expectedYes: { text: string; events: string[] };
 
 const onServer = async (sql: string) => {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -131,12 +133,30 @@ async function conversation(url: string) {
   return { id: conversationId, auth: { authorization: `Bearer ${token}` } };
 }
 
-const send = (url: string, c: { id: string; auth: Record<string, string> }) =>
+const send = (url: string, c: { id: string; auth: Record<string, string> }, text = QUESTION) =>
   fetch(`${url}/v0/widget/${WIDGET}/conversations/${c.id}/messages`, {
     method: 'POST',
     headers: { ...c.auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ clientMessageId: randomUUID(), text: QUESTION }),
+    body: JSON.stringify({ clientMessageId: randomUUID(), text }),
   });
+
+/** The shopper's Yes on the `confirm` part of the conversation's last reply. */
+const confirmYes = (url: string, c: { id: string; auth: Record<string, string> }, confirmId: string) =>
+  fetch(`${url}/v0/widget/${WIDGET}/conversations/${c.id}/confirmations/${confirmId}`, {
+    method: 'POST',
+    headers: { ...c.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ answer: 'yes' }),
+  });
+
+/** Asks to cancel an order and answers with the confirm part's id. */
+async function proposeCancellation(url: string, c: { id: string; auth: Record<string, string> }) {
+  const events = await readEvents(await send(url, c, 'Please cancel order 1004'), ended);
+  const confirm = events
+    .map((e) => e.data.part as { type?: string; id?: string } | undefined)
+    .find((part) => part?.type === 'confirm');
+  expect(confirm?.id).toBeTruthy();
+  return confirm!.id!;
+}
 
 /** The widget's resume on another instance: the conversation's events after the last one it saw. */
 const resume = (url: string, c: { id: string; auth: Record<string, string> }, lastEventId: string) =>
@@ -157,6 +177,11 @@ const answer = (res: ServerResponse) => {
   res.end(JSON.stringify({ status: 'shipped', carrier: 'DHL' }));
 };
 const orderCalls = () => integrator.requests.filter((r) => r.pathname === '/orders/1003');
+const cancellations = () => integrator.requests.filter((r) => r.pathname === '/cancel');
+const cancelled = (res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ cancelled: true, reason: 'The refund is on its way.' }));
+};
 
 describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', () => {
   beforeAll(async () => {
@@ -193,6 +218,9 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
           {
             id: WIDGET,
             allowedOrigins: ['*'],
+            webhooks: [
+              { kind: 'order-cancellation', url: `${integrator.url}/cancel`, version: '2024-09-10' },
+            ],
             actions: [
               {
                 name: 'Get order status',
@@ -208,12 +236,20 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     );
     b = await startInstance();
     // The reply when nothing dies, on B alone.
-    integrator.respond = (_req, res) => answer(res);
+    integrator.respond = (req, res) => (req.pathname === '/cancel' ? cancelled(res) : answer(res));
     const control = await conversation(b.url);
     const events = await readEvents(await send(b.url, control), ended);
     expected = { text: textOf(events), events: events.map((e) => e.event) };
     expect(expected.events).toContain('action.finished');
     expect(expected.text).not.toBe('');
+    const yesControl = await conversation(b.url);
+    const yes = await readEvents(
+      await confirmYes(b.url, yesControl, await proposeCancellation(b.url, yesControl)),
+      ended,
+    );
+    expectedYes = { text: textOf(yes), events: yes.map((e) => e.event) };
+    expect(expectedYes.events).toContain('action.finished');
+    expect(cancellations()).toHaveLength(1);
   }, 120_000);
 
   afterAll(async () => {
@@ -243,10 +279,13 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     return { before, after, tookMs: Date.now() - killedAt };
   }
 
+  /** The types of the events of the conversation's last reply, as the log holds them. */
   async function replyEventsInLog(conversationId: string) {
     const { rows } = await db.query<{ type: string }>(
-      `SELECT e.type FROM stream_events e JOIN messages m ON m.id = e.message_id
-        WHERE e.conversation_id = $1 AND m.role = 'assistant' ORDER BY e.seq`,
+      `SELECT e.type FROM stream_events e
+        WHERE e.message_id = (SELECT id FROM messages WHERE conversation_id = $1 AND role = 'assistant'
+                               ORDER BY seq DESC LIMIT 1)
+        ORDER BY e.seq`,
       [conversationId],
     );
     return rows.map((r) => r.type);
@@ -323,5 +362,33 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     } finally {
       await lock.end();
     }
+  }, 60_000);
+
+  it("a kill during a confirmed cancellation's webhook call: the Yes turn is taken over, the webhook called once more with the same request id", async () => {
+    const a = await startInstance();
+    const c = await conversation(a.url);
+    const confirmId = await proposeCancellation(a.url, c);
+    const held: ServerResponse[] = [];
+    integrator.respond = (req, res) => {
+      if (req.pathname !== '/cancel') return answer(res);
+      if (cancellations().length === 1) held.push(res);
+      else cancelled(res);
+    };
+    const seenOnA = confirmYes(a.url, c, confirmId).then((res) => readEvents(res, ended));
+    await until(() => cancellations().length === 1);
+    const { before, after, tookMs } = await killAndResume(a, c, seenOnA);
+    for (const res of held) res.destroy();
+
+    expect(after.map((e) => e.event)).not.toContain('error');
+    expect(after.at(-1)?.event).toBe('message.done');
+    expect(tookMs).toBeLessThan(TAKEOVER_LIMIT_MS);
+    // The answer of an untroubled Yes: the proposal's claim holds for the same turn run again, so it is not
+    // "no longer open".
+    expect(textOf([...before, ...after])).toBe(expectedYes.text);
+    expect(await replyEventsInLog(c.id)).toEqual(expectedYes.events);
+    const ids = cancellations().map((r) => r.headers['x-service-request-id']);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+    console.log(`takeover of a confirmed cancellation: reply complete ${tookMs} ms after the kill`);
   }, 60_000);
 });

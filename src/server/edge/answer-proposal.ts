@@ -32,6 +32,11 @@ export interface AnswerInput {
   /** The shopper's language, for what this turn says itself; English when absent. */
   language?: ReplyLanguage;
   emit(event: ReplyEvent): Promise<void>;
+  /**
+   * The turn runs again after a takeover (issue 23): a typed answer finds the proposal it answered the first time,
+   * which is no longer pending.
+   */
+  resumed?: boolean;
 }
 
 /** What the service says when an answer makes no call, in the shopper's language. */
@@ -58,6 +63,10 @@ const SAID = {
  */
 export async function answerProposal(input: AnswerInput): Promise<ConfirmedCall | 'answered' | null> {
   const { proposals, conversationId } = input;
+  // A turn run again after a takeover (issue 23) holds the claim its message made the first time: the answer stands,
+  // and the turn's call journal keeps a call that was made from being made twice.
+  const earlier = input.resumed ? await proposals.answeredBy(conversationId, input.userMessageId) : null;
+  if (earlier) return answered(earlier, earlier.status === 'accepted' ? 'yes' : 'no', input);
   let proposal: Proposal | null;
   let answer: 'yes' | 'no' | null;
   if (input.button) {
@@ -80,6 +89,17 @@ export async function answerProposal(input: AnswerInput): Promise<ConfirmedCall 
     await say(said.closed);
     return 'answered';
   }
+  return answered(claimed, answer, input);
+}
+
+/** A claimed answer: a no says nothing was done, a yes makes the call. */
+async function answered(
+  claimed: Proposal,
+  answer: 'yes' | 'no',
+  input: AnswerInput,
+): Promise<ConfirmedCall | 'answered'> {
+  const said = SAID[input.language ?? 'en'];
+  const say = (text: string) => input.emit({ type: 'delta', text });
   if (answer === 'no') {
     await say(
       claimed.kind === 'cancel-order' ? said.orderKept(String(claimed.params.orderId)) : said.notDone,

@@ -59,6 +59,17 @@ describe.each(backends)('proposal store on $name', (backend) => {
     expect(await proposals.claim(newer.id, 'yes', t.answerId)).toBeNull();
   });
 
+  it('names the proposal a message answered (what a taken-over turn answered), and only that message', async () => {
+    const t = await turn();
+    const p = await proposals.create(t.id, t.replyId, cancel('1003'), 'Cancel order 1003?');
+    expect(await proposals.answeredBy(t.id, t.answerId)).toBeNull();
+    await proposals.claim(p.id, 'yes', t.answerId);
+    expect(await proposals.answeredBy(t.id, t.answerId)).toMatchObject({ id: p.id, status: 'accepted' });
+    expect(await proposals.answeredBy(t.id, t.replyId)).toBeNull();
+    const other = await turn();
+    expect(await proposals.answeredBy(other.id, t.answerId)).toBeNull();
+  });
+
   it('finds a proposal only in its own conversation', async () => {
     const a = await turn();
     const b = await turn();

@@ -36,6 +36,8 @@ export interface ProposalStore {
   pending(conversationId: string): Promise<Proposal | null>;
   /** Answers a pending proposal; null when it is no longer pending (answered, expired): then nothing may be called. */
   claim(id: string, answer: 'yes' | 'no', answeredBy: string): Promise<Proposal | null>;
+  /** The proposal a user message answered (yes or no), if any: what a taken-over turn answered before. */
+  answeredBy(conversationId: string, userMessageId: string): Promise<Proposal | null>;
   /** Ends a pending proposal unanswered (the shopper wrote something else). */
   expire(id: string): Promise<void>;
 }
@@ -115,6 +117,14 @@ export function createProposalStore(db: Db): ProposalStore {
         `UPDATE proposals SET status = $2, answered_by = $3, answered_at = now()
          WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
         [id, answer === 'yes' ? 'accepted' : 'declined', answeredBy],
+      );
+      return row ? toProposal(row) : null;
+    },
+    async answeredBy(conversationId, userMessageId) {
+      const [row] = await db.query<ProposalRow>(
+        `SELECT ${COLUMNS} FROM proposals
+          WHERE conversation_id = $1 AND answered_by = $2 AND status IN ('accepted', 'declined')`,
+        [conversationId, userMessageId],
       );
       return row ? toProposal(row) : null;
     },

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ActionResult } from '../engine/engine';
 import type { Db } from './db';
 import { storableJson } from './storable';
 
@@ -14,22 +13,25 @@ export interface CallJournal {
    * by its action, its parameters and how many such calls came before it in the turn: a deterministic engine asks
    * for the same calls in the same order on the second run.
    */
-  call(
+  call<R extends CallOutcome>(
     action: string,
     params: Record<string, unknown>,
-    invoke: (requestId: string) => Promise<ActionResult>,
+    invoke: (requestId: string) => Promise<R>,
     newRequestId: () => string,
-  ): Promise<ActionResult>;
+  ): Promise<R | typeof UNKNOWN>;
 }
 
 /** The outcome of a call made once already whose answer was lost with its instance, and which is not made a third time. */
-const UNKNOWN: ActionResult = {
-  ok: false,
+const UNKNOWN = {
+  ok: false as const,
   error: {
     code: 'outcome_unknown',
     message: 'The call was made twice and neither answer arrived; it is not made again.',
   },
 };
+
+/** What any integrator call answers: an outcome the journal stores as it is (JSON). */
+type CallOutcome = { ok: boolean };
 
 /** A stable digest of the parameters (keys sorted at every level), the call's identity within the turn. */
 export function paramsDigest(params: unknown): string {
@@ -52,7 +54,12 @@ export function paramsDigest(params: unknown): string {
 export function callJournal(db: Db, replyId: string): CallJournal {
   const seen = new Map<string, number>();
   return {
-    async call(action, params, invoke, newRequestId) {
+    async call<R extends CallOutcome>(
+      action: string,
+      params: Record<string, unknown>,
+      invoke: (requestId: string) => Promise<R>,
+      newRequestId: () => string,
+    ) {
       const base = `${action}:${paramsDigest(params)}`;
       const nth = (seen.get(base) ?? 0) + 1;
       seen.set(base, nth);
@@ -66,7 +73,7 @@ export function callJournal(db: Db, replyId: string): CallJournal {
         'SELECT request_id, status, attempts, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',
         [replyId, key],
       );
-      if (row?.status === 'completed') return row.outcome as ActionResult;
+      if (row?.status === 'completed') return row.outcome as R;
       // Started twice and never completed: at most once more than the first time (DESIGN "Running at scale").
       if (row && row.attempts >= 2) return UNKNOWN;
       const requestId = row?.request_id ?? newRequestId();

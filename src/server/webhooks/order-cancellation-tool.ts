@@ -4,6 +4,7 @@ import type { VerifiedUser } from '../edge/identity-token';
 import { newRequestId } from '../edge/outbound-signature';
 import type { EngineTools } from '../engine/engine';
 import type { Logger } from '../logger';
+import type { CallJournal } from '../storage/turn-calls';
 import {
   callOrderCancellation,
   type WebhookCallIds,
@@ -15,6 +16,8 @@ export interface OrderCancellationToolDeps {
   calls: WebhookCallStore;
   logger: Logger;
   options: Omit<WebhookCallOptions, 'signal'>;
+  /** The turn's call journal, in a turn another instance could take over (issue 23). */
+  journal?: CallJournal;
 }
 
 /**
@@ -36,10 +39,10 @@ export function orderCancellationTool(
 ): EngineTools['cancelOrder'] {
   const webhook = widget?.webhooks.find((w) => w.kind === 'order-cancellation');
   if (!webhook) return undefined;
-  return async ({ orderId, reason }) => {
+  // One id per call, kept in the record: the integrator's logs and the agents' inbox name the same call. A call made
+  // again by a turn's new instance (its outcome unknown) keeps its id.
+  const invoke = async (orderId: string, reason: string | undefined, requestId: string) => {
     const started = performance.now();
-    // One id per call, kept in the record: the integrator's logs and the agents' inbox name the same call.
-    const requestId = newRequestId();
     const outcome = await callOrderCancellation(
       webhook,
       { orderId, reason, userData, user },
@@ -78,7 +81,13 @@ export function orderCancellationTool(
       )
       .catch((e: unknown) => deps.logger.error('could not record a webhook call', { error: String(e) }));
     return outcome.ok
-      ? { ok: true, cancelled: outcome.response.cancelled, reason: outcome.response.reason }
-      : { ok: false, error: outcome.error };
+      ? { ok: true as const, cancelled: outcome.response.cancelled, reason: outcome.response.reason }
+      : { ok: false as const, error: outcome.error };
+  };
+  return ({ orderId, reason }) => {
+    const call = (requestId: string) => invoke(orderId, reason, requestId);
+    return deps.journal
+      ? deps.journal.call(`webhook:${webhook.kind}`, { orderId, reason }, call, newRequestId)
+      : call(newRequestId());
   };
 }
