@@ -391,4 +391,30 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     expect(ids[1]).toBe(ids[0]);
     console.log(`takeover of a confirmed cancellation: reply complete ${tookMs} ms after the kill`);
   }, 60_000);
+
+  it('a turn taken over too often ends as interrupted instead of running again', async () => {
+    const a = await startInstance();
+    const held: ServerResponse[] = [];
+    integrator.respond = (_req, res) => {
+      held.push(res);
+    };
+    const c = await conversation(a.url);
+    const seenOnA = send(a.url, c).then((res) => readEvents(res, ended));
+    await until(() => orderCalls().length === 1);
+    // As if this turn had already killed two instances: the next takeover is one too many.
+    await db.query(
+      `UPDATE turn_leases SET takeovers = 2
+        WHERE reply_id = (SELECT id FROM messages WHERE conversation_id = $1 AND role = 'assistant')`,
+      [c.id],
+    );
+    const { after } = await killAndResume(a, c, seenOnA);
+    for (const res of held) res.destroy();
+    expect(after.at(-1)).toMatchObject({ event: 'error', data: { code: 'interrupted' } });
+    expect(orderCalls()).toHaveLength(1);
+    const { rows } = await db.query(
+      'SELECT 1 FROM turn_leases l JOIN messages m ON m.id = l.reply_id WHERE m.conversation_id = $1',
+      [c.id],
+    );
+    expect(rows).toHaveLength(0);
+  }, 60_000);
 });
