@@ -79,8 +79,15 @@ export function createChatService(
   const running = new Set<Promise<void>>();
   /** Each conversation's turns on this instance, running or queued, to stop on a take. */
   const stops = new Map<string, Set<AbortController>>();
+  /** The replies whose turns run or wait on this instance (a lapsed lease of one of them is not run twice here). */
+  const replies = new Set<string>();
 
-  const enqueue = (conversationId: string, work: (stop: AbortSignal) => Promise<void>): void => {
+  const enqueue = (
+    conversationId: string,
+    replyId: string,
+    work: (stop: AbortSignal) => Promise<void>,
+  ): void => {
+    replies.add(replyId);
     const stop = new AbortController();
     const mine = stops.get(conversationId) ?? new Set<AbortController>();
     stops.set(conversationId, mine);
@@ -89,6 +96,7 @@ export function createChatService(
     const previous = queues.get(conversationId) ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
       running.delete(next);
+      replies.delete(replyId);
       mine.delete(stop);
       if (mine.size === 0 && stops.get(conversationId) === mine) stops.delete(conversationId);
       if (queues.get(conversationId) === next) queues.delete(conversationId);
@@ -142,7 +150,7 @@ export function createChatService(
           instructions: deps.instructionsOf?.(widgetId) ?? null,
           starters: deps.startersOf?.(widgetId) ?? [],
         };
-        enqueue(conversationId, (stop) => runTurn(deps, { ...turn, stop }));
+        enqueue(conversationId, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },
@@ -186,17 +194,20 @@ export function createChatService(
           starters: deps.startersOf?.(widgetId) ?? [],
           button: { confirmId: proposal.id, answer },
         };
-        enqueue(conversation.id, (stop) => runTurn(deps, { ...turn, stop }));
+        enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },
     async takeOver(claim) {
       const { chat } = deps;
+      // This instance still runs the turn (its lease lapsed while it was stalled, and the claim made it its own again,
+      // under the same owner): that run goes on renewing it, and a second one would write the reply twice.
+      if (replies.has(claim.replyId)) return true;
       const conversation = await chat.getConversation(claim.widgetId, claim.conversationId);
       const history = await chat.listMessages(claim.widgetId, claim.conversationId);
       const userMessage = history?.messages.find((m) => m.id === claim.userMessageId);
       const reply = history?.messages.find((m) => m.id === claim.replyId);
-      if (!conversation || !userMessage || !reply) return false;
+      if (!conversation || !userMessage || reply?.status !== 'streaming') return false;
       const shown = await chat.eventsAfter(conversation.id, 0, { messageId: reply.id, limit: 10_000 });
       // A button's answer is stored as `confirm-<confirmId>` with the text Yes or No: its turn answers the proposal.
       const confirmId = userMessage.clientMessageId?.startsWith(CONFIRM_PREFIX)
@@ -219,7 +230,7 @@ export function createChatService(
         ...(button && { button }),
         resumed: shown.map((e) => e.event),
       };
-      enqueue(conversation.id, (stop) => runTurn(deps, { ...turn, stop }));
+      enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       return true;
     },
     stopTurns(conversationId) {

@@ -9,6 +9,7 @@ import type { Db } from '../storage/db';
 import { migrate } from '../storage/migrate';
 import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
 import { createTurnLeases } from '../storage/turn-leases';
+import { createChatService } from './chat-service';
 import { createEventHub } from './event-hub';
 import { runTurn, type TurnDeps } from './run-turn';
 
@@ -144,5 +145,44 @@ describe('a taken-over turn', () => {
     const { turn } = await replyWith([]);
     await runTurn(deps(saying(['fine.']), { leases }), { ...turn, resumed: undefined });
     expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [turn.reply.id])).toHaveLength(0);
+  });
+
+  it('an instance that claims the lapsed lease of a turn it still runs does not run it a second time', async () => {
+    const leases = createTurnLeases(db, 'instance-a', 5000);
+    let release!: () => void;
+    const paused = new Promise<void>((r) => {
+      release = r;
+    });
+    let runs = 0;
+    const engine: AssistantEngine = {
+      async reply(_turn, emit) {
+        runs++;
+        await emit({ type: 'delta', text: 'one ' });
+        await paused;
+        await emit({ type: 'delta', text: 'answer' });
+        return { state: null };
+      },
+    };
+    const service = createChatService({ ...deps(engine, { leases }), actionsOf: () => [] });
+    const { id: conversationId } = await chat.createConversation('w-takeover');
+    const sent = await service.send('w-takeover', conversationId, { clientMessageId: 'c1', text: 'hello' });
+    if (!sent || 'queued' in sent) throw new Error('expected a turn');
+    await new Promise((r) => setTimeout(r, 100));
+    // Stalled past its lease, as an event loop blocked for seconds would be: the instance's own look claims it.
+    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
+      sent.reply.id,
+    ]);
+    const claim = await leases.claimLapsed();
+    expect(claim).toMatchObject({ replyId: sent.reply.id });
+    expect(await service.takeOver(claim!)).toBe(true);
+    release();
+    await service.idle();
+    expect(runs).toBe(1);
+    const log = (await chat.eventsAfter(conversationId, 0, { messageId: sent.reply.id })).map((e) => e.event);
+    expect(log).toEqual([
+      { type: 'message.delta', text: 'one ' },
+      { type: 'message.delta', text: 'answer' },
+      { type: 'message.done', messageId: sent.reply.id },
+    ]);
   });
 });
