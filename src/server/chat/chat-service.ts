@@ -2,6 +2,7 @@ import { confirmationMessageId, type SendMessageRequest } from '../../protocol/c
 import type { ActionDefinition } from '../config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../storage/chat-store';
 import type { ClaimedTurn } from '../storage/turn-leases';
+import { holdLease } from './held-lease';
 import { runTurn, type TurnDeps } from './run-turn';
 
 export interface SendOutcome {
@@ -82,6 +83,11 @@ export function createChatService(
   /** The replies whose turns run or wait on this instance (a lapsed lease of one of them is not run twice here). */
   const replies = new Set<string>();
 
+  /** The lease of a turn, from the moment it is queued (issue 23, on a shared database). */
+  const leaseOf = (widgetId: string, conversationId: string, replyId: string, claimed = false) =>
+    deps.leases &&
+    holdLease(deps.leases, { replyId, conversationId, widgetId }, { claimed, logger: deps.logger });
+
   const enqueue = (
     conversationId: string,
     replyId: string,
@@ -149,6 +155,7 @@ export function createChatService(
           actions: deps.actionsOf(widgetId),
           instructions: deps.instructionsOf?.(widgetId) ?? null,
           starters: deps.startersOf?.(widgetId) ?? [],
+          lease: leaseOf(widgetId, conversationId, started.message.id),
         };
         enqueue(conversationId, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
@@ -193,6 +200,7 @@ export function createChatService(
           instructions: deps.instructionsOf?.(widgetId) ?? null,
           starters: deps.startersOf?.(widgetId) ?? [],
           button: { confirmId: proposal.id, answer },
+          lease: leaseOf(widgetId, conversation.id, started.message.id),
         };
         enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       }
@@ -229,6 +237,7 @@ export function createChatService(
         starters: deps.startersOf?.(claim.widgetId) ?? [],
         ...(button && { button }),
         resumed: shown.map((e) => e.event),
+        lease: leaseOf(claim.widgetId, conversation.id, reply.id, true),
       };
       enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
       return true;

@@ -19,6 +19,7 @@ import { storableJson } from '../storage/storable';
 import type { CallJournal } from '../storage/turn-calls';
 import type { TurnLeases } from '../storage/turn-leases';
 import type { EventHub } from './event-hub';
+import { type HeldLease, holdLease } from './held-lease';
 
 export interface TurnDeps {
   chat: ChatStore;
@@ -83,6 +84,8 @@ export interface Turn {
   button?: { confirmId: string; answer: 'yes' | 'no' };
   /** Aborted when a person takes the conversation over on this instance: the engine stops, the reply ends as it is. */
   stop?: AbortSignal;
+  /** The turn's lease, taken when it was queued (issue 23, on a shared database). */
+  lease?: HeldLease;
   /**
    * The turn is taken over from an instance that died mid-reply (issue 23): these are the reply's events it wrote,
    * which the shopper has seen. The turn runs again from the shopper's message; what it says again is not written twice.
@@ -157,31 +160,22 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const started = performance.now();
   // For /metrics (issue 23): how the turn ended, set where it ends well.
   let outcome: 'done' | 'failed' | 'handed_over' | 'lease_lost' = 'failed';
-  const { leases } = deps;
-  let renewer: ReturnType<typeof setInterval> | undefined;
-  if (leases) {
-    // Renewed three times per lease, so one slow renewal never lets it lapse. A renewal that finds the lease gone is
-    // the fence: another instance runs the turn now. One that fails (the database away) counts as lost once the lease
-    // would have lapsed, since from then on another instance may claim it.
-    let renewedAt = performance.now();
-    renewer = setInterval(() => {
-      leases.renew(turn.reply.id).then(
-        (held) => {
-          if (held) renewedAt = performance.now();
-          else controller.abort(LEASE_LOST);
-        },
-        (e: unknown) => {
-          logger.warn('lease renewal failed', { reply: turn.reply.id, error: String(e) });
-          if (performance.now() - renewedAt >= leases.leaseMs) controller.abort(LEASE_LOST);
-        },
-      );
-    }, leases.leaseMs / 3);
-    renewer.unref?.();
-  }
+  // The lease the chat service took when the turn was queued; taken here when the turn is run on its own (tests).
+  const lease =
+    turn.lease ??
+    (deps.leases &&
+      holdLease(
+        deps.leases,
+        { replyId: turn.reply.id, conversationId, widgetId: turn.widgetId },
+        { claimed: turn.resumed !== undefined, logger },
+      ));
+  const leaseLost = () => controller.abort(LEASE_LOST);
+  if (lease?.lost.aborted) leaseLost();
+  else lease?.lost.addEventListener('abort', leaseLost, { once: true });
   const journal = deps.callJournal?.(turn.reply.id);
   /** Appends one event to the reply, fenced by the lease when the turn holds one. */
   const append = (event: StreamEvent) =>
-    chat.appendEvent(conversationId, turn.reply.id, event, leases?.owner).catch((error: unknown) => {
+    chat.appendEvent(conversationId, turn.reply.id, event, lease?.owner).catch((error: unknown) => {
       if ((error as { code?: unknown } | null)?.code === 'lease_lost') controller.abort(LEASE_LOST);
       throw error;
     });
@@ -220,7 +214,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   };
   const finish = async () => {
     // The fence once more right before the end: a turn whose lease was claimed never writes `message.done` too.
-    if (leases && !(await leases.renew(turn.reply.id))) {
+    if (lease && !(await lease.check())) {
       controller.abort(LEASE_LOST);
       throw LEASE_LOST;
     }
@@ -246,8 +240,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     outcome = 'handed_over';
   };
   try {
-    if (leases && !turn.resumed)
-      await leases.hold({ replyId: turn.reply.id, conversationId, widgetId: turn.widgetId });
+    await lease?.ready;
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
     const before = await deps.handoff?.modeOf(conversationId);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
@@ -378,11 +371,11 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
     clearTimeout(timer);
-    clearInterval(renewer);
-    if (leases && outcome !== 'lease_lost')
-      await leases
-        .release(turn.reply.id)
-        .catch((e: unknown) => logger.warn('could not release a turn lease', { error: String(e) }));
+    lease?.lost.removeEventListener('abort', leaseLost);
+    // Only this instance's own lease goes: one another instance claimed stays with it.
+    await lease
+      ?.release()
+      .catch((e: unknown) => logger.warn('could not release a turn lease', { error: String(e) }));
     turn.stop?.removeEventListener('abort', stopped);
     hub.notify(conversationId);
     metrics.turns.inc({ outcome });

@@ -417,4 +417,42 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     );
     expect(rows).toHaveLength(0);
   }, 60_000);
+
+  it('a turn queued behind the running one on the killed instance is taken over too, after it, with no error', async () => {
+    const a = await startInstance();
+    const held: ServerResponse[] = [];
+    integrator.respond = (_req, res) => {
+      if (orderCalls().length === 1) held.push(res);
+      else answer(res);
+    };
+    const c = await conversation(a.url);
+    const first = send(a.url, c).then((res) => readEvents(res, ended));
+    await until(() => orderCalls().length === 1);
+    // The second message waits in A's queue for the first reply.
+    const second = send(a.url, c, 'What do you sell?').then((res) => readEvents(res, ended));
+    await until(async () => {
+      const { rows } = await db.query('SELECT 1 FROM turn_leases WHERE conversation_id = $1', [c.id]);
+      return rows.length === 2;
+    });
+    const { tookMs } = await killAndResume(a, c, first);
+    await second;
+    for (const res of held) res.destroy();
+    // Both replies end well, in order: the resumed stream ended with the first; the log holds the second's end too.
+    await until(async () => {
+      const { rows } = await db.query(
+        `SELECT 1 FROM messages WHERE conversation_id = $1 AND role = 'assistant' AND status = 'streaming'`,
+        [c.id],
+      );
+      return rows.length === 0;
+    }, 15_000);
+    const { rows } = await db.query<{ type: string; reply: number }>(
+      `SELECT e.type, m.seq AS reply FROM stream_events e JOIN messages m ON m.id = e.message_id
+        WHERE e.conversation_id = $1 AND m.role = 'assistant' AND e.type IN ('message.done', 'error')
+        ORDER BY e.seq`,
+      [c.id],
+    );
+    expect(rows.map((r) => r.type)).toEqual(['message.done', 'message.done']);
+    expect(Number(rows[0].reply)).toBeLessThan(Number(rows[1].reply));
+    expect(tookMs).toBeLessThan(TAKEOVER_LIMIT_MS);
+  }, 60_000);
 });

@@ -30,7 +30,8 @@ export interface TurnLeases {
   /** The turn ended (its reply is finished): the lease goes. Only this instance's own. */
   release(replyId: string): Promise<void>;
   /**
-   * Claims the oldest lapsed lease, if any, for this instance (`FOR UPDATE SKIP LOCKED`: instances looking at the
+   * Claims the lapsed lease of the oldest reply, if any, for this instance (so that the turns of a conversation are
+   * claimed, and queued again, in their order) (`FOR UPDATE SKIP LOCKED`: instances looking at the
    * same moment claim different turns, never one twice). A lease left by a reply that did end is removed, not claimed.
    */
   claimLapsed(): Promise<ClaimedTurn | null>;
@@ -51,7 +52,7 @@ export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLe
         `SELECT l.reply_id, l.conversation_id, l.widget_id, l.takeovers, m.status, m.reply_to
            FROM turn_leases l JOIN messages m ON m.id = l.reply_id
           WHERE l.lease_until < now()
-          ORDER BY l.lease_until
+          ORDER BY m.seq
           LIMIT 1
           FOR UPDATE OF l SKIP LOCKED`,
       );

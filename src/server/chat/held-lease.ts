@@ -1,0 +1,63 @@
+import type { Logger } from '../logger';
+import type { TurnLeases } from '../storage/turn-leases';
+
+/** One turn's lease while this instance holds it: renewed in the background, and a signal for when it is lost. */
+export interface HeldLease {
+  readonly owner: string;
+  /**
+   * Aborted once the lease is, or may be, another instance's: a renewal found it gone, or none succeeded for a whole
+   * lease (the database away), after which another instance may have claimed it. The turn then writes nothing more.
+   */
+  readonly lost: AbortSignal;
+  /** Resolves once the lease is held; rejects when it could not be taken (the turn then fails as usual). */
+  readonly ready: Promise<void>;
+  /** Renews now: false when the lease is lost. The fence right before `message.done`. */
+  check(): Promise<boolean>;
+  /** The turn ended: renewals stop, and the lease goes (only if it is still this instance's). */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes (or, for a claimed turn, keeps) the lease of a reply, from the moment its turn is queued: a turn waiting behind
+ * another of its conversation is taken over too if its instance dies. Renewed three times per lease, so one slow
+ * renewal never lets it lapse.
+ */
+export function holdLease(
+  leases: TurnLeases,
+  turn: { replyId: string; conversationId: string; widgetId: string },
+  { claimed, logger }: { claimed: boolean; logger: Logger },
+): HeldLease {
+  const controller = new AbortController();
+  let renewedAt = performance.now();
+  let renewer: ReturnType<typeof setInterval> | undefined;
+  const renew = async () => {
+    try {
+      const held = await leases.renew(turn.replyId);
+      if (held) renewedAt = performance.now();
+      else controller.abort();
+      return held;
+    } catch (error) {
+      logger.warn('lease renewal failed', { reply: turn.replyId, error: String(error) });
+      if (performance.now() - renewedAt >= leases.leaseMs) controller.abort();
+      return false;
+    }
+  };
+  const ready = (claimed ? Promise.resolve() : leases.hold(turn)).then(() => {
+    renewedAt = performance.now();
+    renewer = setInterval(() => void renew(), leases.leaseMs / 3);
+    renewer.unref?.();
+  });
+  // Awaited by the turn when it starts; a failure before then is not an unhandled rejection.
+  ready.catch(() => {});
+  return {
+    owner: leases.owner,
+    lost: controller.signal,
+    ready,
+    check: async () => !controller.signal.aborted && (await renew()),
+    async release() {
+      clearInterval(renewer);
+      await ready.catch(() => {});
+      await leases.release(turn.replyId);
+    },
+  };
+}
