@@ -359,6 +359,16 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       );
       if (ended) return;
     }
+    // A failure is written only under the lease too: a turn another instance claimed meanwhile is its to end.
+    if (lease && !(await lease.check())) {
+      logger.warn('turn failed after its lease was lost', {
+        conversationId,
+        reply: turn.reply.id,
+        error: String(error),
+      });
+      outcome = 'lease_lost';
+      return;
+    }
     const code = errorCode(error);
     const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });

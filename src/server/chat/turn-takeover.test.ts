@@ -140,6 +140,33 @@ describe('a taken-over turn', () => {
     expect(await other.renew(turn.reply.id)).toBe(true);
   });
 
+  it('a turn that fails after another instance claimed its lease writes no error into the reply', async () => {
+    const mine = createTurnLeases(db, 'instance-a', 5000);
+    const { turn, events } = await replyWith([]);
+    let release!: () => void;
+    const paused = new Promise<void>((r) => {
+      release = r;
+    });
+    const engine: AssistantEngine = {
+      async reply(_turn, emit) {
+        await emit({ type: 'delta', text: 'before ' });
+        await paused;
+        throw Object.assign(new Error('the model went away'), { code: 'model_unavailable' });
+      },
+    };
+    const running = runTurn(deps(engine, { leases: mine }), { ...turn, resumed: undefined });
+    await sleep(50);
+    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
+      turn.reply.id,
+    ]);
+    expect(await createTurnLeases(db, 'instance-b', 5000).claimLapsed()).toMatchObject({
+      replyId: turn.reply.id,
+    });
+    release();
+    await running;
+    expect(await events()).toEqual([{ type: 'message.delta', text: 'before ' }]);
+  });
+
   it('a turn under its lease releases it when it ends', async () => {
     const leases = createTurnLeases(db, 'instance-a', 5000);
     const { turn } = await replyWith([]);
