@@ -129,6 +129,13 @@ export const STREAM_SAFETY_POLL_MS = 15_000;
  */
 export const MAX_TAKEOVERS = 2;
 
+/**
+ * About the most turns one instance claims per look (whole conversations, so one more may go over): when an instance
+ * with many turns dies, the instances looking share them (each claim skips those already taken) instead of the first
+ * one up taking all.
+ */
+export const CLAIMS_PER_LOOK = 20;
+
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
   // The model key is checked before anything opens: a missing one stops the start with one clear line.
@@ -374,21 +381,29 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (!leases || draining || lookingForLapsed) return;
     lookingForLapsed = true;
     try {
-      for (let claim = await leases.claimLapsed(); claim; claim = await leases.claimLapsed()) {
-        if (claim.takeovers > MAX_TAKEOVERS) {
-          logger.error('turn taken over too often: its reply ends as interrupted', { reply: claim.replyId });
-          await turns.failInterruptedReply(claim.conversationId, claim.replyId);
-          hub.notify(claim.conversationId);
-          await leases.release(claim.replyId);
-          continue;
+      let claimed = 0;
+      while (claimed < CLAIMS_PER_LOOK && !draining) {
+        // One conversation's lapsed turns at a time, in order, queued on this instance as they were on the dead one.
+        const claims = await leases.claimLapsed();
+        if (claims.length === 0) break;
+        claimed += claims.length;
+        for (const claim of claims) {
+          if (claim.takeovers > MAX_TAKEOVERS) {
+            logger.error('turn taken over too often: its reply ends as interrupted', {
+              reply: claim.replyId,
+            });
+            await turns.failInterruptedReply(claim.conversationId, claim.replyId);
+            hub.notify(claim.conversationId);
+            await leases.release(claim.replyId);
+            continue;
+          }
+          logger.warn('taking over a turn whose instance stopped', {
+            reply: claim.replyId,
+            conversationId: claim.conversationId,
+            takeovers: claim.takeovers,
+          });
+          if (!(await service.takeOver(claim))) await leases.release(claim.replyId);
         }
-        logger.warn('taking over a turn whose instance stopped', {
-          reply: claim.replyId,
-          conversationId: claim.conversationId,
-          takeovers: claim.takeovers,
-        });
-        if (!(await service.takeOver(claim))) await leases.release(claim.replyId);
-        if (draining) break;
       }
     } finally {
       lookingForLapsed = false;

@@ -126,7 +126,7 @@ describe('a taken-over turn', () => {
     await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
       turn.reply.id,
     ]);
-    expect(await other.claimLapsed()).toMatchObject({ replyId: turn.reply.id });
+    expect(await other.claimLapsed()).toMatchObject([{ replyId: turn.reply.id }]);
     await sleep(leaseMs / 3 + 100);
     release();
     await running;
@@ -159,9 +159,9 @@ describe('a taken-over turn', () => {
     await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
       turn.reply.id,
     ]);
-    expect(await createTurnLeases(db, 'instance-b', 5000).claimLapsed()).toMatchObject({
-      replyId: turn.reply.id,
-    });
+    expect(await createTurnLeases(db, 'instance-b', 5000).claimLapsed()).toMatchObject([
+      { replyId: turn.reply.id },
+    ]);
     release();
     await running;
     expect(await events()).toEqual([{ type: 'message.delta', text: 'before ' }]);
@@ -199,9 +199,9 @@ describe('a taken-over turn', () => {
     await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
       sent.reply.id,
     ]);
-    const claim = await leases.claimLapsed();
+    const [claim] = await leases.claimLapsed();
     expect(claim).toMatchObject({ replyId: sent.reply.id });
-    expect(await service.takeOver(claim!)).toBe(true);
+    expect(await service.takeOver(claim)).toBe(true);
     release();
     await service.idle();
     expect(runs).toBe(1);

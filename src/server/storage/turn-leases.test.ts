@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionResult } from '../engine/engine';
 import { type ChatStore, createChatStore } from './chat-store';
 import type { Db } from './db';
@@ -21,6 +21,8 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     chat = createChatStore(db);
   }, OPEN_TIMEOUT);
   afterAll(() => db?.close());
+  // Each test's leases go with it: a lapsed one left behind would be claimed by the next test's look.
+  afterEach(() => db.query('DELETE FROM turn_leases'));
 
   async function startedReply() {
     const widgetId = `w-${randomUUID()}`;
@@ -43,11 +45,11 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     await a.hold(turn);
     // Held and renewed: nobody else can claim it.
     expect(await a.renew(turn.replyId)).toBe(true);
-    expect(await b.claimLapsed()).toBeNull();
+    expect(await b.claimLapsed()).toEqual([]);
     await sleep(400);
     // Lapsed: B and C look at the same moment; exactly one gets it.
     const claims = await Promise.all([b.claimLapsed(), c.claimLapsed()]);
-    const won = claims.filter((x) => x !== null);
+    const won = claims.flat();
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({
       replyId: turn.replyId,
@@ -80,6 +82,38 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     expect(events.map((e) => e.event)).toEqual([delta]);
   });
 
+  it("claims a conversation's lapsed turns together and in order; another conversation's go to the next claimer", async () => {
+    const a = createTurnLeases(db, 'instance-a', 100);
+    const first = await startedReply();
+    // A second message of the same conversation, queued behind the first.
+    const sent = await chat.addUserMessage(first.widgetId, first.conversationId, {
+      clientMessageId: 'c2',
+      text: 'And?',
+    });
+    const queued = await chat.startAssistantMessage(first.conversationId, sent!.message.id);
+    const other = await startedReply();
+    // Held in another order than the messages were written.
+    await a.hold({ ...first, replyId: queued.message.id });
+    await a.hold(first);
+    await a.hold(other);
+    await sleep(200);
+    const b = createTurnLeases(db, 'instance-b', 5000);
+    const c = createTurnLeases(db, 'instance-c', 5000);
+    // Other tests' lapsed leases may be in the table too: look until ours are claimed.
+    const claimed: { by: string; replies: string[] }[] = [];
+    for (let i = 0; i < 10; i++) {
+      const [byB, byC] = await Promise.all([b.claimLapsed(), c.claimLapsed()]);
+      for (const [by, claims] of [
+        ['b', byB],
+        ['c', byC],
+      ] as const)
+        if (claims.length > 0) claimed.push({ by, replies: claims.map((x) => x.replyId) });
+    }
+    const ours = claimed.filter((x) => x.replies.some((r) => [first.replyId, other.replyId].includes(r)));
+    expect(ours.map((x) => x.replies)).toContainEqual([first.replyId, queued.message.id]);
+    expect(ours.map((x) => x.replies)).toContainEqual([other.replyId]);
+  });
+
   it('a lease left by a reply that did end is removed, not claimed', async () => {
     const a = createTurnLeases(db, 'instance-a', 100);
     const turn = await startedReply();
@@ -89,7 +123,7 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
       messageId: turn.replyId,
     });
     await sleep(200);
-    expect(await createTurnLeases(db, 'instance-b', 100).claimLapsed()).toBeNull();
+    expect(await createTurnLeases(db, 'instance-b', 100).claimLapsed()).toEqual([]);
     expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [turn.replyId])).toHaveLength(0);
   });
 

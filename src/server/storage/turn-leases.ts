@@ -30,50 +30,79 @@ export interface TurnLeases {
   /** The turn ended (its reply is finished): the lease goes. Only this instance's own. */
   release(replyId: string): Promise<void>;
   /**
-   * Claims the lapsed lease of the oldest reply, if any, for this instance (so that the turns of a conversation are
-   * claimed, and queued again, in their order) (`FOR UPDATE SKIP LOCKED`: instances looking at the
-   * same moment claim different turns, never one twice). A lease left by a reply that did end is removed, not claimed.
+   * Claims for this instance the lapsed leases of one conversation, the one with the oldest lapsed reply: all of its
+   * lapsed turns, in their order (empty: none lapsed). Under a lock on the conversation: instances looking at the same
+   * moment claim different conversations, never a turn twice. A lease left by a reply that did end is removed, not claimed.
    */
-  claimLapsed(): Promise<ClaimedTurn | null>;
+  claimLapsed(): Promise<ClaimedTurn[]>;
+}
+
+/** First key of the advisory locks under which a conversation's lapsed turns are claimed (see limits.ts for others). */
+const CLAIM_LOCK = 46_114;
+
+interface LapsedRow {
+  reply_id: string;
+  conversation_id: string;
+  widget_id: string;
+  takeovers: number;
+  status: string;
+  reply_to: string;
 }
 
 export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLeases {
   const secs = leaseMs / 1000;
   const claimOnce = () =>
-    db.transaction(async (tx) => {
-      const [row] = await tx.query<{
-        reply_id: string;
-        conversation_id: string;
-        widget_id: string;
-        takeovers: number;
-        status: string;
-        reply_to: string;
-      }>(
+    db.transaction(async (tx): Promise<ClaimedTurn[] | 'ended'> => {
+      // A conversation is claimed whole, under a lock on it: row locks alone (SKIP LOCKED) would let a second
+      // claimer, skipping the first's locked row, take the conversation's next turn and run it out of order.
+      const passed: string[] = [];
+      let conversationId: string | undefined;
+      for (let i = 0; i < 5 && !conversationId; i++) {
+        const [oldest] = await tx.query<{ conversation_id: string }>(
+          `SELECT l.conversation_id FROM turn_leases l JOIN messages m ON m.id = l.reply_id
+            WHERE l.lease_until < now() AND NOT (l.conversation_id = ANY($1::uuid[]))
+            ORDER BY m.seq
+            LIMIT 1`,
+          [passed],
+        );
+        if (!oldest) return [];
+        const [lock] = await tx.query<{ held: boolean }>(
+          'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS held',
+          [CLAIM_LOCK, oldest.conversation_id],
+        );
+        if (lock?.held) conversationId = oldest.conversation_id;
+        else passed.push(oldest.conversation_id);
+      }
+      if (!conversationId) return [];
+      // Every lapsed turn of the conversation, in order: one instance runs them one after another, as the dead one
+      // would have. FOR UPDATE waits for a fenced append in flight (which reads the lease FOR SHARE), and the lapse is
+      // checked again on the row as it is then.
+      const rows = await tx.query<LapsedRow>(
         `SELECT l.reply_id, l.conversation_id, l.widget_id, l.takeovers, m.status, m.reply_to
            FROM turn_leases l JOIN messages m ON m.id = l.reply_id
-          WHERE l.lease_until < now()
+          WHERE l.conversation_id = $1 AND l.lease_until < now()
           ORDER BY m.seq
-          LIMIT 1
-          FOR UPDATE OF l SKIP LOCKED`,
+          FOR UPDATE OF l`,
+        [conversationId],
       );
-      if (!row) return null;
-      if (row.status !== 'streaming') {
-        await tx.query('DELETE FROM turn_leases WHERE reply_id = $1', [row.reply_id]);
-        return 'ended' as const;
-      }
+      const ended = rows.filter((r) => r.status !== 'streaming').map((r) => r.reply_id);
+      const live = rows.filter((r) => r.status === 'streaming');
+      if (ended.length > 0)
+        await tx.query('DELETE FROM turn_leases WHERE reply_id = ANY($1::uuid[])', [ended]);
+      if (live.length === 0) return 'ended';
       await tx.query(
         `UPDATE turn_leases SET owner = $2, lease_until = now() + make_interval(secs => $3::float8),
                 takeovers = takeovers + 1
-          WHERE reply_id = $1`,
-        [row.reply_id, owner, secs],
+          WHERE reply_id = ANY($1::uuid[])`,
+        [live.map((r) => r.reply_id), owner, secs],
       );
-      return {
+      return live.map((row) => ({
         replyId: row.reply_id,
         conversationId: row.conversation_id,
         widgetId: row.widget_id,
         userMessageId: row.reply_to,
         takeovers: row.takeovers + 1,
-      };
+      }));
     });
   return {
     owner,
@@ -105,7 +134,7 @@ export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLe
         const claimed = await claimOnce();
         if (claimed !== 'ended') return claimed;
       }
-      return null;
+      return [];
     },
   };
 }
