@@ -1,14 +1,27 @@
 // @vitest-environment node
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
-import { build } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RecordingServer, startRecordingServer } from '../net/test-servers';
+import {
+  buildServiceCli,
+  type Chat,
+  ended,
+  freshSchema,
+  type Instance,
+  lastIdOf,
+  readEvents,
+  root,
+  type Seen,
+  shopper,
+  startInstance as startServe,
+  textOf,
+  until,
+} from './cluster-test-kit';
 
 // Issue 23 item 2: a turn whose instance is killed (SIGKILL) mid-reply is taken over by another instance within 15 s
 // under the default lease, and the shopper's reply completes with no `error` event; an action whose call completed
@@ -18,27 +31,15 @@ import { type RecordingServer, startRecordingServer } from '../net/test-servers'
 // the widget does through a load balancer.
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const root = resolve(import.meta.dirname, '../../..');
-// Inside the project, so the bundle's imports (hono, pg, …) resolve from node_modules.
 const outDir = join(root, 'node_modules', `.turn-takeover-test-${process.pid}`);
 const work = mkdtempSync(join(tmpdir(), 'turn-takeover-'));
 const WIDGET = 'shop';
 const QUESTION = 'Where is my order 1003?';
 const TAKEOVER_LIMIT_MS = 15_000;
 
-interface Instance {
-  child: ChildProcess;
-  url: string;
-}
-interface Seen {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
 const children = new Set<ChildProcess>();
 let schemaUrl: string;
-let schema: string;
+let dropSchema: (() => Promise<void>) | undefined;
 let integrator: RecordingServer;
 let db: pg.Client;
 let b: Instance;
@@ -47,129 +48,27 @@ let expected: { text: string; events: string[] };
 /** Likewise for the turn of a confirmed cancellation (the shopper's Yes). */
 let expectedYes: { text: string; events: string[] };
 
-const onServer = async (sql: string) => {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-};
-
-/** `service-widget serve` on the shared schema; resolves once it listens. */
-function startInstance(): Promise<Instance> {
-  const child = spawn(
-    process.execPath,
-    [join(outDir, 'cli.js'), 'serve', '--config', join(work, 'service.config.json'), '--port', '0'],
-    { cwd: root, env: { ...process.env, DATABASE_URL: schemaUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return new Promise((ok, fail) => {
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const listening = out
-        .split('\n')
-        .slice(0, -1)
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { msg: string; url?: string })
-        .find((line) => line.msg === 'service listening');
-      if (listening?.url) ok({ child, url: listening.url });
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.once('exit', (code) => fail(new Error(`service exited (${code}): ${err}`)));
+const startInstance = () =>
+  startServe({
+    cliDir: outDir,
+    configFile: join(work, 'service.config.json'),
+    databaseUrl: schemaUrl,
+    children,
   });
-}
-
-/** Reads an event stream until it ends, drops (its instance died) or `stop` says so. */
-async function readEvents(response: Response, stop?: (e: Seen) => boolean): Promise<Seen[]> {
-  const seen: Seen[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return seen;
-      buffer += decoder.decode(value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
-        const fields: Record<string, string> = {};
-        for (const line of buffer.slice(0, cut).split('\n')) {
-          const at = line.indexOf(':');
-          if (at > 0) fields[line.slice(0, at)] = line.slice(at + 1).replace(/^ /, '');
-        }
-        buffer = buffer.slice(cut + 2);
-        if (fields.data === undefined) continue;
-        const event = { id: fields.id, event: fields.event ?? 'message', data: JSON.parse(fields.data) };
-        seen.push(event);
-        if (stop?.(event)) {
-          await reader.cancel();
-          return seen;
-        }
-      }
-    }
-  } catch {
-    // The connection dropped: its instance was killed.
-    return seen;
-  }
-}
-
-const ended = (e: Seen) => e.event === 'message.done' || e.event === 'error';
-const textOf = (events: Seen[]) =>
-  events
-    .filter((e) => e.event === 'message.delta')
-    .map((e) => e.data.text)
-    .join('');
-
-async function conversation(url: string) {
-  const res = await fetch(`${url}/v0/widget/${WIDGET}/conversations`, { method: 'POST' });
-  expect(res.status).toBe(201);
-  const { conversationId, token } = (await res.json()) as { conversationId: string; token: string };
-  return { id: conversationId, auth: { authorization: `Bearer ${token}` } };
-}
-
-const send = (url: string, c: { id: string; auth: Record<string, string> }, text = QUESTION) =>
-  fetch(`${url}/v0/widget/${WIDGET}/conversations/${c.id}/messages`, {
-    method: 'POST',
-    headers: { ...c.auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ clientMessageId: randomUUID(), text }),
-  });
-
-/** The shopper's Yes on the `confirm` part of the conversation's last reply. */
-const confirmYes = (url: string, c: { id: string; auth: Record<string, string> }, confirmId: string) =>
-  fetch(`${url}/v0/widget/${WIDGET}/conversations/${c.id}/confirmations/${confirmId}`, {
-    method: 'POST',
-    headers: { ...c.auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ answer: 'yes' }),
-  });
+const widgetApi = shopper(WIDGET);
+const conversation = widgetApi.conversation;
+const send = (url: string, c: Chat, text = QUESTION) => widgetApi.send(url, c, text);
+const confirmYes = widgetApi.confirmYes;
+const resume = widgetApi.resume;
 
 /** Asks to cancel an order and answers with the confirm part's id. */
-async function proposeCancellation(url: string, c: { id: string; auth: Record<string, string> }) {
+async function proposeCancellation(url: string, c: Chat) {
   const events = await readEvents(await send(url, c, 'Please cancel order 1004'), ended);
   const confirm = events
     .map((e) => e.data.part as { type?: string; id?: string } | undefined)
     .find((part) => part?.type === 'confirm');
   expect(confirm?.id).toBeTruthy();
   return confirm!.id!;
-}
-
-/** The widget's resume on another instance: the conversation's events after the last one it saw. */
-const resume = (url: string, c: { id: string; auth: Record<string, string> }, lastEventId: string) =>
-  fetch(`${url}/v0/widget/${WIDGET}/conversations/${c.id}/events`, {
-    headers: { ...c.auth, 'last-event-id': lastEventId },
-  });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const answer = (res: ServerResponse) => {
@@ -185,26 +84,10 @@ const cancelled = (res: ServerResponse) => {
 
 describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', () => {
   beforeAll(async () => {
-    await build({
-      configFile: false,
-      root,
-      logLevel: 'error',
-      build: {
-        ssr: true,
-        target: 'node20',
-        outDir,
-        emptyOutDir: true,
-        rollupOptions: {
-          input: { cli: 'src/server/cli.ts' },
-          output: { format: 'es', entryFileNames: '[name].js' },
-        },
-      },
-    });
-    schema = `test_${randomUUID().replaceAll('-', '')}`;
-    await onServer(`CREATE SCHEMA ${schema}`);
-    const url = new URL(serverUrl as string);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    schemaUrl = url.toString();
+    await buildServiceCli(outDir);
+    const fresh = await freshSchema(serverUrl as string);
+    schemaUrl = fresh.url;
+    dropSchema = fresh.drop;
     db = new pg.Client({ connectionString: schemaUrl });
     await db.connect();
     integrator = await startRecordingServer('http');
@@ -256,7 +139,7 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     for (const child of children) child.kill('SIGKILL');
     await integrator?.close();
     await db?.end();
-    if (schema) await onServer(`DROP SCHEMA ${schema} CASCADE`);
+    await dropSchema?.();
     rmSync(outDir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   });
@@ -266,16 +149,11 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
   });
 
   /** Kills A with SIGKILL, resumes on B, and answers what the shopper saw and how long the takeover took. */
-  async function killAndResume(
-    a: Instance,
-    c: Awaited<ReturnType<typeof conversation>>,
-    seenOnA: Promise<Seen[]>,
-  ) {
+  async function killAndResume(a: Instance, c: Chat, seenOnA: Promise<Seen[]>) {
     a.child.kill('SIGKILL');
     const killedAt = Date.now();
     const before = await seenOnA;
-    const lastId = before.filter((e) => e.id !== undefined).at(-1)?.id ?? '0';
-    const after = await readEvents(await resume(b.url, c, lastId), ended);
+    const after = await readEvents(await resume(b.url, c, lastIdOf(before)), ended);
     return { before, after, tookMs: Date.now() - killedAt };
   }
 
