@@ -43,7 +43,7 @@ const sse = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': '
 const event = (seq: number, type: string, data: object) =>
   `id: ${seq}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-function follow(url: string, afterSeq = 0) {
+function follow(url: string, afterSeq = 0, retryMs: [number, number] = [10, 40]) {
   const events: LoggedEvent[] = [];
   const statuses: StreamStatus[] = [];
   const stop = new AbortController();
@@ -54,7 +54,7 @@ function follow(url: string, afterSeq = 0) {
     key: 'anna-key',
     afterSeq,
     signal: stop.signal,
-    retryMs: [10, 40],
+    retryMs,
     onEvent: (e) => events.push(e),
     onStatus: (s) => statuses.push(s),
     onFatal: (e) => (fatal = e),
@@ -120,6 +120,32 @@ describe('followEvents', () => {
       'live',
       'closed',
     ]);
+  });
+
+  it('reconnects at once, not after its wait, when a shutting-down instance ends the stream with stream.reconnect', async () => {
+    const { url, seen } = await serve([
+      (res) => {
+        sse(res);
+        res.write(event(1, 'message.delta', { text: 'Hel' }));
+        // The instance drains (SIGTERM): no id, never stored; the connection may stay open a moment longer.
+        res.write('event: stream.reconnect\ndata: {}\n\n');
+      },
+      (res) => {
+        sse(res);
+        res.write(event(2, 'message.delta', { text: 'lo' }));
+      },
+    ]);
+    // A minute between reconnects: only a reconnect that skips the wait meets the 2 s of `until`.
+    const run = follow(url, 0, [60_000, 60_000]);
+    await until(() => run.events.length === 2);
+    run.stop.abort();
+    await run.done;
+    expect(run.events.map((e) => [e.seq, e.event.type])).toEqual([
+      [1, 'message.delta'],
+      [2, 'message.delta'],
+    ]);
+    expect(seen.map((s) => s.lastEventId)).toEqual([undefined, '1']);
+    expect(run.statuses).toEqual(['connecting', 'live', 'closed']);
   });
 
   it("retries a server error, and stops for good on a 401 with the service's error", async () => {

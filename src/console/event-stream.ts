@@ -1,7 +1,7 @@
 // The field's parser of `text/event-stream` (eventsource-parser, as the Vercel AI SDK and OpenAI's clients use): the
 // console has no byte budget, so it takes the library; the widget keeps its own few-hundred-byte parser for its budget.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { StreamEvent } from '../protocol/chat';
+import { STREAM_RECONNECT, type StreamEvent } from '../protocol/chat';
 import { type ApiError, NETWORK_ERROR, readApiError } from './api';
 
 /** One event of the conversation's log with its sequence number (the SSE `id:`, the resume point). */
@@ -56,6 +56,7 @@ export async function followEvents(options: FollowOptions): Promise<void> {
   setStatus('connecting');
   while (!signal.aborted) {
     let failure: ApiError | null = null;
+    let moved = false;
     try {
       const res = await options.fetch(options.url, {
         headers: {
@@ -77,12 +78,14 @@ export async function followEvents(options: FollowOptions): Promise<void> {
       } else {
         setStatus('live');
         wait = firstWait;
-        await readEvents(res.body, cursor, options);
+        moved = await readEvents(res.body, cursor, options);
       }
     } catch {
       failure = NETWORK_ERROR;
     }
     if (signal.aborted) break;
+    // Its instance shuts down and said so: straight back, to another instance, with no "reconnecting" shown.
+    if (moved) continue;
     // A stream the service closed (its open-time cap, a restart) or one that broke: back with Last-Event-ID.
     setStatus('reconnecting');
     await sleep(failure ? wait : firstWait, signal);
@@ -91,12 +94,15 @@ export async function followEvents(options: FollowOptions): Promise<void> {
   setStatus('closed');
 }
 
-/** Reads one response to its end (or to an abort or a drop, which throw), handing over events after `cursor.last`. */
+/**
+ * Reads one response to its end (or to an abort or a drop, which throw), handing over events after `cursor.last`.
+ * True: the service's instance ended it with `stream.reconnect` (it shuts down).
+ */
 async function readEvents(
   body: ReadableStream<Uint8Array>,
   cursor: { last: number },
   options: FollowOptions,
-): Promise<void> {
+): Promise<boolean> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const pending: EventSourceMessage[] = [];
@@ -106,9 +112,13 @@ async function readEvents(
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) return false;
       sse.feed(decoder.decode(value, { stream: true }));
       for (let e = pending.shift(); e; e = pending.shift()) {
+        if (e.event === STREAM_RECONNECT) {
+          stop();
+          return true;
+        }
         const seq = Number(e.id);
         // An id we already have (a server replaying more than asked) is skipped: each event once.
         if (!Number.isSafeInteger(seq) || seq <= cursor.last) continue;
@@ -118,7 +128,7 @@ async function readEvents(
         } catch {
           continue;
         }
-        if (options.signal.aborted) return;
+        if (options.signal.aborted) return false;
         cursor.last = seq;
         options.onEvent({ seq, event: { ...(data as object), type: e.event ?? 'message' } as StreamEvent });
       }

@@ -223,6 +223,13 @@ export type StreamEvent =
 
 export type StreamEventType = StreamEvent['type'];
 
+/**
+ * The SSE event that ends a stream because its service instance is shutting down (DESIGN "Running at scale": SIGTERM).
+ * Not an event of the log: no `id:`, `data: {}`, never stored. The client opens the stream again at once with its last
+ * `Last-Event-ID` and lands on another instance; the reply goes on there.
+ */
+export const STREAM_RECONNECT = 'stream.reconnect';
+
 /** Limits the widget and the service agree on. */
 export const MESSAGE_TEXT_MAX = 4000;
 export const CLIENT_MESSAGE_ID_MAX = 64;

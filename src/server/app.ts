@@ -124,6 +124,7 @@ export function createApp({
           promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
           stopTurns: runtime.service.stopTurns,
         },
+        drain: runtime.drain,
       }),
     );
     return widget;
@@ -151,6 +152,7 @@ export function createApp({
         hub: runtime.hub,
         stopTurns: runtime.service.stopTurns,
         streamPollMs: runtime.streamPollMs,
+        drain: runtime.drain,
       },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       catalog: { db: runtime.db },

@@ -58,9 +58,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Cannot start: ${redactSecrets(startError(e, settings.value))}\n`);
     return 1;
   }
-  const stop = () => void service.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The first SIGTERM or SIGINT drains (start.ts `shutdown`: running turns finish or go to another instance), then
+  // exits 0; a second one, from an operator who will not wait, exits at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: stopping now, without waiting for running turns\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    service.shutdown().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`Shutdown failed: ${redactSecrets(String(e))}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return 0;
 }
 

@@ -74,6 +74,20 @@ describe('parseConfig()', () => {
     );
   });
 
+  it('takes shutdownGraceSeconds from 0 to 600, 25 when not given (below Docker and Kubernetes kill timeouts once raised)', () => {
+    const r = parseConfig(base());
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.shutdownGraceSeconds).toBe(25);
+    const none = parseConfig({ ...base(), shutdownGraceSeconds: 0 });
+    expect(none.ok && none.value.shutdownGraceSeconds).toBe(0);
+    expect(errorOf({ ...base(), shutdownGraceSeconds: -1 })).toMatch(
+      /^shutdownGraceSeconds: must be 0 or more/,
+    );
+    expect(errorOf({ ...base(), shutdownGraceSeconds: 601 })).toMatch(
+      /^shutdownGraceSeconds: must be 600 or less/,
+    );
+  });
+
   it('names a bad nested field by its path', () => {
     const c = base();
     Object.assign(c.widgets[0], { feeds: [{ url: 'https://ok.example/feed' }, { url: 'not a url' }] });

@@ -337,6 +337,21 @@ const ServiceFields = v.strictObject({
     ),
     8,
   ),
+  /**
+   * Issue 23, SIGTERM: how long a stopping instance lets its running turns finish. Those still running after it are
+   * handed to another instance on PostgreSQL (their leases lapse at once), or end as failed on the embedded database.
+   * Keep it below the orchestrator's kill timeout (Docker's `stop_grace_period`, Kubernetes'
+   * `terminationGracePeriodSeconds`).
+   */
+  shutdownGraceSeconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(0, 'must be 0 or more'),
+      v.maxValue(600, 'must be 600 or less'),
+    ),
+    25,
+  ),
   /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
   trustProxy: v.optional(
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),

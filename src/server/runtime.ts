@@ -103,7 +103,13 @@ export interface Runtime {
   metricsToken?: string;
   /** Shutdown has begun: `/readyz` answers 503 from now on. */
   isDraining(): boolean;
+  /**
+   * SIGTERM (issue 23): from now on `/readyz` is 503, new turns and streams get `503 draining`, open streams end with
+   * `stream.reconnect`, and this instance claims no other's turns. Running turns go on (`service.drain`).
+   */
   beginDrain(): void;
+  /** Aborted by `beginDrain`. */
+  drain: AbortSignal;
   /** The service has agents: widgets offer "Talk to a person", and a request hands the conversation over. */
   hasAgents: boolean;
   close(): Promise<void>;
@@ -262,6 +268,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const retention = scheduleRetentionSweep(db, registry.widgets, logger);
   const hub = clusterHub(createEventHub(), bus);
   let draining = false;
+  const drainController = new AbortController();
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   const toolsFor = (
@@ -271,6 +278,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     storedUser: VerifiedUser | null = null,
     wrap: (tools: EngineTools) => EngineTools = (tools) => tools,
     journal?: CallJournal,
+    signal?: AbortSignal,
   ): EngineTools => {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
@@ -281,9 +289,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const baseId = previews.baseOf(widgetId);
     const preview = baseId !== undefined;
     const storeId = baseId ?? widgetId;
-    const callOptions = preview
-      ? { ...actionOptions, signingSecretFor: () => previews.signingSecretOf(widgetId) }
-      : actionOptions;
+    const callOptions = {
+      ...actionOptions,
+      ...(preview && { signingSecretFor: () => previews.signingSecretOf(widgetId) }),
+      signal,
+    };
     const callOne = async (
       action: Parameters<EngineTools['callAction']>[0],
       params: Parameters<EngineTools['callAction']>[1],
@@ -347,7 +357,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
   const leases = isShared ? createTurnLeases(db, randomUUID(), config.turnLeaseSeconds * 1000) : undefined;
   const service = createChatService({
-    ...(leases && { leases, callJournal: (replyId: string) => callJournal(db, replyId) }),
+    ...(leases && {
+      leases,
+      callJournal: (replyId: string, signal: AbortSignal) =>
+        callJournal(db, replyId, { owner: leases.owner, signal }),
+    }),
     chat,
     hub,
     engine: engine.value,
@@ -452,8 +466,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     bus,
     metricsToken,
     isDraining: () => draining,
+    drain: drainController.signal,
     beginDrain: () => {
       draining = true;
+      drainController.abort();
     },
     actionOptions,
     tasks,

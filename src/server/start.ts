@@ -30,8 +30,18 @@ export interface StartOptions {
 
 export interface RunningService {
   url: string;
+  /** Stops at once: open connections are cut, running turns are not waited for past the database's close. */
   close(): Promise<void>;
+  /**
+   * SIGTERM (issue 23, DESIGN "Running at scale"): not ready at once (`/readyz` 503), no new turns or streams (`503
+   * draining`), open streams told to reconnect elsewhere; running turns get `shutdownGraceSeconds` to finish, then are
+   * handed to another instance (PostgreSQL) or end as interrupted; then the socket and the database close.
+   */
+  shutdown(): Promise<void>;
 }
+
+/** After the turns: how long requests still in flight (a task long-poll, a download) get before they are cut. */
+const REQUESTS_GRACE_MS = 5000;
 
 /**
  * The built files sit in `dist/`. This module runs from `src/server/` in tests, or bundled into
@@ -90,14 +100,34 @@ export async function startService({
   const url = `http://${shownHost}:${address.port}`;
   // The start line: where the service answers, its widget loader and its console, for whoever reads the log.
   logger.info('service listening', { url, loader: `${url}/sdk/loader.js`, console: `${url}/console` });
+  let closing: Promise<void> | undefined;
+  const closeServer = (graceMs: number) =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      if (!('closeAllConnections' in server)) return;
+      server.closeIdleConnections();
+      if (graceMs === 0) server.closeAllConnections();
+      else setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    });
   return {
     url,
-    close: async () => {
-      await new Promise<void>((done) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => done());
-      });
-      await runtime.close();
+    close: () => {
+      closing ??= closeServer(0).then(() => runtime.close());
+      return closing;
+    },
+    shutdown: () => {
+      closing ??= (async () => {
+        const started = performance.now();
+        runtime.beginDrain();
+        logger.info('draining: not ready, no new turns; running turns may finish', {
+          graceSeconds: config.shutdownGraceSeconds,
+        });
+        await runtime.service.drain(config.shutdownGraceSeconds * 1000);
+        await closeServer(REQUESTS_GRACE_MS);
+        await runtime.close();
+        logger.info('shut down', { seconds: Math.round((performance.now() - started) / 100) / 10 });
+      })();
+      return closing;
     },
   };
 }

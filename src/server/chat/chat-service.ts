@@ -55,6 +55,12 @@ export interface ChatService {
   takeOver(claim: ClaimedTurn): Promise<boolean>;
   /** Resolves when every turn started so far has ended (graceful shutdown, tests). */
   idle(): Promise<void>;
+  /**
+   * SIGTERM (issue 23): lets the turns running or queued here finish for up to `graceMs`, then stops those left: on a
+   * shared database their leases lapse and another instance takes them over; without one they end as failed. Resolves
+   * once none runs.
+   */
+  drain(graceMs: number): Promise<void>;
 }
 
 /** The user message a button answer is stored as. */
@@ -80,6 +86,8 @@ export function createChatService(
   const running = new Set<Promise<void>>();
   /** Each conversation's turns on this instance, running or queued, to stop on a take. */
   const stops = new Map<string, Set<AbortController>>();
+  /** Aborted when the shutdown grace is over: the turns still here stop (Turn.drain). */
+  const handBack = new AbortController();
   /** The replies whose turns run or wait on this instance (a lapsed lease of one of them is not run twice here). */
   const replies = new Set<string>();
 
@@ -157,7 +165,9 @@ export function createChatService(
           starters: deps.startersOf?.(widgetId) ?? [],
           lease: leaseOf(widgetId, conversationId, started.message.id),
         };
-        enqueue(conversationId, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
+        enqueue(conversationId, turn.reply.id, (stop) =>
+          runTurn(deps, { ...turn, stop, drain: handBack.signal }),
+        );
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },
@@ -202,7 +212,9 @@ export function createChatService(
           button: { confirmId: proposal.id, answer },
           lease: leaseOf(widgetId, conversation.id, started.message.id),
         };
-        enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
+        enqueue(conversation.id, turn.reply.id, (stop) =>
+          runTurn(deps, { ...turn, stop, drain: handBack.signal }),
+        );
       }
       return { conversation, userMessage: added.message, reply: started.message };
     },
@@ -239,7 +251,9 @@ export function createChatService(
         resumed: shown.map((e) => e.event),
         lease: leaseOf(claim.widgetId, conversation.id, reply.id, true),
       };
-      enqueue(conversation.id, turn.reply.id, (stop) => runTurn(deps, { ...turn, stop }));
+      enqueue(conversation.id, turn.reply.id, (stop) =>
+        runTurn(deps, { ...turn, stop, drain: handBack.signal }),
+      );
       return true;
     },
     stopTurns(conversationId) {
@@ -247,6 +261,24 @@ export function createChatService(
     },
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
+    },
+    async drain(graceMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const over = new Promise<void>((done) => {
+        timer = setTimeout(done, graceMs);
+      });
+      await Promise.race([this.idle(), over]);
+      clearTimeout(timer);
+      if (running.size > 0) {
+        deps.logger.warn(
+          'shutdown grace over: stopping the turns still running (handed to another instance on PostgreSQL)',
+          {
+            turns: running.size,
+          },
+        );
+        handBack.abort();
+      }
+      await this.idle();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface HeldLease {
   check(): Promise<boolean>;
   /** The turn ended: renewals stop, and the lease goes (only if it is still this instance's). */
   release(): Promise<void>;
+  /** The instance shuts down with the turn unfinished: renewals stop, and the lease lapses for another to claim. */
+  handBack(): Promise<void>;
 }
 
 /**
@@ -58,6 +60,11 @@ export function holdLease(
       clearInterval(renewer);
       await ready.catch(() => {});
       await leases.release(turn.replyId);
+    },
+    async handBack() {
+      clearInterval(renewer);
+      await ready.catch(() => {});
+      await leases.lapse(turn.replyId);
     },
   };
 }

@@ -42,6 +42,8 @@ export interface TurnDeps {
     user?: VerifiedUser | null,
     wrap?: (tools: EngineTools) => EngineTools,
     journal?: CallJournal,
+    /** The turn's: integrator calls in flight end with it (a shutdown, a take, the deadline). */
+    signal?: AbortSignal,
   ): EngineTools;
   /**
    * Issue 23, on a shared database: each turn holds a lease on its reply, renewed while it runs, so that another
@@ -49,7 +51,8 @@ export interface TurnDeps {
    * a completed one. Absent (one process, unit tests): neither.
    */
   leases?: TurnLeases;
-  callJournal?(replyId: string): CallJournal;
+  /** `signal`: the turn's; a call it stopped waiting for records no outcome (storage/turn-calls.ts). */
+  callJournal?(replyId: string, signal: AbortSignal): CallJournal;
   /** Calls waiting for the shopper's yes (migration 015). */
   proposals: ProposalStore;
   /** A whole turn's deadline; the engine is aborted after it. */
@@ -84,6 +87,11 @@ export interface Turn {
   button?: { confirmId: string; answer: 'yes' | 'no' };
   /** Aborted when a person takes the conversation over on this instance: the engine stops, the reply ends as it is. */
   stop?: AbortSignal;
+  /**
+   * Aborted when this instance shuts down and the grace for running turns is over (SIGTERM, issue 23): the turn stops
+   * and, under a lease, hands it back (another instance takes it over at once); without one, it ends as interrupted.
+   */
+  drain?: AbortSignal;
   /** The turn's lease, taken when it was queued (issue 23, on a shared database). */
   lease?: HeldLease;
   /**
@@ -97,6 +105,8 @@ export interface Turn {
 const HANDED_OVER = new Error('handed_over');
 /** The abort reason of a turn whose lease another instance holds now: it writes nothing more, not even an error. */
 const LEASE_LOST = new Error('lease_lost');
+/** The abort reason of a turn stopped by its instance's shutdown (Turn.drain). */
+const DRAINED = Object.assign(new Error('interrupted'), { code: 'interrupted' });
 
 /** Is a new event the same as one the log holds (read back from jsonb: key order differs, strings are cleaned)? */
 const sameEvent = (stored: StreamEvent, event: StreamEvent) =>
@@ -129,6 +139,7 @@ const FAILURE_TEXT: Record<ReplyLanguage, Record<string, string>> = {
     turn_timeout: 'The assistant took too long to answer. Please try again.',
     model_timeout: 'The assistant took too long to answer. Please try again.',
     model_unavailable: 'The assistant is not available right now. Please try again in a moment.',
+    interrupted: 'The assistant was interrupted while answering. Please send your message again.',
     other: 'Something went wrong while answering. Please try again.',
   },
   de: {
@@ -136,6 +147,8 @@ const FAILURE_TEXT: Record<ReplyLanguage, Record<string, string>> = {
     model_timeout: 'Der Assistent hat zu lange gebraucht. Bitte versuchen Sie es noch einmal.',
     model_unavailable:
       'Der Assistent ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+    interrupted:
+      'Der Assistent wurde beim Antworten unterbrochen. Bitte senden Sie Ihre Nachricht noch einmal.',
     other: 'Beim Antworten ist etwas schiefgegangen. Bitte versuchen Sie es noch einmal.',
   },
 };
@@ -159,7 +172,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const stopped = () => controller.abort(HANDED_OVER);
   const started = performance.now();
   // For /metrics (issue 23): how the turn ended, set where it ends well.
-  let outcome: 'done' | 'failed' | 'handed_over' | 'lease_lost' = 'failed';
+  let outcome: 'done' | 'failed' | 'handed_over' | 'lease_lost' | 'handed_back' = 'failed';
+  /** Stopped by the shutdown under a lease: the lease lapses for another instance instead of going. */
+  let handingBack = false;
   // The lease the chat service took when the turn was queued; taken here when the turn is run on its own (tests).
   const lease =
     turn.lease ??
@@ -172,7 +187,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const leaseLost = () => controller.abort(LEASE_LOST);
   if (lease?.lost.aborted) leaseLost();
   else lease?.lost.addEventListener('abort', leaseLost, { once: true });
-  const journal = deps.callJournal?.(turn.reply.id);
+  const journal = deps.callJournal?.(turn.reply.id, controller.signal);
   /** Appends one event to the reply, fenced by the lease when the turn holds one. */
   const append = (event: StreamEvent) =>
     chat.appendEvent(conversationId, turn.reply.id, event, lease?.owner).catch((error: unknown) => {
@@ -181,6 +196,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     });
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
+  const drained = () => controller.abort(DRAINED);
+  if (turn.drain?.aborted) drained();
+  else turn.drain?.addEventListener('abort', drained, { once: true });
   const emit = async (event: ReplyEvent): Promise<void> => {
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
     // Choices outside the protocol's caps never reach a shopper, whichever engine wrote them.
@@ -241,6 +259,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   };
   try {
     await lease?.ready;
+    // Stopped by the shutdown before it began (queued behind another): nothing is called, nothing written.
+    if (controller.signal.reason === DRAINED) throw DRAINED;
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
     const before = await deps.handoff?.modeOf(conversationId);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
@@ -264,6 +284,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       turn.conversation.user,
       undefined,
       journal,
+      controller.signal,
     );
     const answered = await answerProposal({
       proposals: deps.proposals,
@@ -311,6 +332,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
                 emitPart: (part) => emit({ type: 'part', part }),
               }),
             journal,
+            controller.signal,
           ),
           deps.handoff?.requestHuman &&
             (async () => {
@@ -339,6 +361,16 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     await finish();
     outcome = 'done';
   } catch (error) {
+    if (controller.signal.reason === DRAINED && lease && !lease.lost.aborted) {
+      // The instance shuts down: another instance takes the turn over from what it wrote (the reply goes on there).
+      logger.warn('turn handed back on shutdown: another instance takes it over', {
+        conversationId,
+        reply: turn.reply.id,
+      });
+      handingBack = true;
+      outcome = 'handed_back';
+      return;
+    }
     if (controller.signal.reason === LEASE_LOST) {
       // Another instance holds the turn now and ends the reply; this one stops where it is.
       logger.warn('turn lease lost: another instance runs the turn', {
@@ -369,7 +401,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       outcome = 'lease_lost';
       return;
     }
-    const code = errorCode(error);
+    const code = controller.signal.reason === DRAINED ? DRAINED.code : errorCode(error);
     const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
     await chat
@@ -382,11 +414,12 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   } finally {
     clearTimeout(timer);
     lease?.lost.removeEventListener('abort', leaseLost);
-    // Only this instance's own lease goes: one another instance claimed stays with it.
-    await lease
-      ?.release()
-      .catch((e: unknown) => logger.warn('could not release a turn lease', { error: String(e) }));
+    // Only this instance's own lease goes (or lapses): one another instance claimed stays with it.
+    await (handingBack ? lease?.handBack() : lease?.release())?.catch((e: unknown) =>
+      logger.warn('could not release a turn lease', { error: String(e) }),
+    );
     turn.stop?.removeEventListener('abort', stopped);
+    turn.drain?.removeEventListener('abort', drained);
     hub.notify(conversationId);
     metrics.turns.inc({ outcome });
     metrics.turnSeconds.observe({ outcome }, (performance.now() - started) / 1000);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
-import type { StreamEvent } from '../../protocol/chat';
+import { STREAM_RECONNECT, type StreamEvent } from '../../protocol/chat';
 import { openStreams } from '../ops/metrics';
 import type { ChatStore } from '../storage/chat-store';
 import type { EventHub } from './event-hub';
@@ -24,6 +24,11 @@ export interface LogStreamOptions {
   pollMs?: number;
   /** Called once when the stream has ended, whichever side ended it (the open-streams limit releases its lease). */
   onClose?: () => void;
+  /**
+   * Aborted when the instance starts shutting down (SIGTERM): the stream ends with a `stream.reconnect` event, and the
+   * client reconnects at once, to another instance, with Last-Event-ID.
+   */
+  drain?: AbortSignal;
 }
 
 const PAGE = 500;
@@ -65,11 +70,18 @@ export function streamFromLog(
   async function pump(stream: SSEStreamingApi): Promise<void> {
     const closed = new AbortController();
     stream.onAbort(() => closed.abort());
+    const { drain } = options;
+    // A wait for the next append ends on a drain too.
+    const waiting = drain ? AbortSignal.any([closed.signal, drain]) : closed.signal;
     const deadline = Date.now() + maxOpenMs;
     let last = options.afterSeq;
     let sawTerminal = false;
     let lastWrite = Date.now();
     while (!closed.signal.aborted && Date.now() < deadline) {
+      if (drain?.aborted) {
+        await stream.writeSSE({ event: STREAM_RECONNECT, data: '{}' });
+        return;
+      }
       const mark = hub.mark();
       const batch = await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
       for (const { seq, event } of batch) {
@@ -88,7 +100,7 @@ export function streamFromLog(
         continue;
       }
       // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
-      await hub.wait(conversationId, pollMs, closed.signal, mark);
+      await hub.wait(conversationId, pollMs, waiting, mark);
       if (Date.now() - lastWrite >= keepAliveMs) {
         await stream.write(': keep-alive\n\n');
         lastWrite = Date.now();

@@ -63,6 +63,11 @@ export interface WidgetChatDeps {
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
   };
+  /**
+   * Aborted when the instance starts shutting down (SIGTERM, issue 23): open streams end with `stream.reconnect`, and
+   * new turns and streams get `503 draining`, which the widget sends again; the proxy has another instance by then.
+   */
+  drain?: AbortSignal;
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -73,6 +78,16 @@ function lastEventId(c: Context): number | null {
 }
 
 const notFound = (c: Context) => errorResponse(c, 404, 'not_found', 'No such conversation for this widget.');
+
+/**
+ * A turn or a stream asked of an instance that is shutting down: another instance answers it. `Retry-After` and
+ * `connection: close`, so that neither the client nor a proxy's pooled connection comes back here.
+ */
+const draining = (c: Context) => {
+  c.header('retry-after', '1');
+  c.header('connection', 'close');
+  return errorResponse(c, 503, 'draining', 'This instance is shutting down; send the request again.');
+};
 
 /** The holder as the shopper may see them: the name only. */
 const agentNameOf = (conversation: Pick<Conversation, 'agent'>): AgentName | null =>
@@ -112,6 +127,7 @@ export function widgetChatRoutes({
   findWidget,
   trustProxy,
   handoff,
+  drain,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -167,6 +183,8 @@ export function widgetChatRoutes({
     if (afterSeq === null) return badEventId(c);
     const widgetId = c.req.param('widgetId');
     const { identityToken, ...request } = body.value;
+    // Before the limits: a message refused here is sent again, to another instance, and must not count twice.
+    if (drain?.aborted) return draining(c);
     const refused = await admitMessage(c, identityToken, request.clientMessageId);
     if (refused) return refused;
     const sent = await service.send(widgetId, c.req.param('id'), request);
@@ -189,6 +207,7 @@ export function widgetChatRoutes({
       conversationId: sent.conversation.id,
       messageId: sent.reply.id,
       afterSeq,
+      drain,
     });
   });
 
@@ -201,6 +220,7 @@ export function widgetChatRoutes({
     // Issue 21: a person has the conversation (or was asked for); its pending confirmation expired when it left the
     // assistant, and nothing may be called now.
     if (c.var.conversation.mode !== 'assistant') return handedOver(c);
+    if (drain?.aborted) return draining(c);
     // An answer is a message of the shopper's, stored as "Yes"/"No" under its own clientMessageId.
     const refused = await admitMessage(
       c,
@@ -226,6 +246,7 @@ export function widgetChatRoutes({
       conversationId: answered.conversation.id,
       messageId: answered.reply.id,
       afterSeq,
+      drain,
     });
   });
 
@@ -233,6 +254,7 @@ export function widgetChatRoutes({
     const afterSeq = lastEventId(c);
     if (afterSeq === null) return badEventId(c);
     const { conversation } = c.var;
+    if (drain?.aborted) return draining(c);
     const lease = await limits.openStream(widgetOf(c), clientAddress(c, trustProxy));
     if (!lease.allowed) return rateLimited(c, lease);
     // `follow=1`: the shopper has the chat open and an agent may step in on the assistant's conversation at any moment
@@ -252,6 +274,7 @@ export function widgetChatRoutes({
         return state !== null && state.mode !== 'assistant';
       },
       pollMs: streamPollMs,
+      drain,
     });
   });
 

@@ -42,6 +42,10 @@ export const serviceBackends: ServiceBackend[] = [
                 await service.close();
                 await onServer(url, `DROP SCHEMA ${schema} CASCADE`);
               },
+              async shutdown() {
+                await service.shutdown();
+                await onServer(url, `DROP SCHEMA ${schema} CASCADE`);
+              },
             };
           },
         },

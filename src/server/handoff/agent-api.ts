@@ -28,6 +28,8 @@ export interface AgentApiDeps {
   streamPollMs: number;
   /** How long one console stream stays open at most; the console reconnects with Last-Event-ID. */
   eventsMaxOpenMs?: number;
+  /** Aborted when the instance shuts down: console streams end with `stream.reconnect` (see `LogStreamOptions`). */
+  drain?: AbortSignal;
 }
 
 /** An agent's message is checked as a shopper's is (1..MESSAGE_TEXT_MAX characters, not blank). */
@@ -136,6 +138,7 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
       isStreaming: async () => true,
       maxOpenMs: deps.eventsMaxOpenMs ?? 5 * 60_000,
       pollMs: deps.streamPollMs,
+      drain: deps.drain,
     });
   });
 

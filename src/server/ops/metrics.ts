@@ -9,7 +9,7 @@ collectDefaultMetrics({ register: registry, prefix: 'service_' });
 
 export const turns = new Counter({
   name: 'service_turns_total',
-  help: 'Assistant turns, by how they ended (done, failed, handed_over, lease_lost: taken over by another instance).',
+  help: 'Assistant turns, by how they ended (done, failed, handed_over, lease_lost: taken over by another instance, handed_back: given to another on shutdown).',
   labelNames: ['outcome'] as const,
   registers: [registry],
 });

@@ -51,7 +51,16 @@ export function paramsDigest(params: unknown): string {
     .slice(0, 22);
 }
 
-export function callJournal(db: Db, replyId: string): CallJournal {
+/**
+ * `turn`: the lease owner and the turn's abort signal. A call whose turn was stopped meanwhile (its instance shutting
+ * down, its lease lost) records no outcome: whoever runs the turn next makes it again, with the same request id, as a
+ * call whose outcome is unknown. And only the lease's owner records one (the fence, as for the reply's events).
+ */
+export function callJournal(
+  db: Db,
+  replyId: string,
+  turn?: { owner: string; signal: AbortSignal },
+): CallJournal {
   const seen = new Map<string, number>();
   return {
     async call<R extends CallOutcome>(
@@ -83,9 +92,12 @@ export function callJournal(db: Db, replyId: string): CallJournal {
         [replyId, key, requestId],
       );
       const outcome = await invoke(requestId);
+      turn?.signal.throwIfAborted();
       await db.query(
-        `UPDATE turn_calls SET status = 'completed', outcome = $3::jsonb WHERE reply_id = $1 AND call_key = $2`,
-        [replyId, key, storableJson(outcome)],
+        `UPDATE turn_calls SET status = 'completed', outcome = $3::jsonb
+          WHERE reply_id = $1 AND call_key = $2
+            AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM turn_leases l WHERE l.reply_id = $1 AND l.owner = $4))`,
+        [replyId, key, storableJson(outcome), turn?.owner ?? null],
       );
       return outcome;
     },

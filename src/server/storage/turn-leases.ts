@@ -30,6 +30,12 @@ export interface TurnLeases {
   /** The turn ended (its reply is finished): the lease goes. Only this instance's own. */
   release(replyId: string): Promise<void>;
   /**
+   * The instance is shutting down and hands the unfinished turn to another (SIGTERM past `shutdownGraceSeconds`): the
+   * lease lapses now, so the next instance to look claims it, without waiting a whole lease. A hand-back is no crash,
+   * so it does not count against the takeovers a turn may have.
+   */
+  lapse(replyId: string): Promise<void>;
+  /**
    * Claims for this instance the lapsed leases of one conversation, the one with the oldest lapsed reply: all of its
    * lapsed turns, in their order (empty: none lapsed). Under a lock on the conversation: instances looking at the same
    * moment claim different conversations, never a turn twice. A lease left by a reply that did end is removed, not claimed.
@@ -124,6 +130,13 @@ export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLe
         [replyId, owner, secs],
       );
       return rows.length === 1;
+    },
+    async lapse(replyId) {
+      await db.query(
+        `UPDATE turn_leases SET lease_until = now() - interval '1 second', takeovers = takeovers - 1
+          WHERE reply_id = $1 AND owner = $2`,
+        [replyId, owner],
+      );
     },
     async release(replyId) {
       await db.query('DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $2', [replyId, owner]);

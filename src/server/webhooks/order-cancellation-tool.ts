@@ -15,7 +15,8 @@ import type { WebhookCallStore } from './webhook-call-store';
 export interface OrderCancellationToolDeps {
   calls: WebhookCallStore;
   logger: Logger;
-  options: Omit<WebhookCallOptions, 'signal'>;
+  /** With the turn's `signal`: a call in flight ends with the turn. */
+  options: WebhookCallOptions;
   /** The turn's call journal, in a turn another instance could take over (issue 23). */
   journal?: CallJournal;
 }

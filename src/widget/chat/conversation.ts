@@ -14,6 +14,7 @@ import {
   type QueuedMessageResponse,
   REPLY_ID_HEADER,
   type ServiceSettings,
+  STREAM_RECONNECT,
   type StreamEvent,
   WIDGET_API_PREFIX,
 } from '../../protocol';
@@ -72,6 +73,8 @@ type Queued = [string, string];
 const REFUSED = new Error('refused');
 /** The stored conversation is gone on the service (expired, another database): start a new one. */
 const GONE = new Error('gone');
+/** A reply stream the service's instance ended as it shut down (`stream.reconnect`): resumed at once, elsewhere. */
+const MOVED = 1;
 
 /** How often a streaming answer is painted at most: one render a frame, however fast the deltas arrive. */
 const FLUSH_MS = 16;
@@ -288,9 +291,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /**
    * Reads one answer stream into the reply `replyId` until its end (`message.done` or `error`). Returns whether the
-   * end was seen; a stream cut before it returns false (or throws) and the caller resumes after `lastSeq`.
+   * end was seen; a stream cut before it returns false (or throws) and the caller resumes after `lastSeq`. `MOVED`: the
+   * service's instance is shutting down and said so (`stream.reconnect`): resume at once, another instance answers.
    */
-  const read = async (response: Response, replyId: string): Promise<boolean> => {
+  const read = async (response: Response, replyId: string): Promise<boolean | typeof MOVED> => {
     // Never changed in place: every change makes a new array, so the store's message stays as it was.
     let parts: MessagePart[] = store.messages.peek().find((m) => m.id === replyId)?.parts ?? [];
     /** Text of deltas not yet in `parts`: a burst of deltas becomes one string, not one array per delta. */
@@ -299,6 +303,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let flushedAt = 0;
     let isEnded = false;
+    let isMoved = false;
     const fold = (): void => {
       const last = parts[parts.length - 1];
       if (text)
@@ -317,6 +322,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
       change = undefined;
     };
     const apply = ({ id, type, data }: SseEvent): void => {
+      if (type === STREAM_RECONNECT) {
+        isMoved = true;
+        return;
+      }
       let event: StreamEvent;
       try {
         event = { ...JSON.parse(data), type } as StreamEvent;
@@ -354,7 +363,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     const sse = createSseParser();
     try {
-      for (let slice = performance.now(); !isEnded; ) {
+      for (let slice = performance.now(); !isEnded && !isMoved; ) {
         const event = sse.next();
         if (event) apply(event);
         else {
@@ -372,11 +381,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
         }
       }
     } finally {
-      if (isEnded) reader.cancel().catch(() => {});
+      if (isEnded || isMoved) reader.cancel().catch(() => {});
       flush();
     }
     if (isEnded) finished(replyId);
-    return isEnded;
+    return isEnded || (isMoved && MOVED);
   };
 
   /** A reply (or an agent's message) ended: announce it, and count it as unread while the panel is closed. */
@@ -641,7 +650,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
       let ms: number | undefined;
       try {
         response ??= await request('GET', `/${conversationId}/events?lastEventId=${lastSeq}`);
-        if (await read(response, replyId)) return;
+        const got = await read(response, replyId);
+        if (got === true) return;
+        if (got) {
+          // Moved: straight on, as if nothing happened (the loop makes attempt 0 again).
+          attempt = -1;
+          first = response = undefined;
+          continue;
+        }
         // A resume that closed without the end: the service no longer writes this reply (it restarted mid-answer).
         if (!first) attempt = Math.max(attempt, 3);
       } catch (error) {
