@@ -646,6 +646,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const follow = async (first: Response | undefined, replyId: string): Promise<void> => {
     const { signal } = session;
     let response = first;
+    let isMoved = false;
     for (let attempt = 0; !signal.aborted; attempt++) {
       let ms: number | undefined;
       try {
@@ -656,6 +657,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
           // Moved: straight on, as if nothing happened (the loop makes attempt 0 again).
           attempt = -1;
           first = response = undefined;
+          isMoved = true;
           continue;
         }
         // A resume that closed without the end: the service no longer writes this reply (it restarted mid-answer).
@@ -671,7 +673,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       first = undefined;
       response = undefined;
-      await waitToRetry(attempt, ms);
+      // Right after a move the balancer may still pick the instance that is going (`503 draining`): tried again
+      // without a word, as the shopper lost nothing.
+      if (isMoved) await pause(ms ?? wait(attempt));
+      else await waitToRetry(attempt, ms);
+      isMoved = false;
     }
   };
 
