@@ -101,6 +101,33 @@ describe('a taken-over turn', () => {
     expect(await parts()).toEqual([{ type: 'text', text: 'Your ord\n\nparcel ships today.' }]);
   });
 
+  it('a taken-over turn of a conversation a person took meanwhile ends saying who answers, its engine not run again', async () => {
+    const { turn, events, parts } = await replyWith([{ type: 'message.delta', text: 'Let me look' }]);
+    let asked = 0;
+    const engine: AssistantEngine = {
+      async reply() {
+        asked++;
+        return { state: null };
+      },
+    };
+    await runTurn(
+      deps(engine, {
+        handoff: {
+          modeOf: async () => ({ mode: 'agent', agent: { id: 'anna', name: 'Anna' }, waitingSince: null }),
+        },
+      }),
+      turn,
+    );
+    expect(asked).toBe(0);
+    const log = await events();
+    expect(log.map((e) => e.type)).not.toContain('error');
+    expect(log.at(-1)).toEqual({ type: 'message.done', messageId: turn.reply.id });
+    // What the first run said stays; the rest says who has the conversation now, after a paragraph break.
+    const text = (await parts())?.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
+    expect(text.startsWith('Let me look\n\n')).toBe(true);
+    expect(text).toContain('Anna');
+  });
+
   it('a turn whose lease another instance claimed writes nothing more and no error', async () => {
     const leaseMs = 300;
     const mine = createTurnLeases(db, 'instance-a', leaseMs);
