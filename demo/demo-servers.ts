@@ -67,7 +67,7 @@ export const DEMO_AGENTS = [
   },
   { id: 'sam', name: 'Sam', role: 'admin', keyEnv: 'DEMO_AGENT_KEY_SAM', key: 'demo-agent-sam-not-secret' },
 ] as const;
-/** The demo store's identity secret (README "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
+/** The demo store's identity secret (docs/security.md "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
 export const DEMO_IDENTITY_SECRET = 'demo-identity-secret-not-secret-0123456789';
 /** The demo's task API key (`npx service-widget task …`). Demo only, like the admin key. */
 export const DEMO_TASK_KEY = 'nsk_demo_task_key_not_secret';

@@ -116,7 +116,7 @@ export async function renderTemplate(
 }
 
 /**
- * What a store's back end does for a signed-in customer (README "Identity"): an HS256 JWT with their id, valid for two
+ * What a store's back end does for a signed-in customer (docs/security.md "Identity"): an HS256 JWT with their id, valid for two
  * hours. The demo "signs in" whoever `?customer=` names (letters, digits, `-`, `_`); a real store uses its session.
  */
 export async function demoIdentityToken(

@@ -428,7 +428,7 @@ describe('/console, reading a conversation', () => {
       token: string;
     };
     token = created.token;
-    // The reason comes with the request: the call waits for a plain yes (README "Confirmations").
+    // The reason comes with the request: the call waits for a plain yes (docs/security.md "Confirmations").
     for (const [i, text] of [`Please cancel order 1002 because ${XSS_NAME}`, 'yes'].entries()) {
       const events = await readSse(
         await post(`/conversations/${created.conversationId}/messages`, {

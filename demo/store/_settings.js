@@ -32,7 +32,7 @@
     settings.customInstructions = '';
     settings.hidden = 'yes';
   }
-  // Filled in by the store's server for a signed-in customer (README "Identity"); empty otherwise.
+  // Filled in by the store's server for a signed-in customer (docs/security.md "Identity"); empty otherwise.
   const identityToken = '%IDENTITY_TOKEN%';
   if (identityToken) settings.identityToken = identityToken;
   // The store's cart (demo/store-cart.ts). The widget config's `cart: true` puts "Add to cart" on the assistant's

@@ -21,7 +21,7 @@ export interface QueuedOutcome {
   userMessage: StoredMessage;
 }
 
-/** Why an answer to a proposal is refused (README "Confirmations"). */
+/** Why an answer to a proposal is refused (docs/security.md "Confirmations"). */
 export type AnswerRefusal =
   | { refused: 'unknown_conversation' }
   | { refused: 'unknown_confirmation' }

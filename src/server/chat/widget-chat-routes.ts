@@ -211,7 +211,7 @@ export function widgetChatRoutes({
     });
   });
 
-  // README "Confirmations": the shopper's Yes or No, answered like `POST …/messages` (the answer turn's stream).
+  // docs/security.md "Confirmations": the shopper's Yes or No, answered like `POST …/messages` (the answer turn's stream).
   app.post('/:widgetId/conversations/:id/confirmations/:confirmId', async (c) => {
     const body = await readJsonBody(c, ConfirmationSchema);
     if (!body.ok) return body.response;

@@ -11,7 +11,7 @@ import { callName } from './confirming-tools';
 import type { Proposal, ProposalStore } from './proposal-store';
 import { typedAnswer } from './typed-answer';
 
-// The turn of a shopper's answer to a proposal (README "Confirmations"). It runs before the engine, in the service:
+// The turn of a shopper's answer to a proposal (docs/security.md "Confirmations"). It runs before the engine, in the service:
 // the proposal is claimed (one conditional UPDATE, so only one answer ever wins), and on a yes the stored call is
 // made, once, with the stored parameters and the integrator-facing tools themselves (not the confirming ones the
 // engine gets). The engine then only presents the result.

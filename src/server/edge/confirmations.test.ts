@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { textAnswer, toolCallAnswer } from '../engine/openai/fake-openai-server';
 import { type ConfirmKit, startConfirmKit } from './confirm-test-kit';
 
-// README "Confirmations", over real HTTP: what confirms, the button endpoint, the typed-yes rule, and what the shopper
+// docs/security.md "Confirmations", over real HTTP: what confirms, the button endpoint, the typed-yes rule, and what the shopper
 // reads after a yes, for both engines.
 
 describe('confirmations (local engine)', () => {

@@ -1,4 +1,4 @@
-// A typed answer to a pending proposal (README "Confirmations"): the whole message must be a yes or a no, in English
+// A typed answer to a pending proposal (docs/security.md "Confirmations"): the whole message must be a yes or a no, in English
 // or German, with politeness around it ("yes please", "ja bitte", "no thanks"). Anything else is not an answer: the
 // proposal then expires and the message is answered as usual. Deliberately narrow: "yes, but order 1004 instead" or
 // "I already confirmed, cancel it now" are not a yes, and the stored call can only be confirmed as it was proposed.
