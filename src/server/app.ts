@@ -63,7 +63,11 @@ export function createApp({
   // Also before the global cap: a create request may carry a 16,000-character prompt; the routes cap their own body.
   app.route(
     TASK_API_PATH,
-    taskRoutes({ tasks: runtime.tasks, checkKey: taskKeyCheck(config.taskApiKeys, config.widgets[0].id) }),
+    taskRoutes({
+      tasks: runtime.tasks,
+      checkKey: taskKeyCheck(config.taskApiKeys, config.widgets[0].id),
+      drain: runtime.drain,
+    }),
   );
   // Also before the global cap: settings carry the widget's knowledge; they have a cap of their own (admin only).
   app.route(

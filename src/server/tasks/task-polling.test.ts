@@ -72,6 +72,19 @@ describe('polling rules', () => {
     expect(service.runtime.tasks.waiting()).toBe(0);
   });
 
+  it('wait=1 answers at once with the task as it is when the instance starts draining (SIGTERM)', async () => {
+    await start({ waitMs: 60_000 });
+    const taskId = await create({ prompt: 'Say hi' });
+    await model.arrived(1);
+    const poll = service.result(taskId, { wait: '1' }).then(read);
+    await vi.waitFor(() => expect(service.runtime.tasks.waiting()).toBe(1));
+    service.runtime.beginDrain();
+    // The long-poll deadline is a minute: only the drain answers it within the race.
+    const held = new Promise((r) => setTimeout(() => r('held'), 10_000));
+    expect(await Promise.race([poll, held])).toEqual({ taskId, status: 'in_progress' });
+    model.answer({ content: 'Hi!' });
+  });
+
   it('wait=1 answers with the current status when the long-poll deadline passes', async () => {
     await start({ waitMs: 200 });
     const taskId = await create({ prompt: 'Say hi' });

@@ -87,7 +87,19 @@ function toResultBody(task: TaskRecord): TaskResultResponse {
  * @example
  * app.route(TASK_API_PATH, taskRoutes({ tasks: runtime.tasks, checkKey: taskKeyCheck(config.taskApiKeys, 'shop') }));
  */
-export function taskRoutes({ tasks, checkKey }: { tasks: TaskService; checkKey: TaskKeyCheck }): Hono<Env> {
+export function taskRoutes({
+  tasks,
+  checkKey,
+  drain,
+}: {
+  tasks: TaskService;
+  checkKey: TaskKeyCheck;
+  /**
+   * Aborted when the instance shuts down (SIGTERM): a `wait=1` long-poll answers at once with the task as it is, and
+   * the client's next poll goes to another instance, instead of being cut when the instance closes.
+   */
+  drain?: AbortSignal;
+}): Hono<Env> {
   const app = new Hono<Env>();
   app.use(async (c, next) => {
     const user = checkKey(c.req.header('authorization'));
@@ -140,7 +152,7 @@ export function taskRoutes({ tasks, checkKey }: { tasks: TaskService; checkKey: 
       c.get('taskUser').user,
       taskId.toLowerCase(),
       c.req.query('wait') === '1',
-      c.req.raw.signal,
+      drain ? AbortSignal.any([c.req.raw.signal, drain]) : c.req.raw.signal,
     );
     if (!task) return fail(404, 'not_found', 'No such task.');
     c.header('cache-control', 'no-store');
