@@ -443,6 +443,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     isSoleProcess: !isShared,
     bus,
+    drain: drainController.signal,
     settings: options.tasks,
   });
   return {

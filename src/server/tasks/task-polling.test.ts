@@ -82,7 +82,13 @@ describe('polling rules', () => {
     // The long-poll deadline is a minute: only the drain answers it within the race.
     const held = new Promise((r) => setTimeout(() => r('held'), 10_000));
     expect(await Promise.race([poll, held])).toEqual({ taskId, status: 'in_progress' });
+    // A task created now is stored for another instance to run: this one claims nothing more while it drains.
+    const later = await create({ prompt: 'Say bye' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await read(await service.result(later))).toEqual({ taskId: later, status: 'pending' });
+    // The task it was running goes on and ends here.
     model.answer({ content: 'Hi!' });
+    expect(await read(await service.result(taskId, { wait: '1' }))).toMatchObject({ status: 'completed' });
   });
 
   it('wait=1 answers with the current status when the long-poll deadline passes', async () => {

@@ -31,6 +31,8 @@ export interface TaskRunnerOptions {
   pollMs: number;
   /** Engine steps per task at most when its proposals keep missing the schema. */
   maxAttempts: number;
+  /** True while the instance drains (SIGTERM): nothing new is claimed; running tasks go on until `stop()`. */
+  isPaused?(): boolean;
 }
 
 export interface TaskRunner {
@@ -62,7 +64,7 @@ export function startTaskRunner(options: TaskRunnerOptions): TaskRunner {
       do {
         again = false;
         const free = options.concurrency - running.size;
-        if (stopped || free <= 0) break;
+        if (stopped || free <= 0 || options.isPaused?.()) break;
         const claimed = await store.claim(free, options.leaseMs);
         if (stopped) {
           // Stopped while claiming: hand them straight back rather than run them on a closing database.

@@ -57,6 +57,7 @@ export async function createTaskService({
   logger,
   isSoleProcess,
   bus,
+  drain,
   settings: overrides,
 }: {
   db: Db;
@@ -66,6 +67,8 @@ export async function createTaskService({
   isSoleProcess: boolean;
   /** Issue 23: tells other instances when a task is created or ends, and hears theirs. */
   bus?: NotifyBus;
+  /** Aborted when the instance shuts down (SIGTERM): its runner claims no more tasks; those it runs go on. */
+  drain?: AbortSignal;
   settings?: Partial<TaskSettings>;
 }): Promise<TaskService> {
   // On the embedded database this process creates and ends every task and wakes its runner and long polls itself; on
@@ -83,6 +86,7 @@ export async function createTaskService({
     store,
     engine,
     logger,
+    isPaused: () => drain?.aborted ?? false,
     onEnded: (task) => {
       tasksEnded.inc({ status: task.status });
       notifier.notify(task.id, task);
