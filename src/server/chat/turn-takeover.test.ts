@@ -45,6 +45,16 @@ describe('a taken-over turn', () => {
     turnTimeoutMs: 10_000,
     ...extra,
   });
+  /**
+   * Lapses this reply's lease, as if its holder had stalled, and drops every other lease: earlier tests leave leases
+   * of their own (a claimed one lasts 5 s), and a claim takes the oldest lapsed first.
+   */
+  const lapseOnly = async (replyId: string) => {
+    await db.query('DELETE FROM turn_leases WHERE reply_id <> $1', [replyId]);
+    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
+      replyId,
+    ]);
+  };
   const saying = (words: string[]): AssistantEngine => ({
     async reply(_turn, emit) {
       for (const text of words) await emit({ type: 'delta', text });
@@ -150,9 +160,7 @@ describe('a taken-over turn', () => {
     const running = runTurn(deps(engine, { leases: mine }), { ...turn, resumed: undefined });
     await sleep(50);
     // The other instance takes the lease over by force (as it would once it lapsed).
-    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
-      turn.reply.id,
-    ]);
+    await lapseOnly(turn.reply.id);
     expect(await other.claimLapsed()).toMatchObject([{ replyId: turn.reply.id }]);
     await sleep(leaseMs / 3 + 100);
     release();
@@ -183,9 +191,7 @@ describe('a taken-over turn', () => {
     };
     const running = runTurn(deps(engine, { leases: mine }), { ...turn, resumed: undefined });
     await sleep(50);
-    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
-      turn.reply.id,
-    ]);
+    await lapseOnly(turn.reply.id);
     expect(await createTurnLeases(db, 'instance-b', 5000).claimLapsed()).toMatchObject([
       { replyId: turn.reply.id },
     ]);
@@ -223,9 +229,7 @@ describe('a taken-over turn', () => {
     if (!sent || 'queued' in sent) throw new Error('expected a turn');
     await new Promise((r) => setTimeout(r, 100));
     // Stalled past its lease, as an event loop blocked for seconds would be: the instance's own look claims it.
-    await db.query(`UPDATE turn_leases SET lease_until = now() - interval '1 second' WHERE reply_id = $1`, [
-      sent.reply.id,
-    ]);
+    await lapseOnly(sent.reply.id);
     const [claim] = await leases.claimLapsed();
     expect(claim).toMatchObject({ replyId: sent.reply.id });
     expect(await service.takeOver(claim)).toBe(true);
