@@ -1,0 +1,429 @@
+// Issue 23's cluster: three real service processes (dist/server/cli.js) on one PostgreSQL, behind Caddy running the
+// project's deploy/Caddyfile, as an operator would run them. Steps that must land on different instances address them
+// directly; the shopper goes through Caddy. The model is a local double that can hold a reply mid-way (cluster-kit.ts),
+// the integrator a local server that counts its calls, and the database is reached through a TCP proxy the test cuts.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TASK_RATE_LIMIT } from '../src/protocol/task';
+import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
+import {
+  ANSWER_PIECES,
+  ended,
+  freePort,
+  type Instance,
+  lastIdOf,
+  readEvents,
+  type Seen,
+  startCaddy,
+  startDatabaseRoad,
+  startInstance,
+  startModel,
+  textOf,
+  until,
+} from './cluster-kit';
+import { launchChromium, waitForReady } from './harness';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const root = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'cluster-e2e-'));
+const WIDGET = 'shop';
+const QUESTION = 'Where is my order 1003?';
+const ANSWER = ANSWER_PIECES.join('');
+const TASK_KEY = 'nsk_cluster_e2e_key_0123456789';
+const MODEL_KEY = 'sk-cluster-e2e-model-key';
+
+let schema: string;
+let db: pg.Client;
+let road: Awaited<ReturnType<typeof startDatabaseRoad>>;
+let model: Awaited<ReturnType<typeof startModel>>;
+let integrator: RecordingServer;
+let caddy: Awaited<ReturnType<typeof startCaddy>>;
+let configFile: string;
+let instanceEnv: Record<string, string>;
+/** A, B and C, by name; an instance restarted keeps its name and port. */
+const instances = new Map<string, Instance>();
+const inst = (name: string) => instances.get(name) as Instance;
+
+const onServer = async (sql: string) => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+};
+
+const answerOrder = (res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: 'shipped', carrier: 'DHL' }));
+};
+const orderCalls = () => integrator.requests.filter((r) => r.pathname === '/orders/1003');
+
+type Chat = { id: string; auth: Record<string, string> };
+
+async function conversation(base: string): Promise<Chat> {
+  const res = await fetch(`${base}/v0/widget/${WIDGET}/conversations`, { method: 'POST' });
+  expect(res.status).toBe(201);
+  const { conversationId, token } = (await res.json()) as { conversationId: string; token: string };
+  return { id: conversationId, auth: { authorization: `Bearer ${token}` } };
+}
+
+const send = (base: string, c: Chat, text = QUESTION) =>
+  fetch(`${base}/v0/widget/${WIDGET}/conversations/${c.id}/messages`, {
+    method: 'POST',
+    headers: { ...c.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ clientMessageId: randomUUID(), text }),
+  });
+
+/** The widget's resume: the conversation's events after the last one it saw. */
+const resume = (base: string, c: Chat, lastEventId: string) =>
+  fetch(`${base}/v0/widget/${WIDGET}/conversations/${c.id}/events`, {
+    headers: { ...c.auth, 'last-event-id': lastEventId },
+  });
+
+/** Reads the reply to its end, resuming through Caddy each time its connection ends early (as the widget does). */
+async function readToEnd(c: Chat, first: Seen[]): Promise<Seen[]> {
+  const seen = [...first];
+  while (!seen.some(ended)) {
+    const more = readEvents(await resume(caddy.url, c, lastIdOf(seen)), ended);
+    seen.push(...(await more));
+  }
+  return seen;
+}
+
+const metricOf = async (i: Instance, name: string) => {
+  const text = await (await fetch(`${i.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : 0;
+};
+
+/** The instance that holds the one open reply stream: where the shopper's turn runs. */
+async function holderOfTheStream(): Promise<Instance> {
+  let holder: Instance | undefined;
+  await until(async () => {
+    for (const i of instances.values()) if ((await metricOf(i, 'service_open_streams')) === 1) holder = i;
+    return holder !== undefined;
+  }, 'one instance shows the open stream');
+  return holder as Instance;
+}
+
+const readyStatus = async (i: Instance) =>
+  (await fetch(`${i.url}/readyz`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined))?.status;
+
+async function restart(name: string) {
+  const old = inst(name);
+  instances.set(name, await startInstance(root, name, old.port, configFile, instanceEnv));
+}
+
+/** The assistant replies of a conversation as stored, with their status. */
+async function storedReplies(conversationId: string) {
+  const { rows } = await db.query<{ status: string }>(
+    `SELECT status FROM messages WHERE conversation_id = $1 AND role = 'assistant' ORDER BY seq`,
+    [conversationId],
+  );
+  return rows.map((r) => r.status);
+}
+
+describe.skipIf(!serverUrl)('a three-instance cluster behind Caddy on one PostgreSQL', () => {
+  beforeAll(async () => {
+    if (!existsSync(join(root, 'dist/server/cli.js')) || !existsSync(join(root, 'dist/loader.js')))
+      throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
+    schema = `cluster_e2e_${randomUUID().replaceAll('-', '')}`;
+    await onServer(`CREATE SCHEMA ${schema}`);
+    const direct = new URL(serverUrl as string);
+    direct.searchParams.set('options', `-c search_path=${schema}`);
+    db = new pg.Client({ connectionString: direct.toString() });
+    await db.connect();
+    road = await startDatabaseRoad(serverUrl as string);
+    const viaRoad = new URL(direct);
+    viaRoad.hostname = '127.0.0.1';
+    viaRoad.port = String(road.port);
+    [model, integrator] = await Promise.all([startModel(), startRecordingServer('http')]);
+    integrator.respond = (_req, res) => answerOrder(res);
+    configFile = join(work, 'service.config.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        adminKey: 'admin-key-for-the-cluster-e2e',
+        allowHttpLoopback: true,
+        // Caddy appends the shopper's address; every request here comes from this machine all the same.
+        trustProxy: 1,
+        // The shortest lease: a killed instance's turn is taken over within about 2.5 s.
+        turnLeaseSeconds: 2,
+        engine: {
+          type: 'openai',
+          baseUrl: model.baseUrl,
+          apiKeyEnv: 'CLUSTER_MODEL_KEY',
+          models: { fast: 'm', smart: 'm', 'super-smart': 'm' },
+        },
+        taskApiKeys: [{ user: 'alice', key: TASK_KEY, widgetId: WIDGET }],
+        widgets: [
+          {
+            id: WIDGET,
+            allowedOrigins: ['*'],
+            limits: { conversationsPerIpPerHour: 1000, messagesPerIpPerMinute: 1000, openStreamsPerIp: 100 },
+            actions: [
+              {
+                name: 'Get order status',
+                description: 'Looks up an order by its order number.',
+                method: 'GET',
+                url: `${integrator.url}/orders/{order_id}`,
+                parameters: [{ name: 'order_id', type: 'string', description: 'The order number' }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    instanceEnv = { DATABASE_URL: viaRoad.toString(), CLUSTER_MODEL_KEY: MODEL_KEY, LOG_LEVEL: 'info' };
+    const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    // One first, so that the migrations run once; then the two others side by side.
+    instances.set('A', await startInstance(root, 'A', ports[0], configFile, instanceEnv));
+    const [b, c] = await Promise.all([
+      startInstance(root, 'B', ports[1], configFile, instanceEnv),
+      startInstance(root, 'C', ports[2], configFile, instanceEnv),
+    ]);
+    instances.set('B', b);
+    instances.set('C', c);
+    caddy = await startCaddy(root, work, ports);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const i of instances.values()) i.child.kill('SIGKILL');
+    caddy?.child.kill('SIGTERM');
+    await Promise.allSettled([model?.close(), integrator?.close(), road?.close()]);
+    await db?.end();
+    if (schema) await onServer(`DROP SCHEMA ${schema} CASCADE`);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    integrator.requests.length = 0;
+  });
+
+  it('create on A, send on B, resume on C with Last-Event-ID while B is still writing, history on A: one reply, all alike', async () => {
+    const c = await conversation(inst('A').url);
+    const hold = model.holdNext();
+    const onB = await send(inst('B').url, c);
+    expect(onB.status).toBe(200);
+    // B's stream up to the first words of the answer; then the shopper's connection moves to C.
+    const before = await readEvents(onB, (e) => e.event === 'message.delta');
+    await hold.reached;
+    const onC = await resume(inst('C').url, c, lastIdOf(before));
+    expect(onC.status).toBe(200);
+    const afterP = readEvents(onC, ended);
+    // B finishes the reply; C wakes for each event B writes (LISTEN/NOTIFY) and passes it on.
+    hold.release();
+    const after = await afterP;
+    expect(after.at(-1)?.event).toBe('message.done');
+    expect(after.map((e) => e.event)).not.toContain('error');
+    expect(textOf([...before, ...after])).toBe(ANSWER);
+    // Nothing said twice: C started after the last event B had shown.
+    const ids = [...before, ...after].map((e) => Number(e.id));
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const history = await fetch(`${inst('A').url}/v0/widget/${WIDGET}/conversations/${c.id}/messages`, {
+      headers: c.auth,
+    });
+    expect(history.status).toBe(200);
+    const { messages } = (await history.json()) as {
+      messages: { role: string; status?: string; parts: { type: string; text?: string }[] }[];
+    };
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const stored = messages[1].parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join('');
+    expect(stored).toBe(ANSWER);
+    expect(orderCalls()).toHaveLength(1);
+  });
+
+  it(`tasks created through all three instances at once are limited to exactly ${TASK_RATE_LIMIT} a minute, each run once`, async () => {
+    const names = [...instances.keys()];
+    const tried = TASK_RATE_LIMIT + 5;
+    const answers = await Promise.all(
+      Array.from({ length: tried }, async (_, n) => {
+        const res = await fetch(`${inst(names[n % 3]).url}/v0/api/task`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TASK_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt: `task number ${n}`, model: 'fast' }),
+        });
+        return {
+          n,
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.json()) as { taskId?: string },
+        };
+      }),
+    );
+    const accepted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(accepted).toHaveLength(TASK_RATE_LIMIT);
+    expect(refused).toHaveLength(tried - TASK_RATE_LIMIT);
+    for (const r of refused) expect(Number(r.retryAfter)).toBeGreaterThan(0);
+
+    // Each accepted task runs once, on whichever instance claims it, and answers its own prompt.
+    const taskIds = accepted.map((a) => a.body.taskId);
+    await until(async () => {
+      const { rows } = await db.query(`SELECT 1 FROM tasks WHERE id = ANY($1) AND status = 'completed'`, [
+        taskIds,
+      ]);
+      return rows.length === TASK_RATE_LIMIT;
+    }, 'every accepted task completed');
+    const { rows } = await db.query<{ id: string; prompt: string; result: { text: string } }>(
+      'SELECT id, prompt, result FROM tasks',
+    );
+    expect(rows).toHaveLength(TASK_RATE_LIMIT);
+    for (const row of rows) expect(row.result.text).toBe(`Answer to: ${row.prompt}`);
+    const asked = model.asked.filter((a) => a.kind === 'task').map((a) => a.body.messages.at(-1)?.content);
+    expect(asked.sort()).toEqual(rows.map((r) => r.prompt).sort());
+  });
+
+  it('SIGKILL of the instance writing a reply: the shopper, through Caddy, gets the whole reply with no error, and the action is not called again', async () => {
+    const c = await conversation(caddy.url);
+    const hold = model.holdNext();
+    const sent = await send(caddy.url, c);
+    expect(sent.status).toBe(200);
+    const seenP = readEvents(sent, ended);
+    await hold.reached;
+    // The order was looked up and the answer is half written.
+    expect(orderCalls()).toHaveLength(1);
+    const victim = await holderOfTheStream();
+    victim.child.kill('SIGKILL');
+    const seen = await readToEnd(c, await seenP);
+
+    expect(seen.map((e) => e.event)).not.toContain('error');
+    expect(seen.at(-1)?.event).toBe('message.done');
+    expect(textOf(seen)).toBe(ANSWER);
+    // The taker replayed the journaled call: the integrator saw it once.
+    expect(orderCalls()).toHaveLength(1);
+    expect(await storedReplies(c.id)).toEqual(['done']);
+    await victim.exited;
+    await restart(victim.name);
+  });
+
+  it('database down: every /readyz is 503 while it is, 200 once it is back, and a chat through Caddy works after', async () => {
+    road.cut();
+    try {
+      for (const i of instances.values())
+        await until(async () => (await readyStatus(i)) === 503, `${i.name} /readyz 503`);
+      const down = await fetch(`${inst('A').url}/readyz`);
+      expect(await down.json()).toEqual({ ready: false, reason: 'database unreachable' });
+      // Alive all the same: nothing should restart an instance for its database.
+      expect((await fetch(`${inst('A').url}/healthz`)).status).toBe(200);
+    } finally {
+      road.reopen();
+    }
+    for (const i of instances.values())
+      await until(async () => (await readyStatus(i)) === 200, `${i.name} /readyz 200 again`);
+
+    const c = await conversation(caddy.url);
+    const seen = await readToEnd(c, await readEvents(await send(caddy.url, c), ended));
+    expect(seen.at(-1)?.event).toBe('message.done');
+    expect(textOf(seen)).toBe(ANSWER);
+    // And across instances, which needs each one's LISTEN connection back: written on A, followed on B.
+    const d = await conversation(inst('A').url);
+    const hold = model.holdNext();
+    const onA = await send(inst('A').url, d);
+    const before = await readEvents(onA, (e) => e.event === 'message.delta');
+    await hold.reached;
+    const afterP = readEvents(await resume(inst('B').url, d, lastIdOf(before)), ended);
+    hold.release();
+    const after = await afterP;
+    expect(after.at(-1)?.event).toBe('message.done');
+    expect(textOf([...before, ...after])).toBe(ANSWER);
+  });
+
+  it('SIGTERM of the instance writing a reply: it stops being ready, the reply completes through Caddy with no error, and it exits 0', async () => {
+    const c = await conversation(caddy.url);
+    const hold = model.holdNext();
+    const sent = await send(caddy.url, c);
+    const seenP = readEvents(sent, ended);
+    await hold.reached;
+    const victim = await holderOfTheStream();
+    victim.child.kill('SIGTERM');
+    await until(async () => (await readyStatus(victim)) !== 200, 'the draining instance is not ready');
+    // A new shopper is not sent to it: new conversations go through Caddy to the others.
+    const other = await conversation(caddy.url);
+    expect(other.id).toBeTruthy();
+    // The running turn may finish where it is.
+    hold.release();
+    const seen = await readToEnd(c, await seenP);
+    expect(seen.map((e) => e.event)).not.toContain('error');
+    expect(seen.at(-1)?.event).toBe('message.done');
+    expect(textOf(seen)).toBe(ANSWER);
+    expect(orderCalls()).toHaveLength(1);
+    expect(await victim.exited).toBe(0);
+    await restart(victim.name);
+  });
+
+  describe('the operator restarts one instance while a shopper in Chromium waits for an answer', () => {
+    let browser: Browser;
+    let store: Server;
+    let storeUrl: string;
+    beforeAll(async () => {
+      // The shop's page, on an origin of its own; the widget comes from the cluster, through Caddy.
+      store = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>` +
+            `<script async src="${caddy.url}/sdk/loader.js" data-widget-id="${WIDGET}"></script></body></html>`,
+        );
+      });
+      await new Promise<void>((ok) => store.listen(0, '127.0.0.1', ok));
+      storeUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}/`;
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((r) => store?.close(r));
+    });
+
+    it('sees one complete answer and no error', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(String(e)));
+      await page.goto(storeUrl);
+      await waitForReady(page);
+      const widget = (selector: string) => page.locator(`service-widget ${selector}`);
+      await widget('[part~="launcher"]').click();
+      const hold = model.holdNext();
+      await widget('textarea').fill(QUESTION);
+      await widget('textarea').press('Enter');
+      await hold.reached;
+      // The shopper reads the first words.
+      await widget('.assistant').filter({ hasText: ANSWER_PIECES[0].trim() }).waitFor();
+      const victim = await holderOfTheStream();
+      victim.child.kill('SIGTERM');
+      hold.release();
+      expect(await victim.exited).toBe(0);
+      await restart(victim.name);
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('service-widget')
+            ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"]').length === 1,
+      );
+      const shown = (await widget('.assistant[data-status="done"]').textContent()) ?? '';
+      expect(shown.replace(/\s+/g, ' ').trim()).toBe(ANSWER);
+      // One reply (the greeting above it has no status), written once.
+      expect(await widget('.assistant[data-status]').count()).toBe(1);
+      expect(await widget('.notice').count()).toBe(0);
+      expect(await widget('[data-status="error"]').count()).toBe(0);
+      expect(problems).toEqual([]);
+      mkdirSync(join(root, 'test-results'), { recursive: true });
+      await page.screenshot({ path: join(root, 'test-results/cluster-restart.png') });
+    });
+  });
+});
