@@ -212,6 +212,10 @@ export async function startCaddy(root: string, work: string, ports: number[]) {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  let failed: Error | undefined;
+  child.once('error', (e) => {
+    failed = e;
+  });
   child.stdout?.on('data', (c: Buffer) => {
     output += c.toString();
   });
@@ -219,6 +223,8 @@ export async function startCaddy(root: string, work: string, ports: number[]) {
     output += c.toString();
   });
   await until(async () => {
+    if (failed)
+      throw new Error(`caddy did not start (${failed.message}); \`npm test\` installs Debian's caddy`);
     if (child.exitCode !== null) throw new Error(`caddy exited: ${output}`);
     return (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true;
   }, `caddy answers at ${url}`);
