@@ -66,11 +66,13 @@ export interface ChatService {
 /** The user message a button answer is stored as. */
 const ANSWER_TEXT = { yes: 'Yes', no: 'No' } as const;
 const CONFIRM_PREFIX = confirmationMessageId('');
+/** How often a turn waiting for an earlier reply on another instance looks again without a wake-up. */
+const EARLIER_TURN_POLL_MS = 1_000;
 
 /**
  * Sends and answers messages. A repeated `clientMessageId` re-attaches to the first message and its one reply, so a
  * widget that retries after a dropped connection never causes a second message or a second action call. Turns of one
- * conversation run one after another, in the order their messages were stored.
+ * conversation run one after another, in the order their messages were stored, across instances too.
  */
 export function createChatService(
   deps: TurnDeps & {
@@ -96,6 +98,24 @@ export function createChatService(
     deps.leases &&
     holdLease(deps.leases, { replyId, conversationId, widgetId }, { claimed, logger: deps.logger });
 
+  /**
+   * Issue 23: behind a load balancer a conversation's next message may reach another instance while this one's turn
+   * still runs there; the queue below orders the turns of one process only. On a shared database a turn therefore waits
+   * until no earlier reply of its conversation is being written elsewhere (woken by that reply's last event, which
+   * reaches every instance). Earlier replies this instance runs or queues are not waited for: they are ahead in its
+   * queue, or were taken over after this turn was queued (then waiting for them would wait for ever).
+   */
+  const earlierTurnsElsewhere = async (conversationId: string, replyId: string, stop: AbortSignal) => {
+    if (!deps.leases) return;
+    while (!stop.aborted) {
+      const mark = deps.hub.mark();
+      // The database failing here fails the turn itself next, as it always has: the wait is no reason to hang.
+      const earlier = await deps.chat.earlierStreamingReplies(conversationId, replyId).catch(() => []);
+      if (earlier.every((id) => replies.has(id))) return;
+      await deps.hub.wait(conversationId, EARLIER_TURN_POLL_MS, stop, mark);
+    }
+  };
+
   const enqueue = (
     conversationId: string,
     replyId: string,
@@ -106,7 +126,10 @@ export function createChatService(
     const mine = stops.get(conversationId) ?? new Set<AbortController>();
     stops.set(conversationId, mine);
     mine.add(stop);
-    const run = () => work(stop.signal);
+    const run = async () => {
+      await earlierTurnsElsewhere(conversationId, replyId, stop.signal);
+      return work(stop.signal);
+    };
     const previous = queues.get(conversationId) ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
       running.delete(next);

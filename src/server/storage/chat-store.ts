@@ -156,6 +156,8 @@ export interface ChatStore {
   ): Promise<{ message: StoredMessage; created: boolean }>;
   /** The reply to a user message, if one was started. */
   findReplyTo(conversationId: string, userMessageId: string): Promise<StoredMessage | null>;
+  /** The conversation's replies stored before `replyId` that are still being written, on whichever instance. */
+  earlierStreamingReplies(conversationId: string, replyId: string): Promise<string[]>;
   /**
    * Appends to the conversation's event log; resolves to the event's seq once it is durable. With `leaseOwner` (a turn
    * under a lease, issue 23) only while that instance holds the reply's lease: otherwise it rejects with the code
@@ -436,6 +438,16 @@ export function createChatStore(db: Db): ChatStore {
     },
 
     findReplyTo,
+
+    async earlierStreamingReplies(conversationId, replyId) {
+      const rows = await db.query<{ id: string }>(
+        `SELECT id FROM messages
+          WHERE conversation_id = $1 AND role = 'assistant' AND status = 'streaming'
+            AND seq < (SELECT seq FROM messages WHERE id = $2)`,
+        [conversationId, replyId],
+      );
+      return rows.map((r) => r.id);
+    },
 
     appendEvent(conversationId, messageId, event, leaseOwner) {
       return insertEvent(db, conversationId, messageId, event, leaseOwner);
