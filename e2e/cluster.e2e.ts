@@ -251,6 +251,30 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
     expect(orderCalls()).toHaveLength(1);
   });
 
+  it('a second message sent to another instance while the first is answered waits its turn, and is answered knowing the first answer', async () => {
+    const c = await conversation(inst('A').url);
+    const hold = model.holdNext();
+    const first = readEvents(await send(inst('B').url, c), ended);
+    await hold.reached;
+    const secondRes = await send(inst('C').url, c, 'Thanks! And hello.');
+    expect(secondRes.status).toBe(200);
+    const second = readEvents(secondRes, ended);
+    hold.release();
+    const [one, two] = await Promise.all([first, second]);
+    expect(one.at(-1)?.event).toBe('message.done');
+    expect(two.at(-1)?.event).toBe('message.done');
+    // In the order the messages were stored, as on one instance: every event of the second reply after the first's end.
+    const firstDone = Number(one.at(-1)?.id);
+    for (const e of two) expect(Number(e.id)).toBeGreaterThan(firstDone);
+    // The model was asked the second question with the first answer in the conversation.
+    const asked = model.asked.filter((a) => a.kind === 'chat').at(-1)?.body.messages ?? [];
+    expect(asked.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('Thanks! And hello.'),
+    });
+    expect(asked.some((m) => m.role === 'assistant' && m.content === ANSWER)).toBe(true);
+  });
+
   it(`tasks created through all three instances at once are limited to exactly ${TASK_RATE_LIMIT} a minute, each run once`, async () => {
     const names = [...instances.keys()];
     const tried = TASK_RATE_LIMIT + 5;
