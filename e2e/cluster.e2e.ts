@@ -239,10 +239,14 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
       headers: c.auth,
     });
     expect(history.status).toBe(200);
-    const { messages } = (await history.json()) as {
+    const { messages, lastSeq } = (await history.json()) as {
       messages: { role: string; status?: string; parts: { type: string; text?: string }[] }[];
+      lastSeq: number;
     };
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1].status).toBe('done');
+    // A itself read what B wrote: the history ends at the last event C passed on.
+    expect(lastSeq).toBe(Number(after.at(-1)?.id));
     const stored = messages[1].parts
       .filter((p) => p.type === 'text')
       .map((p) => p.text)
