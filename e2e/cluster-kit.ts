@@ -180,7 +180,9 @@ export function startInstance(
       out = lines.pop() ?? '';
       for (const line of lines) {
         log.push(line);
-        if ((JSON.parse(line) as { msg?: string }).msg === 'service listening')
+        // stdout is JSON lines only (a line that is not fails service-logs.e2e.ts, not this file).
+        const msg = line.startsWith('{') ? (JSON.parse(line) as { msg?: string }).msg : undefined;
+        if (msg === 'service listening')
           ok({ name, port, url: `http://127.0.0.1:${port}`, child, log, exited });
       }
     });
