@@ -127,7 +127,8 @@ export function createChatService(
     stops.set(conversationId, mine);
     mine.add(stop);
     const run = async () => {
-      await earlierTurnsElsewhere(conversationId, replyId, stop.signal);
+      // Nor past the shutdown grace: the turn then runs with its drain signal aborted, which hands it back at once.
+      await earlierTurnsElsewhere(conversationId, replyId, AbortSignal.any([stop.signal, handBack.signal]));
       return work(stop.signal);
     };
     const previous = queues.get(conversationId) ?? Promise.resolve();
