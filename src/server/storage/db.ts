@@ -367,6 +367,26 @@ export interface PostgresOptions {
 }
 
 /**
+ * pg-pool watches only the connections idle in it: one checked out that breaks between two statements (a failover, a
+ * network loss) emits an `error` with no listener, which ends the process (issue 23, the cluster e2e's database cut).
+ * Watched while we hold it; `end()` stops watching and answers the error, if any, so the connection is destroyed
+ * rather than pooled. The statement after the loss fails on its own.
+ */
+function watchCheckedOut(client: pg.PoolClient): { end(): Error | undefined } {
+  let lost: Error | undefined;
+  const onError = (e: Error) => {
+    lost ??= e;
+  };
+  client.on('error', onError);
+  return {
+    end() {
+      client.off('error', onError);
+      return lost;
+    },
+  };
+}
+
+/**
  * Opens a pool on a PostgreSQL server (13 or newer: `gen_random_uuid()` is built in). Checks the connection once.
  * @example
  * const db = await openPostgres('postgres://service@db.internal:5432/service');
@@ -402,6 +422,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     copyFrom: async (table, columns, rows, options) => {
       assertNotInOwnTransaction(db);
       const client = await pool.connect();
+      const lost = watchCheckedOut(client);
       let broken: Error | undefined;
       try {
         await copyOver(client, table, columns, rows, options);
@@ -409,12 +430,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         broken = e as Error;
         throw e;
       } finally {
-        client.release(broken);
+        client.release(lost.end() ?? broken);
       }
     },
     transaction: async (fn) => {
       assertNotInOwnTransaction(db);
       const client = await pool.connect();
+      const lost = watchCheckedOut(client);
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -443,7 +465,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         throw e;
       } finally {
         // A connection whose ROLLBACK failed is in an unknown state: destroy it instead of pooling it.
-        client.release(broken);
+        client.release(lost.end() ?? broken);
       }
     },
     close: () => {
