@@ -153,6 +153,8 @@ export interface Instance {
   child: ChildProcess;
   /** Its stdout: JSON lines. */
   log: string[];
+  /** Its stderr (a failed start, a crash). */
+  stderr(): string;
   exited: Promise<number | null>;
 }
 
@@ -183,7 +185,7 @@ export function startInstance(
         // stdout is JSON lines only (a line that is not fails service-logs.e2e.ts, not this file).
         const msg = line.startsWith('{') ? (JSON.parse(line) as { msg?: string }).msg : undefined;
         if (msg === 'service listening')
-          ok({ name, port, url: `http://127.0.0.1:${port}`, child, log, exited });
+          ok({ name, port, url: `http://127.0.0.1:${port}`, child, log, stderr: () => err, exited });
       }
     });
     child.stderr?.on('data', (chunk: Buffer) => {
