@@ -463,8 +463,16 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
     it('sees one complete answer and no error, though the turn outlasted the shutdown grace', async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       const problems: string[] = [];
+      /**
+       * Chromium logs every 5xx answer to a fetch as a console error. A 503 is what a draining instance that Caddy has
+       * not yet left out answers a reconnect with (`Retry-After`, which the widget follows): counted, not a problem.
+       */
+      let drainingLoads = 0;
       page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
+        if (m.type() !== 'error') return;
+        if (m.text().startsWith('Failed to load resource: the server responded with a status of 503'))
+          drainingLoads++;
+        else problems.push(m.text());
       });
       page.on('pageerror', (e) => problems.push(String(e)));
       await page.goto(storeUrl);
@@ -497,6 +505,7 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
       expect(await widget('.notice').count()).toBe(0);
       expect(await widget('[data-status="error"]').count()).toBe(0);
       expect(problems, problems.join('\n')).toEqual([]);
+      console.log(`restart: requests of the widget that met the draining instance: ${drainingLoads}`);
       expect(orderCalls()).toHaveLength(1);
       // Taken over once, by one instance.
       const takeovers = [...instances].flatMap(([name, i]) =>
