@@ -22,6 +22,7 @@ const EDITORS = [
   'Actions',
   'Webhooks',
   'Limits',
+  'Site',
   'Versions',
 ] as const;
 
@@ -213,6 +214,51 @@ describe('console settings', () => {
         { timeout: 5000 },
       )
       .toBe('Ridgeline helper');
+    expect(errors()).toEqual([]);
+  });
+
+  it('adds a second shop domain in Site: a path refused at its row, then saved, and the widget API answers it', async () => {
+    const { page, errors } = await openConsole(DEMO_ADMIN_KEY);
+    await openSettings(page);
+    const start = (await api(page, 'GET', SETTINGS_PATH)).body as {
+      version: number;
+      settings: { allowedOrigins: string[] };
+    };
+    const NEW_ORIGIN = 'https://second-shop.example';
+    const configFrom = (origin: string) =>
+      fetch(`${e2e.demo.serviceUrl}/v0/widget/${DEMO_WIDGET_ID}/config`, { headers: { origin } });
+    // Before: a browser on the new domain is refused.
+    expect((await configFrom(NEW_ORIGIN)).status).toBe(403);
+
+    await showEditor(page, 'Site');
+    const n = start.settings.allowedOrigins.length;
+    await page.getByRole('button', { name: 'Add an origin' }).click();
+    expect(await focusedPath(page)).toBe(`allowedOrigins[${n}]`);
+    // With a path, as a merchant pasting a page's address would: the service refuses it beside that row.
+    await page.locator(`[data-path="allowedOrigins[${n}]"]`).fill(`${NEW_ORIGIN}/shop`);
+    await page.getByRole('button', { name: 'Add a path' }).click();
+    await page.locator('[data-path="hideUrls[0]"]').fill('/checkout');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => focusedPath(page)).toBe(`allowedOrigins[${n}]`);
+    expect(await description(page, `[data-path="allowedOrigins[${n}]"]`)).toMatch(/^Error: /);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/e2e-site-refused-origin.png`, fullPage: true });
+
+    await page.locator(`[data-path="allowedOrigins[${n}]"]`).fill(NEW_ORIGIN);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Saved as version ${start.version + 1}. It is live now.`).waitFor();
+    // Live on the service: the new domain's browsers get the widget, and it hides the launcher on the checkout.
+    await expect.poll(async () => (await configFrom(NEW_ORIGIN)).status, { timeout: 5000 }).toBe(200);
+    expect(((await (await configFrom(NEW_ORIGIN)).json()) as { hideUrls?: string[] }).hideUrls).toEqual([
+      '/checkout',
+    ]);
+
+    // Back as it was, for the other specs.
+    await page.getByRole('button', { name: `Remove origin ${n + 1}` }).click();
+    await page.getByRole('button', { name: 'Remove path 1' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Saved as version ${start.version + 2}. It is live now.`).waitFor();
+    await expect.poll(async () => (await configFrom(NEW_ORIGIN)).status, { timeout: 5000 }).toBe(403);
     expect(errors()).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import type { EditableWidgetSettings } from '../../protocol/widget-settings';
 import { KNOWLEDGE_SECTIONS_LIMIT, SETTINGS_TEXT_MAX } from '../../protocol/widget-settings-fields';
 import { CharCount, Field, fieldId, focusSoon, IssueList } from './fields';
 import type { SettingsStore } from './settings-store';
+import { StringList } from './string-list';
 
 type Section = { title: string; text: string };
 
@@ -17,7 +18,6 @@ const moved = <T,>(list: T[], from: number, to: number): T[] => {
 export function KnowledgeEditor({ store }: { store: SettingsStore }) {
   const s = store.draft.value as EditableWidgetSettings;
   const sections = s.knowledge ?? [];
-  const urls = s.knowledgeUrls ?? [];
   const setSection = (i: number, field: keyof Section, value: string) =>
     store.edit(`knowledge[${i}].${field}`, (d) => {
       (d.knowledge ?? [])[i][field] = value;
@@ -145,64 +145,15 @@ export function KnowledgeEditor({ store }: { store: SettingsStore }) {
         <p class="field-help">
           Markdown documents the service fetches like a feed and splits into sections at their headings.
         </p>
-        <ol class="item-list">
-          {urls.map((url, i) => (
-            <li key={`url-${i}`} class="item-row">
-              <Field
-                path={`knowledgeUrls[${i}]`}
-                label={`Document URL ${i + 1}`}
-                issues={store.issuesAt(`knowledgeUrls[${i}]`)}
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    type="url"
-                    inputMode="url"
-                    spellcheck={false}
-                    value={url}
-                    placeholder="https://shop.example/help.md"
-                    onInput={(e) => {
-                      const value = e.currentTarget.value;
-                      store.edit(`knowledgeUrls[${i}]`, (d) => {
-                        (d.knowledgeUrls ?? [])[i] = value;
-                      });
-                    }}
-                  />
-                )}
-              </Field>
-              <button
-                type="button"
-                class="secondary small"
-                aria-label={`Remove document URL ${i + 1}`}
-                onClick={() => {
-                  store.edit('knowledgeUrls', (d) => {
-                    d.knowledgeUrls = (d.knowledgeUrls ?? []).filter((_, j) => j !== i);
-                  });
-                  focusSoon(
-                    urls.length > 1
-                      ? `#${fieldId(`knowledgeUrls[${Math.max(0, i - 1)}]`)}`
-                      : '#add-knowledge-url',
-                  );
-                }}
-              >
-                Remove
-              </button>
-            </li>
-          ))}
-        </ol>
-        <button
-          type="button"
-          id="add-knowledge-url"
-          class="secondary"
-          onClick={() => {
-            store.edit('knowledgeUrls', (d) => {
-              d.knowledgeUrls = [...(d.knowledgeUrls ?? []), ''];
-            });
-            focusSoon(`#${fieldId(`knowledgeUrls[${urls.length}]`)}`);
-          }}
-        >
-          Add a document URL
-        </button>
+        <StringList
+          store={store}
+          field="knowledgeUrls"
+          itemLabel="Document URL"
+          addLabel="Add a document URL"
+          addId="add-knowledge-url"
+          placeholder="https://shop.example/help.md"
+          type="url"
+        />
       </section>
     </div>
   );

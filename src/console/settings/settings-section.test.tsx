@@ -90,6 +90,41 @@ describe('<SettingsSection>', () => {
     expect(screen.getByRole('link', { name: /^Actions/ }).textContent).toContain('1 error');
   });
 
+  it('Site edits the origins, the hidden paths and the retention, one row each, and saves them', async () => {
+    const { service } = await setup();
+    editor('Site');
+    fireEvent.click(screen.getByRole('button', { name: 'Add an origin' }));
+    const second = screen.getByLabelText('Origin 2');
+    await waitFor(() => expect(document.activeElement).toBe(second));
+    type(second, 'https://second.example');
+    fireEvent.click(screen.getByRole('button', { name: 'Add a path' }));
+    type(screen.getByLabelText('Path 1'), '/checkout');
+    type(screen.getByLabelText('Delete conversations idle for (days)'), '30');
+    // The first origin removed: the focus goes to the row that is first now.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove origin 1' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Origin 1')));
+    expect((screen.getByLabelText('Origin 1') as HTMLInputElement).value).toBe('https://second.example');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved as version 2. It is live now.');
+    const put = service.requests.find((r) => r.method === 'PUT')?.body as {
+      settings: EditableWidgetSettings;
+    };
+    expect(put.settings).toMatchObject({
+      allowedOrigins: ['https://second.example'],
+      hideUrls: ['/checkout'],
+      retentionDays: 30,
+    });
+  });
+
+  it('Site warns, without refusing, when no origin is left: the widget would work on no page', async () => {
+    await setup();
+    editor('Site');
+    expect(screen.queryByText(/works on no page/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove origin 1' }));
+    expect(screen.getByText(/With no origin, the widget works on no page of the store/)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.id).toBe('add-allowed-origin'));
+  });
+
   it("shows the service's issue beside its field after a 400", async () => {
     await setup();
     const title = screen.getByLabelText('Title');
