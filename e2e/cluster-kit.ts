@@ -29,43 +29,6 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
-/**
- * A TCP proxy in front of PostgreSQL that the test can cut (every connection broken, new ones refused, as in a
- * failover or a network loss) and open again, without touching the server the other tests share.
- */
-export async function startDatabaseRoad(serverUrl: string) {
-  const target = new URL(serverUrl);
-  const sockets = new Set<net.Socket>();
-  let open = true;
-  const proxy = net.createServer((client) => {
-    if (!open) return client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
-  return {
-    port: (proxy.address() as AddressInfo).port,
-    cut() {
-      open = false;
-      for (const socket of sockets) socket.destroy();
-    },
-    reopen() {
-      open = true;
-    },
-    close: () =>
-      new Promise<void>((ok) => {
-        open = false;
-        for (const socket of sockets) socket.destroy();
-        proxy.close(() => ok());
-      }),
-  };
-}
-
 export const ANSWER_PIECES = ['Your order 1003 ', 'has shipped ', 'with DHL.'];
 
 /**
@@ -235,49 +198,10 @@ export async function startCaddy(root: string, work: string, ports: number[]) {
   return { url, child };
 }
 
-export interface Seen {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** Reads an event stream until it ends, breaks (its instance stopped), or `stop` says so. */
-export async function readEvents(response: Response, stop?: (e: Seen) => boolean): Promise<Seen[]> {
-  const seen: Seen[] = [];
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return seen;
-      buffer += decoder.decode(value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
-        const fields: Record<string, string> = {};
-        for (const line of buffer.slice(0, cut).split('\n')) {
-          const at = line.indexOf(':');
-          if (at > 0) fields[line.slice(0, at)] = line.slice(at + 1).replace(/^ /, '');
-        }
-        buffer = buffer.slice(cut + 2);
-        if (fields.data === undefined) continue;
-        const event = { id: fields.id, event: fields.event ?? 'message', data: JSON.parse(fields.data) };
-        seen.push(event);
-        if (stop?.(event)) {
-          await reader.cancel();
-          return seen;
-        }
-      }
-    }
-  } catch {
-    // The connection broke: its instance was stopped.
-    return seen;
-  }
-}
-
-export const ended = (e: Seen) => e.event === 'message.done' || e.event === 'error';
-export const textOf = (events: Seen[]) =>
-  events
-    .filter((e) => e.event === 'message.delta')
-    .map((e) => e.data.text)
-    .join('');
-export const lastIdOf = (events: Seen[]) => events.filter((e) => e.id !== undefined).at(-1)?.id ?? '0';
+export {
+  ended,
+  lastIdOf,
+  readEvents,
+  type Seen,
+  textOf,
+} from '../src/server/cluster/cluster-test-kit';

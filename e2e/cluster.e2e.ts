@@ -12,7 +12,12 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TASK_RATE_LIMIT } from '../src/protocol/task';
-import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
+import {
+  type CuttableProxy,
+  type RecordingServer,
+  startCuttableProxy,
+  startRecordingServer,
+} from '../src/server/net/test-servers';
 import {
   ANSWER_PIECES,
   ended,
@@ -22,7 +27,6 @@ import {
   readEvents,
   type Seen,
   startCaddy,
-  startDatabaseRoad,
   startInstance,
   startModel,
   textOf,
@@ -41,7 +45,7 @@ const MODEL_KEY = 'sk-cluster-e2e-model-key';
 
 let schema: string;
 let db: pg.Client;
-let road: Awaited<ReturnType<typeof startDatabaseRoad>>;
+let road: CuttableProxy;
 let model: Awaited<ReturnType<typeof startModel>>;
 let integrator: RecordingServer;
 let caddy: Awaited<ReturnType<typeof startCaddy>>;
@@ -162,7 +166,7 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
     direct.searchParams.set('options', `-c search_path=${schema}`);
     db = new pg.Client({ connectionString: direct.toString() });
     await db.connect();
-    road = await startDatabaseRoad(serverUrl as string);
+    road = await startCuttableProxy(serverUrl as string);
     const viaRoad = new URL(direct);
     viaRoad.hostname = '127.0.0.1';
     viaRoad.port = String(road.port);

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
 // Real local servers for the network tests of src/server/net and src/server/actions (CONVENTIONS: "a real listening
@@ -153,3 +153,62 @@ export const SSRF_CASES: readonly { url: string; canonicalHost: string }[] = [
   { url: 'https://[2002:7f00:1::]/', canonicalHost: '[2002:7f00:1::]' },
   { url: 'https://224.0.0.1/', canonicalHost: '224.0.0.1' },
 ];
+
+/** A TCP proxy in front of a server (PostgreSQL) that a test cuts and opens again: `startCuttableProxy`. */
+export interface CuttableProxy {
+  /** The target's URL with the proxy's address in its place. */
+  url: string;
+  port: number;
+  /**
+   * Breaks every connection through it and refuses new ones, as a failover or a network loss would. `reset`: with a
+   * TCP reset (ECONNRESET on the client's side) rather than an end.
+   */
+  cut(options?: { reset?: boolean }): void;
+  reopen(): void;
+  /** Every connection through it is closed on the proxy's side. */
+  isEmpty(): boolean;
+  close(): Promise<void>;
+}
+
+/** A cuttable TCP proxy to `targetUrl`'s host and port (5432 when it names none), on loopback. */
+export async function startCuttableProxy(targetUrl: string): Promise<CuttableProxy> {
+  const target = new URL(targetUrl);
+  const sockets = new Set<net.Socket>();
+  let open = true;
+  const proxy = net.createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
+  const port = (proxy.address() as AddressInfo).port;
+  const via = new URL(targetUrl);
+  via.hostname = '127.0.0.1';
+  via.port = String(port);
+  const cut = ({ reset = false } = {}) => {
+    open = false;
+    for (const socket of sockets) {
+      if (reset) socket.resetAndDestroy();
+      else socket.destroy();
+    }
+  };
+  return {
+    url: via.toString(),
+    port,
+    cut,
+    reopen() {
+      open = true;
+    },
+    isEmpty: () => sockets.size === 0,
+    close: () =>
+      new Promise<void>((ok) => {
+        cut();
+        proxy.close(() => ok());
+      }),
+  };
+}

@@ -1,13 +1,13 @@
 // @vitest-environment node
 
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { readSse } from '../chat/sse-reader';
 import { parseConfig } from '../config';
 import { silentLogger } from '../logger';
+import { startCuttableProxy } from '../net/test-servers';
 import { openRuntime, type Runtime } from '../runtime';
 import { findDistDir } from '../start';
 
@@ -136,32 +136,16 @@ describe('health and metrics', () => {
     '/readyz is 503 while PostgreSQL is unreachable, and 200 again once it is back',
     async () => {
       // A TCP proxy in front of PostgreSQL: cutting it breaks every connection, as a failover or a network loss would.
-      const target = new URL(serverUrl as string);
-      const sockets = new Set<net.Socket>();
-      let open = true;
-      const proxy = net.createServer((client) => {
-        if (!open) return client.destroy();
-        const upstream = net.connect(Number(target.port || 5432), target.hostname);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
-      const viaProxy = new URL(serverUrl as string);
-      viaProxy.port = String((proxy.address() as AddressInfo).port);
+      const proxy = await startCuttableProxy(serverUrl as string);
       try {
-        const s = await start({}, viaProxy.toString());
+        const s = await start({}, proxy.url);
         expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
-        open = false;
-        for (const socket of sockets) socket.destroy();
+        proxy.cut();
         const down = await fetch(`${s.url}/readyz`);
         expect(down.status).toBe(503);
         expect(await down.json()).toEqual({ ready: false, reason: 'database unreachable' });
         expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
-        open = true;
+        proxy.reopen();
         let status = 0;
         for (let i = 0; i < 50 && status !== 200; i++) {
           status = (await fetch(`${s.url}/readyz`)).status;
@@ -171,9 +155,7 @@ describe('health and metrics', () => {
         // And it serves shoppers again.
         expect(await chatOnce(s.url)).toEqual([200]);
       } finally {
-        open = false;
-        for (const socket of sockets) socket.destroy();
-        await new Promise((r) => proxy.close(r));
+        await proxy.close();
       }
     },
   );
