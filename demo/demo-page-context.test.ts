@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductCard } from '../src/protocol/cards';
 import type { PageContext } from '../src/protocol/chat';
-import { readSse, textOf } from '../src/server/chat/sse-reader';
+import { readSse, textOf } from '../src/server/testing/sse-reader';
 import { DEMO_ADMIN_KEY, type RunningDemo, startDemo } from './demo-servers';
 
 // Issue 20 through the whole demo, over HTTP: the store's product page holds the product it hands to

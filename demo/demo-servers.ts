@@ -1,8 +1,8 @@
 // The whole demo in one call: the store (demo pages), the demo integrator (custom actions and the product feed) and
 // the reference service, wired to each other. Used by `npm start` (demo/start.ts), the e2e specs and `npm run bench`.
 import { resolve } from 'node:path';
-import { parseConfig } from '../src/server/config';
-import type { LogLevel } from '../src/server/logger';
+import { parseConfig } from '../src/server/config/service-config';
+import type { LogLevel } from '../src/server/platform/logger';
 import { startService } from '../src/server/start';
 import { integratorActions, integratorFeeds, integratorWebhooks } from './integrator/demo-actions';
 import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';

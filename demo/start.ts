@@ -7,7 +7,7 @@
 // `npm start | jq` and a log shipper work; the banner below (the URLs and keys a person wants) goes to stderr, which
 // a terminal shows just the same. The demo logs at `warn` unless LOG_LEVEL says otherwise: a request line per widget
 // call would bury the banner, and a person trying the demo wants to see problems, not traffic.
-import { parseLogLevel } from '../src/server/logger';
+import { parseLogLevel } from '../src/server/platform/logger';
 import {
   DEMO_ADMIN_KEY,
   DEMO_AGENTS,

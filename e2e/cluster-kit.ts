@@ -10,7 +10,7 @@ import {
   SSE_DONE,
   sseChunk,
   toolCallAnswer,
-} from '../src/server/engine/openai/fake-openai-server';
+} from '../src/server/testing/fake-openai-server';
 
 export const freePort = () =>
   new Promise<number>((ok) => {
@@ -204,4 +204,4 @@ export {
   readEvents,
   type Seen,
   textOf,
-} from '../src/server/cluster/cluster-test-kit';
+} from '../src/server/testing/cluster-test-kit';

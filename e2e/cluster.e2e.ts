@@ -17,7 +17,7 @@ import {
   type RecordingServer,
   startCuttableProxy,
   startRecordingServer,
-} from '../src/server/net/test-servers';
+} from '../src/server/testing/test-servers';
 import {
   ANSWER_PIECES,
   ended,

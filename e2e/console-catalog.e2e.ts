@@ -15,7 +15,7 @@ import type {
   CatalogSummaryResponse,
   FeedRefreshResponse,
 } from '../src/protocol/catalog-admin';
-import { parseConfig } from '../src/server/config';
+import { parseConfig } from '../src/server/config/service-config';
 import { type RunningService, startService } from '../src/server/start';
 import { DESKTOP, MOBILE, nextFrames, recorded, setupE2E } from './harness';
 

@@ -9,7 +9,7 @@ import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
-import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
+import { type RecordingServer, startRecordingServer } from '../src/server/testing/test-servers';
 import { DESKTOP, MOBILE, nextFrames, setupE2E } from './harness';
 
 const e2e = setupE2E();

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
-import { readSse } from '../src/server/chat/sse-reader';
+import { readSse } from '../src/server/testing/sse-reader';
 import { DESKTOP, MOBILE, nextFrames, recorded, setupE2E } from './harness';
 
 const e2e = setupE2E();

@@ -6,10 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/server/config';
-import { IDENTITY_ENV, IDENTITY_SECRET, signIdentity } from '../src/server/edge/identity-test-kit';
-import { type RecordingServer, startRecordingServer } from '../src/server/net/test-servers';
+import { parseConfig } from '../src/server/config/service-config';
 import { type RunningService, startService } from '../src/server/start';
+import { IDENTITY_ENV, IDENTITY_SECRET, signIdentity } from '../src/server/testing/identity-test-kit';
+import { type RecordingServer, startRecordingServer } from '../src/server/testing/test-servers';
 import { type ConsoleLine, launchChromium, serviceErrors, type TestWindow, waitForReady } from './harness';
 
 const ANSWER_TIMEOUT = 15_000;

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY } from '../demo/demo-servers';
 import { demoIdentityToken } from '../demo/store-server';
-import { readSse } from '../src/server/chat/sse-reader';
+import { readSse } from '../src/server/testing/sse-reader';
 
 const root = resolve(import.meta.dirname, '..');
 const entry = join(root, 'dist/server/demo-start.js');

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StoreServer, startStoreServer } from '../demo/store-server';
-import { closedPort } from '../src/server/net/test-servers';
+import { closedPort } from '../src/server/testing/test-servers';
 import { DESKTOP, launchChromium } from './harness';
 
 let browser: Browser;

@@ -3,6 +3,6 @@
 export { refreshWidgetFeeds } from '../src/server/catalog/ingest/feed-ingest';
 export { searchProducts } from '../src/server/catalog/search/search-products';
 export { createCatalogStore } from '../src/server/catalog/store/catalog-store';
-export { openPglite, openPostgres } from '../src/server/storage/db';
-export { migrate } from '../src/server/storage/migrate';
+export { openPglite, openPostgres } from '../src/server/platform/database/db';
+export { migrate } from '../src/server/platform/database/migrate';
 export { startPushBenchService } from './bench-push-service';

@@ -3,7 +3,7 @@
 // API's ("one 10,000-product batch update"), so it is measured over HTTP: the request's JSON, its validation, the API
 // key check and the store, not the store alone.
 import { PUSH_API_BASE } from '../src/protocol/push';
-import { parseConfig } from '../src/server/config';
+import { parseConfig } from '../src/server/config/service-config';
 import { startService } from '../src/server/start';
 
 export interface PushBenchService {

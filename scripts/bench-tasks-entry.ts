@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { CatalogProduct } from '../src/protocol/catalog';
 import { createApp } from '../src/server/app';
-import { parseConfig } from '../src/server/config';
-import { silentLogger } from '../src/server/logger';
+import { parseConfig } from '../src/server/config/service-config';
+import { silentLogger } from '../src/server/platform/logger';
 import { openRuntime } from '../src/server/runtime';
 import type { TaskSettings } from '../src/server/tasks/task-service';
 

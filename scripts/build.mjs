@@ -65,9 +65,9 @@ await build({
       input: {
         cli: 'src/server/cli.ts',
         // Imports only Node: bin/service-widget.js runs it before anything that needs the service's runtime.
-        'runtime-packages': 'src/server/runtime-packages.ts',
+        'runtime-packages': 'src/server/platform/runtime-packages.ts',
         // The `task` command alone: the task client, no service runtime.
-        'task-cli': 'src/server/tasks/task-cli.ts',
+        'task-cli': 'src/server/task-cli.ts',
         'demo-start': 'demo/start.ts',
         'demo-servers': 'demo/demo-servers.ts',
         'bench-service-entry': 'scripts/bench-service-entry.ts',
@@ -131,7 +131,7 @@ await build({
 
 console.log('build: dist/ ready');
 
-/** Mirrors `sdkFileList` in src/server/static-sdk.ts: what `/sdk/` serves. */
+/** Mirrors `sdkFileList` in src/server/http/static-sdk.ts: what `/sdk/` serves. */
 function sdkFiles(dist) {
   const chunks = existsSync(resolve(dist, 'chunks')) ? readdirSync(resolve(dist, 'chunks')) : [];
   return ['loader.js', 'widget.js', ...chunks.filter((f) => /\.(js|css)$/.test(f)).map((f) => `chunks/${f}`)];

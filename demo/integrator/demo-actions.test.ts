@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/protocol/chat';
 import { callAction } from '../../src/server/actions/call-action';
-import { parseConfig, type ServiceConfig, type WidgetSettings } from '../../src/server/config';
+import { parseConfig, type ServiceConfig, type WidgetSettings } from '../../src/server/config/service-config';
 import {
   DEMO_SIGNING_SECRET,
   DEMO_SIGNING_SECRET_ENV,

@@ -2,8 +2,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectCard, parseOrderXml, toOrderCard, toProductCard } from '../../src/cards';
+import { CUSTOM_ACTIONS_VERSION } from '../../src/protocol/action-request';
 import type { OrderCard, ProductCard } from '../../src/protocol/cards';
-import { CUSTOM_ACTIONS_VERSION } from '../../src/server/actions/build-action-request';
 import { CATALOG } from './catalog';
 import {
   NO_ORDER_TEXT,

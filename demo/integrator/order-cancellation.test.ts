@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOrderCancellationResponse } from '../../src/schemas/v20240910';
-import { readSse, textOf } from '../../src/server/chat/sse-reader';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/server/config/service-config';
 import { type RunningService, startService } from '../../src/server/start';
+import { readSse, textOf } from '../../src/server/testing/sse-reader';
 import {
   DEMO_AGENTS,
   DEMO_IDENTITY_SECRET,

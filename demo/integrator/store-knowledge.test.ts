@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/server/config';
+import { parseConfig } from '../../src/server/config/service-config';
 import { type KnowledgeService, startKnowledge } from '../../src/server/knowledge/knowledge-service';
-import { silentLogger } from '../../src/server/logger';
+import { silentLogger } from '../../src/server/platform/logger';
 import { DEMO_WIDGET_ID, demoServiceConfig } from '../demo-servers';
 import { type RunningIntegrator, startIntegrator } from './integrator-server';
 import { DEMO_HELP_DOCUMENT_PATH, DEMO_KNOWLEDGE } from './store-knowledge';

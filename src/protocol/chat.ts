@@ -1,5 +1,5 @@
 import type { OrderCard, ProductCard } from './cards';
-import type { UserData } from './settings';
+import type { UserData } from './user-data';
 
 /** One piece of a message. The widget has one registry mapping `type` to a component. */
 export type MessagePart =

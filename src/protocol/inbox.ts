@@ -1,5 +1,5 @@
 import type { ChatMessage, ConversationMode, FeedbackRating, MessageRole, PageContext } from './chat';
-import type { UserData } from './settings';
+import type { UserData } from './user-data';
 
 // The agents' inbox: the admin JSON API under `/v0/admin` (Bearer admin key) that the `/inbox` page reads
 // (SPEC "Personalization data and widget settings": user data and custom instructions appear in the inbox).

@@ -1,5 +1,5 @@
 import type { PageContext } from './chat';
-import type { UserData } from './settings';
+import type { UserData } from './user-data';
 
 export interface OpenChatOptions {
   /** Text put in the composer. */

@@ -1,10 +1,7 @@
 import type { CartProduct, EventDetail, FeedbackDetail, HandoffDetail } from './events';
+import type { UserData } from './user-data';
 
-/** A value allowed in `userData`: the object is flat, so no nested objects or arrays. */
-export type UserDataValue = string | number | boolean | null;
-
-/** What the merchant tells the assistant about the shopper (SPEC: personalization data). */
-export type UserData = Record<string, UserDataValue>;
+export type { UserData, UserDataValue } from './user-data';
 
 /** `customInstructions` must be 1..5000 characters (DESIGN: settings). */
 export const CUSTOM_INSTRUCTIONS_MAX = 5000;

@@ -1,7 +1,7 @@
 import type { WidgetLimitName } from './widget-settings';
 
 // What the console's settings editors show beside each field before the service is asked: the config file's defaults,
-// limits and choices (src/server/config.ts, src/server/webhooks/webhook-versions.ts). The console cannot import the
+// limits and choices (src/server/config/service-config.ts, src/server/config/service-config/webhook-versions.ts). The console cannot import the
 // service's code, so they are restated here; widget-settings-fields.test.ts fails when the two drift apart.
 
 /** The webhook versions the service speaks, oldest first (one per `src/schemas/vYYYYMMDD.ts`). */

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { redactSecrets } from './logger';
+import { redactSecrets } from './platform/logger';
 import { startService } from './start';
 import { startError, startSettings } from './start-settings';
-import { runTaskCli, TASK_USAGE } from './tasks/task-command';
+import { runTaskCli, TASK_USAGE } from './task-command';
 
 const USAGE = `Usage:
   service-widget serve --config service.config.json [--port 8787] [--host 127.0.0.1] [--data-dir .data/db]

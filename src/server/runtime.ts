@@ -1,45 +1,39 @@
 import { randomUUID } from 'node:crypto';
-import type { UserData } from '../protocol/settings';
-import { type CallActionOptions, callAction } from './actions/call-action';
+import type { CallActionOptions } from './actions/call-action';
 import type { RefreshReport } from './catalog/ingest/feed-ingest';
 import { scheduleFeeds } from './catalog/ingest/feed-schedule';
-import { findProduct } from './catalog/search/find-product';
-import { searchProducts, toProductCard } from './catalog/search/search-products';
+import { searchProducts } from './catalog/search/search-products';
 import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
 import { type ChatService, createChatService } from './chat/chat-service';
-import { createEventHub, type EventHub } from './chat/event-hub';
-import { clusterHub } from './cluster/cluster-hub';
-import { createLocalBus, type NotifyBus, openPostgresBus } from './cluster/notify-bus';
-import type { ServiceConfig, WidgetSettings } from './config';
-import { identitySecrets, type VerifiedUser, type VerifyIdentity } from './edge/identity-token';
-import { createLimits, type Limits } from './edge/limits';
-import { newRequestId } from './edge/outbound-signature';
-import { createProposalStore } from './edge/proposal-store';
-import { guardIdentity } from './edge/require-identity';
-import { readSigningSecrets } from './edge/signing-secrets';
-import type { ActionResult, EngineTools } from './engine/engine';
+import { requestHuman } from './chat/request-human';
+import { turnTools } from './chat/turn-tools';
+import type { ServiceConfig, WidgetSettings } from './config/service-config';
+import { type ChatStore, createChatStore } from './conversations/chat-store';
+import { clusterHub } from './conversations/cluster-hub';
+import { type RetentionSweep, scheduleRetentionSweep } from './conversations/conversation-retention';
+import { createEventHub, type EventHub } from './conversations/event-hub';
+import { callJournal } from './conversations/turn-calls';
+import { createTurnLeases } from './conversations/turn-leases';
+import { createTurnStore, type TurnStore } from './conversations/turn-store';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
+import { createLimits, type Limits } from './guards/limits';
+import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
-import { handoffPromise } from './handoff/handoff-promise';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
-import { guardMode } from './handoff/mode-guard';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
-import type { Logger } from './logger';
-import { actionCalls, feedRuns } from './ops/metrics';
+import { type Db, openDatabase } from './platform/database/db';
+import { migrate } from './platform/database/migrate';
+import { identitySecrets, type VerifyIdentity } from './platform/identity-token';
+import type { Logger } from './platform/logger';
+import { feedRuns } from './platform/metrics';
+import { createLocalBus, type NotifyBus, openPostgresBus } from './platform/notify-bus';
+import { readSigningSecrets } from './platform/signing-secrets';
 import { createDraftStore, type DraftStore } from './settings/draft-store';
 import { createPreviews, type Previews } from './settings/preview-registry';
 import { createSettingsStore, type SettingsStore } from './settings/settings-store';
 import { openWidgetRegistry, type WidgetRegistry } from './settings/widget-registry';
-import { type ChatStore, createChatStore } from './storage/chat-store';
-import { type RetentionSweep, scheduleRetentionSweep } from './storage/conversation-retention';
-import { type Db, openDatabase } from './storage/db';
-import { migrate } from './storage/migrate';
-import { type CallJournal, callJournal } from './storage/turn-calls';
-import { createTurnLeases } from './storage/turn-leases';
-import { createTurnStore, type TurnStore } from './storage/turn-store';
 import { taskEngineFromConfig } from './tasks/task-engine-from-config';
 import { createTaskService, type TaskService, type TaskSettings } from './tasks/task-service';
-import { orderCancellationTool } from './webhooks/order-cancellation-tool';
 import { createWebhookCallStore, type WebhookCallStore } from './webhooks/webhook-call-store';
 
 export interface RuntimeOptions {
@@ -271,88 +265,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const drainController = new AbortController();
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
-  const toolsFor = (
-    widgetId: string,
-    conversationId: string,
-    userData?: UserData | null,
-    storedUser: VerifiedUser | null = null,
-    wrap: (tools: EngineTools) => EngineTools = (tools) => tools,
-    journal?: CallJournal,
-    signal?: AbortSignal,
-  ): EngineTools => {
-    // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
-    // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
-    const widget = widgetOf(widgetId);
-    const user = widget?.identity ? storedUser : null;
-    // A preview conversation (issue 22) runs its draft's settings on the live widget's catalog and documents, and
-    // tells every integrator it calls that this is a preview.
-    const baseId = previews.baseOf(widgetId);
-    const preview = baseId !== undefined;
-    const storeId = baseId ?? widgetId;
-    const callOptions = {
-      ...actionOptions,
-      ...(preview && { signingSecretFor: () => previews.signingSecretOf(widgetId) }),
-      signal,
-    };
-    const callOne = async (
-      action: Parameters<EngineTools['callAction']>[0],
-      params: Parameters<EngineTools['callAction']>[1],
-      requestId: string,
-    ): Promise<ActionResult> => {
-      const outcome = await callAction(
-        action,
-        params,
-        { widgetId: storeId, conversationId, requestId, user, preview },
-        callOptions,
-      );
-      actionCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.error.code });
-      if (!outcome.ok)
-        logger.warn('custom action failed', {
-          widgetId,
-          action: action.name,
-          requestId,
-          ...outcome.error,
-        });
-      else logger.debug('custom action called', { widgetId, action: action.name, requestId });
-      return outcome.ok
-        ? { ok: true, aiText: outcome.aiText, part: outcome.part }
-        : { ok: false, error: outcome.error };
-    };
-    // Innermost, right at the integrator: every call re-reads the conversation's mode (issue 21), whichever path led to
-    // it (an engine's call, a confirmed proposal's).
-    return guardIdentity(
-      widget,
-      user,
-      wrap(
-        guardMode(handoff.modeOf, conversationId, {
-          async callAction(action, params) {
-            // Journaled in a turn that another instance could take over (issue 23): a completed call's outcome is
-            // replayed there, an unfinished one made again with its request id.
-            const invoke = (requestId: string) => callOne(action, params, requestId);
-            return journal
-              ? journal.call(`action:${action.name}`, params, invoke, newRequestId)
-              : invoke(newRequestId());
-          },
-          async searchProducts(query) {
-            const found = await searchProducts(db, storeId, query);
-            return found.flatMap((p) => toProductCard(p) ?? []);
-          },
-          searchKnowledge: (query, limit) =>
-            preview && widget
-              ? knowledge.searchDraft(storeId, widget, query, limit)
-              : knowledge.search(widgetId, query, limit),
-          findProduct: (ref) => findProduct(db, storeId, ref),
-          cancelOrder: orderCancellationTool(
-            widget,
-            { widgetId: storeId, conversationId, preview },
-            { calls: webhookCalls, logger, options: callOptions, journal },
-            userData,
-            user,
-          ),
-        }),
-      ),
-    );
-  };
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
   // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
   const leases = isShared ? createTurnLeases(db, randomUUID(), config.turnLeaseSeconds * 1000) : undefined;
@@ -368,7 +280,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     loadState: turns.loadState,
     saveState: turns.saveState,
-    toolsFor,
+    toolsFor: turnTools({ db, logger, widgetOf, previews, knowledge, handoff, webhookCalls, actionOptions }),
     proposals: createProposalStore(db),
     actionsOf: (id) => widgetOf(id)?.actions ?? [],
     instructionsOf: (id) => widgetOf(id)?.instructions,
@@ -377,15 +289,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     handoff: {
       modeOf: handoff.modeOf,
       // Only when someone can answer: otherwise the engines offer the store's contact details, as before issue 21.
-      ...(hasAgents && {
-        async requestHuman({ widgetId, conversationId, replyId, language }) {
-          const requested = await handoff.request(widgetId, conversationId, { replyId });
-          if (!requested)
-            return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
-          const promise = handoffPromise(widgetOf(widgetId)?.businessHours, language);
-          return { ok: true, ...promise };
-        },
-      }),
+      ...(hasAgents && { requestHuman: requestHuman(handoff, widgetOf) }),
     },
   });
   // Every instance looks for lapsed leases four times per lease (one index probe each), so a dead instance's turn is

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../protocol/result';
-import { loadConfigFile } from './config';
-import { parseLogLevel } from './logger';
+import { loadConfigFile } from './config/service-config';
+import { parseLogLevel } from './platform/logger';
 import type { StartOptions } from './start';
 
 // `service-widget serve`'s settings from its flags and the environment (DESIGN "Running at scale": `HOST`, `PORT`,

@@ -4,9 +4,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import type { ServiceConfig } from './config';
-import { configWarnings } from './edge/config-warnings';
-import { createLogger, type LogLevel } from './logger';
+import { configWarnings } from './config/config-warnings';
+import type { ServiceConfig } from './config/service-config';
+import { createLogger, type LogLevel } from './platform/logger';
 import { openRuntime, type RuntimeOptions } from './runtime';
 
 export interface StartOptions {

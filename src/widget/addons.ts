@@ -1,5 +1,5 @@
 import type { ComponentType } from 'preact';
-import type { WidgetMessage } from './store';
+import type { WidgetMessage } from './widget-message';
 
 /**
  * What the conversation's chunk (chat/conversation.ts) adds to the chat view when it arrives: the handoff menu, the

@@ -1,31 +1,8 @@
-import type { ReadonlySignal } from '@preact/signals';
-import type { ComponentType } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { ChatViewProps } from './chat-view';
-import type { Strings } from './i18n';
+import type { AppProps } from './app-props';
 import { Launcher } from './launcher';
-import type { NudgeProps } from './nudge';
-import type { CardActions } from './parts/part-view';
-import type { Store } from './store';
 
-/** The chat's chunk once it has arrived (chat-view.tsx): its view, and the conversation's retry. */
-export interface LoadedChat {
-  View: ComponentType<ChatViewProps>;
-  retry: (messageId: string) => void;
-}
-
-export interface AppProps {
-  store: Store;
-  strings: Strings;
-  /** The proactive bubble's chunk, absent until a page first calls `showMessage` (nudge.tsx). */
-  nudge: ReadonlySignal<ComponentType<NudgeProps> | undefined>;
-  /** The chat's chunk, absent until it has loaded (at idle after ready, or at the first open). */
-  chat: ReadonlySignal<LoadedChat | undefined>;
-  /** A link in a message or card was followed: `service:link-click` and `onLinkClick`. */
-  onLinkClick: (url: string) => void;
-  /** Product cards' click report and, with a cart, "Add to cart". */
-  cardActions: CardActions;
-}
+export type { AppProps, LoadedChat } from './app-props';
 
 // On touch devices, focusing the textarea would pop the keyboard over a panel the shopper has not read yet.
 const isTouchFirst = (): boolean =>

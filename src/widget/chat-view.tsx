@@ -5,7 +5,7 @@
 import { computed } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
 import type { MessagePart } from '../protocol';
-import type { AppProps } from './app';
+import type { ChatViewProps } from './app-props';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { Panel } from './panel';
@@ -18,14 +18,7 @@ export { prefetchParts } from './parts';
 /** The chunk's stylesheet, adopted by the shadow root when the chunk arrives. */
 export const css = panelCss + partsCss + choicesCss;
 
-export interface ChatViewProps extends Omit<AppProps, 'chat' | 'nudge'> {
-  /** Sends a failed message again (the conversation's `retry`). */
-  onRetry: (messageId: string) => void;
-  isOpen: boolean;
-  panelRef: preact.RefObject<HTMLDivElement>;
-  inputRef: preact.RefObject<HTMLTextAreaElement>;
-  onClose: () => void;
-}
+export type { ChatViewProps } from './app-props';
 
 export function ChatView({
   store,

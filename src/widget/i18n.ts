@@ -1,43 +1,7 @@
+import { english, type Strings } from './locales/en';
 import { logError } from './log';
 
-/**
- * The widget's own words in English: always in the first chunk, the fallback for every other language. Each other
- * language is a chunk of its own (`locales/<lang>.ts`), fetched while the config request is out ({@link loadStrings}),
- * so a shopper downloads one language, not all of them.
- */
-const english = {
-  lang: 'en',
-  openChat: 'Open chat',
-  closeChat: 'Close chat',
-  title: 'Shopping assistant',
-  greeting: 'Hi! How can I help you today?',
-  offline: 'The assistant cannot be reached right now. Messages you write are sent when it is back.',
-  conversation: 'Conversation',
-  inputLabel: 'Message',
-  placeholder: 'Ask a question…',
-  send: 'Send',
-  pending: 'Sending…',
-  reconnecting: 'Reconnecting…',
-  typing: 'Assistant is typing',
-  busy: 'Looking that up…',
-  failed: 'The answer broke off.',
-  refused: 'Not sent.',
-  limited: 'Too many messages just now. Send it again in a moment.',
-  sendAgain: 'Send again',
-  retry: 'Retry',
-  unread: 'new answers',
-  // A `confirm` part's buttons, and the shopper's answer as their message: needed before its chunk loads.
-  yes: 'Yes',
-  no: 'No',
-  choices: 'Suggested answers',
-  starters: 'Suggested questions',
-  dismiss: 'Dismiss',
-};
-
-export type Strings = typeof english & {
-  /** Right-to-left languages say so: the chat mirrors (App's root `dir`); absent, it is left to right. */
-  dir?: 'rtl';
-};
+export type { Strings } from './locales/en';
 
 export const en: Strings = english;
 

@@ -17,7 +17,7 @@ const READ_TIMEOUT_MS = 20_000;
 export const REFRESH_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * The catalog page's side of the admin API (`src/server/admin/catalog-admin-routes.ts` and the feed routes), through
+ * The catalog page's side of the admin API (`src/server/http/admin/catalog-admin-routes.ts` and the feed routes), through
  * the console's fetch, the key as a Bearer header. Its own requests rather than the shared API's: a refresh waits far
  * longer than the shared 20-second deadline allows.
  * @example

@@ -1,8 +1,8 @@
 import { createContext } from 'preact';
 import { useContext, useId, useRef, useState } from 'preact/hooks';
-import { type ActionSettings, PREVIEW_HEADER } from '../../protocol/widget-settings';
 // The service's own request builder (pure: no I/O), so the request shown is the one the service sends, not a copy.
-import { buildActionRequest } from '../../server/actions/build-action-request';
+import { buildActionRequest } from '../../protocol/action-request';
+import { type ActionSettings, PREVIEW_HEADER } from '../../protocol/widget-settings';
 import { MessagePart } from '../message-part';
 import type { ActionTestResult, PreviewStore } from './preview-store';
 
@@ -34,14 +34,10 @@ export function requestPreview(action: ActionSettings, params: Record<string, st
   return buildActionRequest(
     {
       name: action.name,
-      description: action.description ?? '',
       method: action.method ?? 'POST',
       url: action.url,
-      parameters: (action.parameters ?? []).map((p) => ({ ...p, description: p.description ?? '' })),
-      enabled: true,
-      confirm: action.confirm ?? false,
-      requiresIdentity: action.requiresIdentity ?? false,
-    } as Parameters<typeof buildActionRequest>[0],
+      parameters: action.parameters ?? [],
+    },
     params,
     { widgetId: 'preview', conversationId: 'preview', requestId: 'preview' },
   );

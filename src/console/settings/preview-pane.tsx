@@ -2,7 +2,7 @@ import { formatDateTime } from '../format';
 import type { PreviewStore } from './preview-store';
 import type { SettingsStore } from './settings-store';
 
-/** The preview's frame page (served by the service, `src/server/console/console-page.ts`). */
+/** The preview's frame page (served by the service, `src/server/http/console-page.ts`). */
 export const PREVIEW_PAGE = '/console/preview';
 
 const SYNC_TEXT = {

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../config';
+import { ACTION_ACCEPT } from '../../protocol/action-request';
+import type { ActionDefinition } from '../config/service-config';
 import {
   okText,
   type RecordingServer,
@@ -8,8 +9,7 @@ import {
   SSRF_CASES,
   startRecordingServer,
   testCertificate,
-} from '../net/test-servers';
-import { ACTION_ACCEPT } from './build-action-request';
+} from '../testing/test-servers';
 import { type ActionOutcome, type CallActionOptions, callAction } from './call-action';
 
 // Every SPEC rule of "Custom action call" over real HTTP: a local HTTPS server with a self-signed certificate (its

@@ -1,14 +1,18 @@
 import { type CardPart, detectCard, isDataBody } from '../../cards/detect-card';
-import type { MessagePart } from '../../protocol/chat';
-import type { ActionDefinition } from '../config';
-import { signHop } from '../edge/outbound-signature';
-import { type GuardedFetchErrorCode, type GuardedFetchOptions, guardedFetch } from '../net/guarded-fetch';
 import {
   type ActionCallIds,
   type ActionParams,
   type ActionRequestErrorCode,
   buildActionRequest,
-} from './build-action-request';
+} from '../../protocol/action-request';
+import type { MessagePart } from '../../protocol/chat';
+import type { ActionDefinition } from '../config/service-config';
+import {
+  type GuardedFetchErrorCode,
+  type GuardedFetchOptions,
+  guardedFetch,
+} from '../platform/net/guarded-fetch';
+import { signHop } from '../platform/outbound-signature';
 
 // One custom action call, end to end (SPEC "Custom action call", DESIGN "Custom actions (service side)"): build the
 // request, send it through the SSRF guard, and turn the answer into what the AI reads (the first 8000 characters)

@@ -1,7 +1,7 @@
 import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
-import type { ActionDefinition } from '../config';
-import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../storage/chat-store';
-import type { ClaimedTurn } from '../storage/turn-leases';
+import type { ActionDefinition } from '../config/service-config';
+import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../conversations/chat-store';
+import type { ClaimedTurn } from '../conversations/turn-leases';
 import { holdLease } from './held-lease';
 import { runTurn, type TurnDeps } from './run-turn';
 

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger';
-import type { TurnLeases } from '../storage/turn-leases';
+import type { TurnLeases } from '../conversations/turn-leases';
+import type { Logger } from '../platform/logger';
 
 /** One turn's lease while this instance holds it: renewed in the background, and a signal for when it is lost. */
 export interface HeldLease {

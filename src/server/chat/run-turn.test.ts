@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProposalStore } from '../edge/proposal-store';
-import type { EngineTurn } from '../engine/engine';
-import { silentLogger } from '../logger';
-import { type ChatStore, createChatStore } from '../storage/chat-store';
-import type { Db } from '../storage/db';
-import { migrate } from '../storage/migrate';
-import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
-import { createEventHub } from './event-hub';
+import { type ChatStore, createChatStore } from '../conversations/chat-store';
+import { createEventHub } from '../conversations/event-hub';
+import type { EngineTurn } from '../core/engine';
+import { createProposalStore } from '../guards/proposal-store';
+import type { Db } from '../platform/database/db';
+import { migrate } from '../platform/database/migrate';
+import { silentLogger } from '../platform/logger';
+import { backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { ENGINE_MESSAGES_MAX, runTurn } from './run-turn';
 
 describe('runTurn()', () => {

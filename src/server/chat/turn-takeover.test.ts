@@ -1,21 +1,21 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../protocol/chat';
-import { createProposalStore } from '../edge/proposal-store';
-import type { AssistantEngine } from '../engine/engine';
-import { silentLogger } from '../logger';
-import { type ChatStore, createChatStore } from '../storage/chat-store';
-import type { Db } from '../storage/db';
-import { migrate } from '../storage/migrate';
-import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
-import { createTurnLeases } from '../storage/turn-leases';
+import { type ChatStore, createChatStore } from '../conversations/chat-store';
+import { createEventHub } from '../conversations/event-hub';
+import { createTurnLeases } from '../conversations/turn-leases';
+import type { AssistantEngine } from '../core/engine';
+import { createProposalStore } from '../guards/proposal-store';
+import type { Db } from '../platform/database/db';
+import { migrate } from '../platform/database/migrate';
+import { silentLogger } from '../platform/logger';
+import { backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { createChatService } from './chat-service';
-import { createEventHub } from './event-hub';
 import { runTurn, type TurnDeps } from './run-turn';
 
 // Issue 23 item 2, the turn's side: a turn taken over continues the reply the dead instance began (what it says again
 // is not written twice), and a turn whose lease another instance claimed stops writing, with no `error` event. The
-// whole path across processes is in src/server/cluster/turn-takeover.test.ts.
+// whole path across processes is in src/server/scenarios/cluster/turn-takeover.test.ts.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { ServiceConfig } from '../config';
+import type { ServiceConfig } from '../config/service-config';
 import { engineFromConfig } from './engine-from-config';
 
 const openai = (baseUrl: string): ServiceConfig['engine'] => ({

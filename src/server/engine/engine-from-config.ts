@@ -1,5 +1,5 @@
-import type { ServiceConfig } from '../config';
-import type { AssistantEngine } from './engine';
+import type { ServiceConfig } from '../config/service-config';
+import type { AssistantEngine } from '../core/engine';
 import { createLocalEngine } from './local/local-engine';
 import { createOpenAiEngine } from './openai/create-openai-engine';
 import { isLoopbackBaseUrl } from './openai/model-fetch';

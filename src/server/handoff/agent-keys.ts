@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentIdentity } from '../../protocol/inbox';
 import { err, ok, type Result } from '../../protocol/result';
-import type { AgentSettings } from '../config';
+import type { AgentSettings } from '../config/service-config';
 
 // Who may use `/v0/admin` (DESIGN "Human handoff"): the config's `agents`, each with their own key, and the `adminKey`,
 // an admin. Only SHA-256 digests of the keys are kept after start. A key named by `keyEnv` is read from the

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { BusinessHours } from '../config';
+import type { BusinessHours } from '../config/service-config';
 import { instantsOf, isOpenAt, nextOpening, wallTime } from './business-hours';
 
 // The clock arithmetic under the handoff promise. handoff-promise.test.ts pins the cases a shopper reads; this checks

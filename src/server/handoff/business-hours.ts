@@ -1,4 +1,4 @@
-import type { BusinessHours } from '../config';
+import type { BusinessHours } from '../config/service-config';
 
 // When the store's team is at work (widget config `businessHours`, issue 21), read on the store's own wall clock: a
 // range "09:00"–"17:00" means 09:00 in the store's time zone on whatever day that is, in summer and in winter. The

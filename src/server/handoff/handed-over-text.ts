@@ -1,4 +1,4 @@
-import type { ReplyLanguage } from '../engine/reply-language';
+import type { ReplyLanguage } from '../core/reply-language';
 import type { ModeState } from './handoff-store';
 
 // What a reply says when its turn found the conversation no longer with the assistant (issue 21): a person was asked

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { BusinessHours } from '../config';
+import type { BusinessHours } from '../config/service-config';
 import { handoffPromise } from './handoff-promise';
 
 // What a shopper who asks for a person is promised (issue 21), at instants written in UTC so that each test states the

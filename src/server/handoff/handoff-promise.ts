@@ -1,5 +1,5 @@
-import type { BusinessHours } from '../config';
-import type { ReplyLanguage } from '../engine/reply-language';
+import type { BusinessHours } from '../config/service-config';
+import type { ReplyLanguage } from '../core/reply-language';
 import { daysBetween, isOpenAt, nextOpening } from './business-hours';
 
 // What the service promises a shopper who asked for a person (DESIGN "Human handoff"): one text for every way of

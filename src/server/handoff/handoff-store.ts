@@ -10,10 +10,10 @@ import {
   type StoredMessage,
   toConversation,
   toMessage,
-} from '../storage/chat-store';
-import type { Db } from '../storage/db';
-import { storableJson, storableText } from '../storage/storable';
-import { isUuid } from '../storage/uuid';
+} from '../conversations/chat-store';
+import type { Db } from '../platform/database/db';
+import { storableJson, storableText } from '../platform/database/storable';
+import { isUuid } from '../platform/database/uuid';
 
 // Who answers a conversation (DESIGN "Human handoff", migration 021). Every mode change is one conditional UPDATE of
 // the conversation's row, in the same transaction as its `conversation.mode` event: the row lock orders concurrent

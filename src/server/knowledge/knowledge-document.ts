@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../protocol/result';
-import { guardedFetch } from '../net/guarded-fetch';
+import { guardedFetch } from '../platform/net/guarded-fetch';
 import type { KnowledgeSection } from './knowledge-index';
 import { documentTitleOf, splitMarkdown } from './markdown-sections';
 

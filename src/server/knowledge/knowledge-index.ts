@@ -1,5 +1,5 @@
-import { searchWords } from '../catalog/search/search-text';
-import type { KnowledgeHit } from '../engine/engine';
+import type { KnowledgeHit } from '../core/engine';
+import { searchWords } from '../core/search-words';
 import { isWordForm, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
 

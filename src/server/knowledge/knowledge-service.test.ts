@@ -1,9 +1,14 @@
 // @vitest-environment node
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig, type WidgetSettings } from '../config';
-import { createLogger, silentLogger } from '../logger';
-import { closedPort, type RecordingServer, startRecordingServer, testCertificate } from '../net/test-servers';
+import { parseConfig, type WidgetSettings } from '../config/service-config';
+import { createLogger, silentLogger } from '../platform/logger';
+import {
+  closedPort,
+  type RecordingServer,
+  startRecordingServer,
+  testCertificate,
+} from '../testing/test-servers';
 import { KNOWLEDGE_DOCUMENT_MAX_BYTES } from './knowledge-document';
 import { type KnowledgeService, startKnowledge } from './knowledge-service';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { KNOWLEDGE_SECTIONS_MAX, type WidgetSettings } from '../config';
-import type { KnowledgeHit } from '../engine/engine';
-import type { Logger } from '../logger';
+import { KNOWLEDGE_SECTIONS_MAX, type WidgetSettings } from '../config/service-config';
+import type { KnowledgeHit } from '../core/engine';
+import type { Logger } from '../platform/logger';
 import { fetchKnowledgeDocument, type KnowledgeFetchOptions } from './knowledge-document';
 import { buildKnowledgeIndex, type KnowledgeIndex, type KnowledgeSection } from './knowledge-index';
 

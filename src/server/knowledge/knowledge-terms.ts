@@ -1,6 +1,6 @@
 import { stemmer as englishStem } from '@orama/stemmers/english';
 import { stemmer as germanStem } from '@orama/stemmers/german';
-import { isSearchWord, searchWords } from '../catalog/search/search-text';
+import { isSearchWord, searchWords } from '../core/search-words';
 import { QUESTION_STOP_WORDS } from './question-stop-words';
 
 // The words the store's knowledge is ranked on. The catalog's tokenizer (its words and stop words) splits the text;

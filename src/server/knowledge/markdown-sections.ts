@@ -1,4 +1,4 @@
-import { KNOWLEDGE_SECTION_CHARS_MAX } from '../config';
+import { KNOWLEDGE_SECTION_CHARS_MAX } from '../config/service-config';
 
 // A `knowledgeUrls` document becomes sections at its headings (DESIGN "Store knowledge"): a store's help page is
 // written as "## Shipping … ## Returns …", and the assistant answers with one section, not the whole page.

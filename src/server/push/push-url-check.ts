@@ -1,5 +1,5 @@
 import type { ProductData } from '../../protocol/catalog';
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
 
 /**
  * Identifiers of stored products whose pushed `url` another product of the widget already has (SPEC "Limits": the

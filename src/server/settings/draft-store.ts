@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EditableWidgetSettings } from '../../protocol/widget-settings';
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
 
 // Issue 22: drafts and previews (migration 023). A draft is an admin's unsaved settings for a widget; a preview is a
 // short-lived token for the console's inline widget, which chats with its admin's draft as it is at each request.

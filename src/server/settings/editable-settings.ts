@@ -1,8 +1,8 @@
 import { err, ok, type Result } from '../../protocol/result';
 import type { EditableWidgetSettings, SettingsIssue } from '../../protocol/widget-settings';
-import { parseWidget, type WidgetSettings } from '../config';
-import { identitySecrets } from '../edge/identity-token';
-import { readSigningSecrets } from '../edge/signing-secrets';
+import { parseWidget, type WidgetSettings } from '../config/service-config';
+import { identitySecrets } from '../platform/identity-token';
+import { readSigningSecrets } from '../platform/signing-secrets';
 
 // Issue 22: what the console edits is the config file's widget without its id and without the file's plain secrets
 // (`productDataApiKeys`, a feed's `token`). Those stay in the config file and are joined back in whenever settings are

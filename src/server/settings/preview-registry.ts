@@ -1,6 +1,6 @@
-import type { WidgetSettings } from '../config';
-import { readSigningSecrets } from '../edge/signing-secrets';
-import type { Logger } from '../logger';
+import type { WidgetSettings } from '../config/service-config';
+import type { Logger } from '../platform/logger';
+import { readSigningSecrets } from '../platform/signing-secrets';
 import { type DraftStore, previewWidgetId } from './draft-store';
 import { validateSettings } from './editable-settings';
 import type { WidgetRegistry } from './widget-registry';

@@ -1,5 +1,5 @@
 import type { EditableWidgetSettings, SettingsVersion } from '../../protocol/widget-settings';
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
 
 // Issue 22: the widget_settings_versions table (migration 022). Every write is one INSERT guarded by the unique
 // (widget_id, version): no lock, no read-then-write window.

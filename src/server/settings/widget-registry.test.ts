@@ -1,10 +1,10 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWidget, type WidgetSettings } from '../config';
-import { createLogger } from '../logger';
-import type { Db } from '../storage/db';
-import { migrate } from '../storage/migrate';
-import { type Backend, backends, OPEN_TIMEOUT } from '../storage/test-backends';
+import { parseWidget, type WidgetSettings } from '../config/service-config';
+import type { Db } from '../platform/database/db';
+import { migrate } from '../platform/database/migrate';
+import { createLogger } from '../platform/logger';
+import { type Backend, backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { editableOf } from './editable-settings';
 import { createSettingsStore, type SettingsStore } from './settings-store';
 import { openWidgetRegistry } from './widget-registry';

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EditableWidgetSettings } from '../../protocol/widget-settings';
-import type { WidgetSettings } from '../config';
-import { identitySecrets, type VerifyIdentity } from '../edge/identity-token';
-import { readSigningSecrets } from '../edge/signing-secrets';
-import type { Logger } from '../logger';
+import type { WidgetSettings } from '../config/service-config';
+import { identitySecrets, type VerifyIdentity } from '../platform/identity-token';
+import type { Logger } from '../platform/logger';
+import { readSigningSecrets } from '../platform/signing-secrets';
 import { editableOf, validateSettings } from './editable-settings';
 import type { SettingsStore, StoredVersion } from './settings-store';
 import { settingsSummary } from './settings-summary';

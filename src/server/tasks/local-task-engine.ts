@@ -1,6 +1,6 @@
 import type { CatalogProduct } from '../../protocol/catalog';
 import type { JsonSchemaObject } from '../../protocol/task';
-import type { ProductQuery } from '../engine/engine';
+import type { ProductQuery } from '../core/engine';
 import { isPlainObject } from './schema/schema-walk';
 import { type TaskEngine, TaskEngineError } from './task-engine';
 

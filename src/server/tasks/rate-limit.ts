@@ -1,4 +1,4 @@
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
 
 // SPEC "Limits": 10 requests per minute per user, create and get-result together. A sliding window kept in the
 // database, so every instance on one PostgreSQL shares it: per user, a transaction-scoped advisory lock serialises

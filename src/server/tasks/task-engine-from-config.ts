@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../config';
+import type { ServiceConfig } from '../config/service-config';
 import { createLocalTaskEngine } from './local-task-engine';
 import { createOpenAiTaskEngine } from './openai-task-engine';
 import type { TaskEngine } from './task-engine';

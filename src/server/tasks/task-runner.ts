@@ -1,5 +1,5 @@
 import { CREDITS_PER_STEP } from '../../protocol/task';
-import type { Logger } from '../logger';
+import type { Logger } from '../platform/logger';
 import { compileSchema } from './schema/json-schema-validator';
 import { isPlainObject } from './schema/schema-walk';
 import { type TaskEngine, TaskEngineError, UnparseableAnswer } from './task-engine';

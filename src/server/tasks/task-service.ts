@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TASK_RATE_LIMIT } from '../../protocol/task';
-import type { NotifyBus } from '../cluster/notify-bus';
-import type { Logger } from '../logger';
-import { tasksEnded } from '../ops/metrics';
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
+import type { Logger } from '../platform/logger';
+import { tasksEnded } from '../platform/metrics';
+import type { NotifyBus } from '../platform/notify-bus';
 import { createRateLimiter, type RateDecision } from './rate-limit';
 import type { TaskEngine } from './task-engine';
 import { createTaskNotifier } from './task-notifier';

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../storage/migrate';
-import { backends, OPEN_TIMEOUT } from '../storage/test-backends';
+import { migrate } from '../platform/database/migrate';
+import { backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { createTaskStore } from './task-store';
 
 // Durable task state on PGlite and, with TEST_DATABASE_URL, on PostgreSQL with two instances sharing it.

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject, TaskModel, TaskStatus } from '../../protocol/task';
-import type { Db } from '../storage/db';
+import type { Db } from '../platform/database/db';
 
 // Durable task state (migration 005). Every transition is one conditional UPDATE, so two instances (or a late
 // worker after a restart) can never both finish a task, and a task never leaves a terminal state.

@@ -1,19 +1,19 @@
 // @vitest-environment node
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION_MAX_BYTES } from '../actions/call-action';
+import type { WebhookDefinition } from '../config/webhook-config';
 import {
   type RecordingServer,
   type Responder,
   startRecordingServer,
   testCertificate,
-} from '../net/test-servers';
+} from '../testing/test-servers';
 import {
   callOrderCancellation,
   type OrderCancellationOutcome,
   WEBHOOK_VERSION_HEADER,
   type WebhookCallOptions,
 } from './call-order-cancellation';
-import type { WebhookDefinition } from './webhook-config';
 
 // The webhook over real HTTPS: a local server with a self-signed certificate (passed as `ca`) plays the integrator
 // and records what reached it; `allowHttpLoopback` lets the call reach 127.0.0.1 and nothing else private.

@@ -1,17 +1,17 @@
+import { SERVICE_VERSION } from '../../protocol/action-request';
 import type { UserData } from '../../protocol/settings';
 import { PREVIEW_HEADER } from '../../protocol/widget-settings';
 import { formatSchemaIssues } from '../../schemas/schema-result';
-import { SERVICE_VERSION } from '../actions/build-action-request';
 import { ACTION_MAX_BYTES, ACTION_TIMEOUT_MS, type CallActionOptions } from '../actions/call-action';
-import type { VerifiedUser } from '../edge/identity-token';
-import { signHop } from '../edge/outbound-signature';
-import { type GuardedFetchErrorCode, guardedFetch } from '../net/guarded-fetch';
-import type { WebhookDefinition } from './webhook-config';
+import type { WebhookDefinition } from '../config/webhook-config';
 import {
   type OrderCancellationRequest,
   type OrderCancellationResponse,
   webhookVersion,
-} from './webhook-versions';
+} from '../config/webhook-versions';
+import type { VerifiedUser } from '../platform/identity-token';
+import { type GuardedFetchErrorCode, guardedFetch } from '../platform/net/guarded-fetch';
+import { signHop } from '../platform/outbound-signature';
 
 // One call of an integrator's order-cancellation webhook (issue #7, SPEC "Order-cancellation webhook response shape"
 // and "Versioning"): the request of the webhook's version, POSTed as JSON through the same SSRF guard, deadline and

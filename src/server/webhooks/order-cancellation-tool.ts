@@ -1,10 +1,10 @@
 import type { UserData } from '../../protocol/settings';
-import type { WidgetSettings } from '../config';
-import type { VerifiedUser } from '../edge/identity-token';
-import { newRequestId } from '../edge/outbound-signature';
-import type { EngineTools } from '../engine/engine';
-import type { Logger } from '../logger';
-import type { CallJournal } from '../storage/turn-calls';
+import type { WidgetSettings } from '../config/service-config';
+import type { CallJournal } from '../conversations/turn-calls';
+import type { EngineTools } from '../core/engine';
+import type { VerifiedUser } from '../platform/identity-token';
+import type { Logger } from '../platform/logger';
+import { newRequestId } from '../platform/outbound-signature';
 import {
   callOrderCancellation,
   type WebhookCallIds,

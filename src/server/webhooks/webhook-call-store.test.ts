@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatStore, createChatStore } from '../storage/chat-store';
-import type { Db } from '../storage/db';
-import { migrate } from '../storage/migrate';
-import { type Backend, backends, OPEN_TIMEOUT } from '../storage/test-backends';
+import { type ChatStore, createChatStore } from '../conversations/chat-store';
+import type { Db } from '../platform/database/db';
+import { migrate } from '../platform/database/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { createWebhookCallStore, type WebhookCallStore } from './webhook-call-store';
 
 // The inbox record of webhook calls, on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.

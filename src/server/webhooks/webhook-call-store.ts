@@ -1,6 +1,6 @@
 import type { InboxWebhookCall } from '../../protocol/inbox';
-import type { Db } from '../storage/db';
-import { isUuid } from '../storage/uuid';
+import type { Db } from '../platform/database/db';
+import { isUuid } from '../platform/database/uuid';
 
 // The record of webhook calls that the agents' inbox shows beside the transcript (migration 006). Texts are capped
 // here, so an integrator answering a megabyte of reason cannot fill the database through the inbox record.

@@ -1,5 +1,5 @@
 import css from './choices-part.css?inline';
-import type { PartProps, PartViewProps } from './part-view';
+import type { PartProps, PartViewProps } from './part-props';
 
 /** The stylesheet of chips (choices and starters), adopted when this chunk arrives (parts/lazy-part.tsx). */
 export { css };

@@ -1,5 +1,5 @@
 import css from './confirm-part.css?inline';
-import type { PartProps, PartViewProps } from './part-view';
+import type { PartProps, PartViewProps } from './part-props';
 
 /** The stylesheet of confirm parts, adopted when this chunk arrives (parts/lazy-part.tsx). */
 export { css };

@@ -2,7 +2,7 @@ import type { OrderCard as Order, OrderStep } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
 import css from './order-card.css?inline';
-import type { PartProps } from './part-view';
+import type { PartProps } from './part-props';
 import { safeHref } from './safe-link';
 
 /** The stylesheet of order cards, adopted when this chunk arrives (parts/lazy-part.tsx). */

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { CartProduct, ProductCard as Product } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
-import type { CardActions, PartProps } from './part-view';
+import type { CardActions, PartProps } from './part-props';
 import css from './product-cards.css?inline';
 import { safeHref } from './safe-link';
 

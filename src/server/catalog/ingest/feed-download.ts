@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { GuardedStreamError, guardedStream } from '../../net/guarded-fetch';
+import { GuardedStreamError, guardedStream } from '../../platform/net/guarded-fetch';
 
 /** How one feed is fetched: its url and optional token (SPEC: the whole `Authorization` header value). */
 export interface FeedRequest {

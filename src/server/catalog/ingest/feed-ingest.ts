@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogProduct } from '../../../protocol/catalog';
 import type { FeedReport, RefreshReport } from '../../../protocol/catalog-admin';
-import type { WidgetSettings } from '../../config';
+import type { WidgetSettings } from '../../config/service-config';
 import { createFeedClaims, createFeedCollector, type FeedClaims } from '../normalize/feed-result';
 import { rawUrlOf } from '../normalize/fields';
 import { normalizeJsonFeedProduct } from '../normalize/json-feed';

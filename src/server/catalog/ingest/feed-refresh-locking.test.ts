@@ -2,10 +2,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, type WidgetSettings } from '../../config';
-import type { Db } from '../../storage/db';
-import { migrate } from '../../storage/migrate';
-import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import { parseConfig, type WidgetSettings } from '../../config/service-config';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { type CatalogStore, createCatalogStore } from '../store/catalog-store';
 import { type FeedIngestOptions, refreshWidgetFeeds } from './feed-ingest';
 

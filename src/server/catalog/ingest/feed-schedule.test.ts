@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseWidget, type WidgetSettings } from '../../config';
-import { silentLogger } from '../../logger';
-import { type RecordingServer, startRecordingServer } from '../../net/test-servers';
-import type { Db } from '../../storage/db';
-import { migrate } from '../../storage/migrate';
-import { backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import { parseWidget, type WidgetSettings } from '../../config/service-config';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { silentLogger } from '../../platform/logger';
+import { backends, OPEN_TIMEOUT } from '../../testing/test-backends';
+import { type RecordingServer, startRecordingServer } from '../../testing/test-servers';
 import { createCatalogStore } from '../store/catalog-store';
 import { type FeedSchedule, scheduleFeeds } from './feed-schedule';
 

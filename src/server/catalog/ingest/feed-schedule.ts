@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { WidgetSettings } from '../../config';
-import type { Logger } from '../../logger';
-import type { Db } from '../../storage/db';
+import type { WidgetSettings } from '../../config/service-config';
+import type { Db } from '../../platform/database/db';
+import type { Logger } from '../../platform/logger';
 import type { CatalogStore } from '../store/catalog-store';
 import { type FeedIngestOptions, type RefreshReport, refreshWidgetFeeds } from './feed-ingest';
 

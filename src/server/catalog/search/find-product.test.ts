@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import type { Db } from '../../storage/db';
-import { migrate } from '../../storage/migrate';
-import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { type CatalogStore, createCatalogStore } from '../store/catalog-store';
 import { findProduct, VARIANTS_MAX } from './find-product';
 

@@ -1,9 +1,9 @@
 import type { CatalogProduct } from '../../../protocol/catalog';
-import type { PageProductDetails, ProductDetails, ProductRef } from '../../engine/engine';
-import type { Db } from '../../storage/db';
+import type { PageProductDetails, ProductDetails, ProductRef } from '../../core/engine';
+import { searchWords } from '../../core/search-words';
+import type { Db } from '../../platform/database/db';
 import { mergeProductData } from '../store/product-row';
 import { searchProducts, toProductCard } from './search-products';
-import { searchWords } from './search-text';
 
 // The catalog's product that a page names (issue 20, `PageContext.product`), so "does it come in blue?" is answered
 // from the store's own data: by `id` (the catalog identifier), else by `url`, else by exact name. A hidden product is

@@ -5,7 +5,7 @@ import {
   type CatalogLookupProduct,
   type CatalogMatch,
 } from '../../../protocol/catalog-admin';
-import type { Db } from '../../storage/db';
+import type { Db } from '../../platform/database/db';
 import { mergeProductData } from '../store/product-row';
 import { searchProductsScored, toProductCard } from './search-products';
 import { CODE_KEY_MIN, codeKey } from './search-text';

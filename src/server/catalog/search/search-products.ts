@@ -2,10 +2,11 @@ import { productId } from '../../../cards/product-card';
 import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import type { ProductQuery } from '../../engine/engine';
-import type { Db } from '../../storage/db';
+import type { ProductQuery } from '../../core/engine';
+import { queryTerms } from '../../core/search-words';
+import type { Db } from '../../platform/database/db';
 import { mergeProductData } from '../store/product-row';
-import { codeCandidates, queryTerms, toTsQuery } from './search-text';
+import { codeCandidates, toTsQuery } from './search-text';
 
 // Keyword search over a widget's catalog (DESIGN "Catalog"), on PostgreSQL full-text search over tsvectors built in
 // JS (no language stemming; search-text.ts folds plurals on both sides and matches terms as prefixes).

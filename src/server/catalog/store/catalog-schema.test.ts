@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../protocol/catalog';
-import type { Db } from '../../storage/db';
-import { migrate } from '../../storage/migrate';
-import { type Backend, backends, OPEN_TIMEOUT } from '../../storage/test-backends';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { createCatalogStore } from './catalog-store';
 
 // What keeps the usual push (a price, an availability) cheap: PostgreSQL rewrites a row without touching any index

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import { CopyBinaryRows } from '../../storage/copy-binary';
-import type { Db } from '../../storage/db';
+import { CopyBinaryRows } from '../../platform/database/copy-binary';
+import type { Db } from '../../platform/database/db';
 import { type SpooledFeed, spoolFeed } from './feed-spool';
 import {
   type CopyColumns,

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
-import { TSVECTOR_MAX_POSITION, TSVECTOR_MAX_POSITIONS, tsPosition } from '../../storage/copy-binary';
+import { distinctWords, storedWords } from '../../core/search-words';
 import {
-  CODE_KEY_MIN,
-  codeKey,
-  distinctWords,
-  lexemesLiteral,
-  storedWords,
-  tsvectorLiteral,
-} from '../search/search-text';
+  TSVECTOR_MAX_POSITION,
+  TSVECTOR_MAX_POSITIONS,
+  tsPosition,
+} from '../../platform/database/copy-binary';
+import { CODE_KEY_MIN, codeKey, lexemesLiteral, tsvectorLiteral } from '../search/search-text';
 
 // How a product record becomes the columns the catalog searches on (migrations 003 and 004). Everything is derived
 // from the effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values;

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
-import type { ConfirmedCall, EngineTools, ReplyEvent } from '../engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ConfirmedCall, EngineTools, ReplyEvent } from '../../core/engine';
 import { createLocalEngine } from './local-engine';
 
 // The local engine's cancellation conversation, turn by turn, with the webhook tool recording what it was asked.
-// (Over real HTTP, with a real webhook server and a restart: src/server/webhooks/cancel-order-chat.test.ts.)
+// (Over real HTTP, with a real webhook server and a restart: src/server/scenarios/webhooks/cancel-order-chat.test.ts.)
 
 const orderStatus: ActionDefinition = {
   name: 'Get order status',

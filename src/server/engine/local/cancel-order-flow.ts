@@ -1,5 +1,5 @@
-import type { ActionDefinition } from '../../config';
-import { choicesPart } from '../choices';
+import type { ActionDefinition } from '../../config/service-config';
+import { choicesPart } from '../../core/choices';
 import {
   type AwaitingConfirmation,
   CANCEL_ORDER_ACTION,
@@ -9,12 +9,12 @@ import {
   isAwaitingConfirmation,
   isUnreadableAnswer,
   type ReplyEvent,
-} from '../engine';
-import type { ReplyLanguage } from '../reply-language';
+} from '../../core/engine';
+import type { ReplyLanguage } from '../../core/reply-language';
+import { words } from '../../core/text-tokens';
 import { answeredOrderNumber } from './order-numbers';
 import { PHRASES } from './phrases';
 import { streamText } from './stream-text';
-import { words } from './text-tokens';
 
 // The local engine's order-cancellation conversation (issue #7, issue 19): collect the order number and an optional
 // reason, then ask for the cancellation. The service does not call it in this turn: it shows the shopper a `confirm`

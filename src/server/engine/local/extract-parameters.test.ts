@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
+import type { ActionDefinition } from '../../config/service-config';
 import { extractParameters, missingParameters } from './extract-parameters';
 import { matchAction } from './match-action';
 

@@ -1,6 +1,6 @@
-import type { ActionDefinition } from '../../config';
-import type { ParameterValue } from '../engine';
-import { stem, words } from './text-tokens';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ParameterValue } from '../../core/engine';
+import { stem, words } from '../../core/text-tokens';
 
 type Parameter = ActionDefinition['parameters'][number];
 

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../../protocol/chat';
-import type { ActionDefinition } from '../../config';
-import type { EngineTools, KnowledgeHit, ReplyEvent } from '../engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { EngineTools, KnowledgeHit, ReplyEvent } from '../../core/engine';
 import { createLocalEngine } from './local-engine';
 
 // What the local engine says (issue 19): in the shopper's language, store questions from the store's knowledge with

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { ProductCard } from '../../../protocol/cards';
-import type { ActionDefinition } from '../../config';
-import type { ActionResult, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ActionResult, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../../core/engine';
 import { createLocalEngine } from './local-engine';
 import { readProductQuery } from './product-query';
 

@@ -1,6 +1,5 @@
-import type { ActionDefinition } from '../../config';
-import { tablesAsLists } from '../../knowledge/tables-as-lists';
-import { choicesPart } from '../choices';
+import type { ActionDefinition } from '../../config/service-config';
+import { choicesPart } from '../../core/choices';
 import {
   type ActionResult,
   type AssistantEngine,
@@ -13,8 +12,9 @@ import {
   type ParameterValue,
   type ProductQuery,
   type ReplyEvent,
-} from '../engine';
-import { detectLanguage, type ReplyLanguage, replyLanguage } from '../reply-language';
+} from '../../core/engine';
+import { detectLanguage, type ReplyLanguage, replyLanguage } from '../../core/reply-language';
+import { tablesAsLists } from '../../knowledge/tables-as-lists';
 import {
   type CancelOrderState,
   canCancelOrders,

@@ -1,5 +1,5 @@
-import type { ActionDefinition } from '../../config';
-import { keywords } from './text-tokens';
+import type { ActionDefinition } from '../../config/service-config';
+import { keywords } from '../../core/text-tokens';
 
 export interface ActionMatch {
   action: ActionDefinition;

@@ -1,4 +1,4 @@
-import type { ActionDefinition } from '../../config';
+import type { ActionDefinition } from '../../config/service-config';
 import type { Concept } from './lexicon';
 import { shopperWords } from './shopper-words';
 

@@ -6,10 +6,10 @@ import type { PageContext } from '../../../protocol/chat';
 import { findProduct } from '../../catalog/search/find-product';
 import { searchProducts, toProductCard } from '../../catalog/search/search-products';
 import { createCatalogStore } from '../../catalog/store/catalog-store';
-import type { Db } from '../../storage/db';
-import { migrate } from '../../storage/migrate';
-import { backends, OPEN_TIMEOUT } from '../../storage/test-backends';
-import type { EngineTools, EngineTurn, ReplyEvent } from '../engine';
+import type { EngineTools, EngineTurn, ReplyEvent } from '../../core/engine';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { createLocalEngine } from './local-engine';
 import { markdownText, readProductQuestion } from './page-product';
 

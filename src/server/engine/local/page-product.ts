@@ -1,6 +1,6 @@
 import type { PageContext } from '../../../protocol/chat';
-import type { EngineTurn, PageProductDetails, ProductDetails, ReplyEvent } from '../engine';
-import type { ReplyLanguage } from '../reply-language';
+import type { EngineTurn, PageProductDetails, ProductDetails, ReplyEvent } from '../../core/engine';
+import type { ReplyLanguage } from '../../core/reply-language';
 import { type ColourFamily, colourFamily, coloursOf } from './colours';
 import { PHRASES, type Phrases } from './phrases';
 import { streamText } from './stream-text';

@@ -1,4 +1,4 @@
-import type { ReplyLanguage } from '../reply-language';
+import type { ReplyLanguage } from '../../core/reply-language';
 
 // Everything the local engine says, in the widget's two languages (DESIGN "The assistant": English and German). Kept
 // in one table so that a new sentence cannot be added in one language only: the type requires both.

@@ -1,5 +1,5 @@
-import type { ProductQuery } from '../engine';
-import { words } from './text-tokens';
+import type { ProductQuery } from '../../core/engine';
+import { words } from '../../core/text-tokens';
 
 const MAX =
   /\b(?:under|below|less than|up to|max(?:imum)?|cheaper than|unter|bis|höchstens)\s*(?:€|\$|£|eur|usd|gbp)?\s*(\d+(?:[.,]\d+)?)/i;

@@ -1,4 +1,4 @@
-import type { ReplyEvent } from '../engine';
+import type { ReplyEvent } from '../../core/engine';
 
 /** Emits text in word-sized deltas, as a model would, so the widget's streaming path is the same for both engines. */
 export async function streamText(text: string, emit: (event: ReplyEvent) => Promise<void>): Promise<void> {

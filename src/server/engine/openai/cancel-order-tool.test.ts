@@ -1,14 +1,14 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
-import type { CancelOrderResult, EngineTurn, ReplyEvent } from '../engine';
-import { createOpenAiEngine } from './create-openai-engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { CancelOrderResult, EngineTurn, ReplyEvent } from '../../core/engine';
 import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
+import { createOpenAiEngine } from './create-openai-engine';
 
 // The order-cancellation webhook as the openai engine's `cancel_order` tool, against a real local chat-completions
 // server that scripts the model's tool calls.

@@ -4,7 +4,7 @@ import {
   type CancelOrderResult,
   IDENTITY_REQUIRED,
   isUnreadableAnswer,
-} from '../engine';
+} from '../../core/engine';
 import type { ChatTool } from './stream-completion';
 import { thirdPartyData } from './third-party-data';
 

@@ -3,10 +3,8 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductCard } from '../../../protocol/cards';
 import type { ChatMessage } from '../../../protocol/chat';
-import type { ActionDefinition } from '../../config';
-import { closedPort } from '../../net/test-servers';
-import type { ActionResult } from '../engine';
-import { EMPTY_REPLY_TEXT, TOOL_ROUNDS_EXHAUSTED_TEXT } from './create-openai-engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ActionResult } from '../../core/engine';
 import {
   API_KEY,
   engineError,
@@ -14,7 +12,7 @@ import {
   orderCard,
   orderStatus,
   runTurn,
-} from './engine-test-harness';
+} from '../../testing/engine-test-harness';
 import {
   type FakeOpenAiServer,
   type ScriptedResponse,
@@ -24,7 +22,9 @@ import {
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
+import { closedPort } from '../../testing/test-servers';
+import { EMPTY_REPLY_TEXT, TOOL_ROUNDS_EXHAUSTED_TEXT } from './create-openai-engine';
 import { BASE_INSTRUCTIONS } from './system-prompt';
 
 const addToCart: ActionDefinition = {

@@ -16,7 +16,7 @@ import {
   needsConfirmation,
   type PageProductDetails,
   type ReplyEvent,
-} from '../engine';
+} from '../../core/engine';
 import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
 import { EngineError } from './engine-error';
 import { historyMessages } from './history-messages';

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAND_IN_PUBLIC_ADDRESS, testCertificate } from '../../net/test-servers';
-import { API_KEY, engineError, runTurn } from './engine-test-harness';
-import { type FakeOpenAiServer, startFakeOpenAiServer, textAnswer } from './fake-openai-server';
+import { API_KEY, engineError, runTurn } from '../../testing/engine-test-harness';
+import { type FakeOpenAiServer, startFakeOpenAiServer, textAnswer } from '../../testing/fake-openai-server';
+import { STAND_IN_PUBLIC_ADDRESS, testCertificate } from '../../testing/test-servers';
 import { type GuardForTests, isLoopbackBaseUrl } from './model-fetch';
 
 // Where the SDK's requests may go (DESIGN "The openai engine": SSRF-safe fetch where the base URL is not loopback).

@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
-import { isLoopbackAddress } from '../../net/address-policy';
-import { type GuardedFetchOptions, guardedStream } from '../../net/guarded-fetch';
+import { isLoopbackAddress } from '../../platform/net/address-policy';
+import { type GuardedFetchOptions, guardedStream } from '../../platform/net/guarded-fetch';
 import { EngineError } from './engine-error';
 
 // The `fetch` the openai SDK sends with (DESIGN "The openai engine": the SDK's transport inside the service's caps).
 // - Where the model lives: a base URL on this machine (`localhost`, 127.0.0.0/8, [::1]: Ollama, vLLM, a test server)
 //   is the operator's own and gets the platform's fetch, without redirects, so the exemption covers that address and
-//   nothing it points to. Any other base URL goes through the SSRF guard (src/server/net/guarded-fetch.ts): https
+//   nothing it points to. Any other base URL goes through the SSRF guard (src/server/platform/net/guarded-fetch.ts): https
 //   only, public addresses only, the checked address pinned against DNS rebinding, every redirect hop re-checked. A
 //   model server on a private network is refused like any other private address.
 // - A byte cap on every body the model sends: past it the stream fails, and the connection is closed.

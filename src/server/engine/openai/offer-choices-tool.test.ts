@@ -1,12 +1,12 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runTurn } from './engine-test-harness';
+import { runTurn } from '../../testing/engine-test-harness';
 import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
 
 // Issue 20: the model offers choices with the offer_choices tool; the service checks the options before the shopper
 // sees a chip, and the model reads what was shown or what was wrong.

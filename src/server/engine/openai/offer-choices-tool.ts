@@ -1,6 +1,6 @@
 import { CHOICE_TEXT_MAX, CHOICES_MAX } from '../../../protocol/chat';
 import { err, type Result } from '../../../protocol/result';
-import { readChoices } from '../choices';
+import { readChoices } from '../../core/choices';
 import type { ChatTool } from './stream-completion';
 
 // Choices (issue 20, DESIGN "Starters and choices") as a tool rather than a reply convention: a call's arguments are

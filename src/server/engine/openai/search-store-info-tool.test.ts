@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KnowledgeHit } from '../engine';
-import { runTurn } from './engine-test-harness';
+import type { KnowledgeHit } from '../../core/engine';
+import { runTurn } from '../../testing/engine-test-harness';
 import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
 import { STORE_INFO_SECTION_MAX_CHARS, storeInfoToolResult } from './search-store-info-tool';
 import { BASE_INSTRUCTIONS } from './system-prompt';
 

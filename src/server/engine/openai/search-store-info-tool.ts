@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import type { KnowledgeHit } from '../engine';
+import type { KnowledgeHit } from '../../core/engine';
 import type { ChatTool } from './stream-completion';
 import { thirdPartyData } from './third-party-data';
 

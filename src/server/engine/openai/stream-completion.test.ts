@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
-import { engineError, orderStatus, runTurn } from './engine-test-harness';
+import type { ActionDefinition } from '../../config/service-config';
+import { engineError, orderStatus, runTurn } from '../../testing/engine-test-harness';
 import {
   type FakeOpenAiServer,
   SSE_DONE,
@@ -10,7 +10,7 @@ import {
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
 import { COMPLETION_MAX_BYTES, TOOL_CALLS_MAX } from './stream-completion';
 
 // The openai engine's transport, the official SDK, against a real local OpenAI-compatible server: its retries

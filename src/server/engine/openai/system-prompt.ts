@@ -1,6 +1,6 @@
 import type { PageContext } from '../../../protocol/chat';
 import type { UserData } from '../../../protocol/settings';
-import type { PageProductDetails } from '../engine';
+import type { PageProductDetails } from '../../core/engine';
 import { SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';
 import { THIRD_PARTY_RULE, thirdPartyData } from './third-party-data';
 

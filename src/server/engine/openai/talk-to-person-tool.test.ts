@@ -1,15 +1,15 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
-import type { ActionResult, EngineTurn, HandoffOutcome, ParameterValue, ReplyEvent } from '../engine';
-import { createOpenAiEngine, TOOL_ROUNDS_EXHAUSTED_TEXT } from './create-openai-engine';
-import { orderStatus } from './engine-test-harness';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ActionResult, EngineTurn, HandoffOutcome, ParameterValue, ReplyEvent } from '../../core/engine';
+import { orderStatus } from '../../testing/engine-test-harness';
 import {
   type FakeOpenAiServer,
   startFakeOpenAiServer,
   textAnswer,
   toolCallAnswer,
-} from './fake-openai-server';
+} from '../../testing/fake-openai-server';
+import { createOpenAiEngine, TOOL_ROUNDS_EXHAUSTED_TEXT } from './create-openai-engine';
 
 // Asking for a person through the openai engine (issue 21): the `talk_to_person` tool, against a real local
 // chat-completions server that scripts what the model does. What is guaranteed is not that a model is never tricked

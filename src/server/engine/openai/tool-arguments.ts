@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../../../protocol/result';
-import type { ActionDefinition } from '../../config';
-import type { ParameterValue, ProductQuery } from '../engine';
+import type { ActionDefinition } from '../../config/service-config';
+import type { ParameterValue, ProductQuery } from '../../core/engine';
 import { isRecord } from './stream-completion';
 
 // A model's tool arguments are untrusted text: parsed safely, checked against the action's parameter types, and

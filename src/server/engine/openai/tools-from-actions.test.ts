@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../config';
+import type { ActionDefinition } from '../../config/service-config';
 import { coerceActionParams, parseToolArguments, readSearchArguments } from './tool-arguments';
 import { toolsFromActions, uniqueToolName } from './tools-from-actions';
 

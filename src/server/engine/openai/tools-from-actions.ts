@@ -1,4 +1,4 @@
-import type { ActionDefinition } from '../../config';
+import type { ActionDefinition } from '../../config/service-config';
 import { CANCEL_ORDER, CANCEL_ORDER_TOOL } from './cancel-order-tool';
 import { OFFER_CHOICES, OFFER_CHOICES_TOOL } from './offer-choices-tool';
 import { SEARCH_STORE_INFO, SEARCH_STORE_INFO_TOOL } from './search-store-info-tool';

@@ -1,0 +1,23 @@
+import type { WidgetSettings } from '../config/service-config';
+import { handoffPromise } from '../handoff/handoff-promise';
+import type { HandoffStore } from '../handoff/handoff-store';
+import type { TurnDeps } from './run-turn';
+
+type RequestHuman = NonNullable<NonNullable<TurnDeps['handoff']>['requestHuman']>;
+
+/**
+ * The engine's "talk to a person" (issue 21): hands the conversation to the agents' queue and says when someone will
+ * answer, by the widget's business hours, in the reply's language. Given to turns only when the service has agents;
+ * without them the engines offer the store's contact details instead.
+ */
+export function requestHuman(
+  handoff: Pick<HandoffStore, 'request'>,
+  widgetOf: (widgetId: string) => WidgetSettings | undefined,
+): RequestHuman {
+  return async ({ widgetId, conversationId, replyId, language }) => {
+    const requested = await handoff.request(widgetId, conversationId, { replyId });
+    if (!requested) return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
+    const promise = handoffPromise(widgetOf(widgetId)?.businessHours, language);
+    return { ok: true, ...promise };
+  };
+}

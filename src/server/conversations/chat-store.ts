@@ -1,0 +1,666 @@
+import type {
+  ChatMessage,
+  ConversationMode,
+  MessagePart,
+  MessageRole,
+  PageContext,
+  StreamEvent,
+} from '../../protocol/chat';
+import type { UserData } from '../../protocol/settings';
+import type { Db } from '../platform/database/db';
+import { storableJson, storableText } from '../platform/database/storable';
+import { isUuid } from '../platform/database/uuid';
+import type { VerifiedUser } from '../platform/identity-token';
+import { foldReplyParts } from './reply-parts';
+
+// Conversations, messages and the SSE event log (DESIGN: widget ↔ service protocol v0), over plain SQL that runs
+// unchanged on PGlite and PostgreSQL. Functions that take a widget id are the ones fed by widget requests: they are
+// scoped by it, and another widget's (or a malformed) id reads as "not found". The others take ids this store handed
+// out after such a check.
+
+export type ReplyStatus = 'streaming' | 'done' | 'failed';
+
+export interface Conversation {
+  id: string;
+  widgetId: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601: the last message, reply or context change. */
+  updatedAt: string;
+  userData: UserData | null;
+  customInstructions: string | null;
+  /** The customer verified by an identity token (issue 18); null for an anonymous conversation. */
+  user: VerifiedUser | null;
+  /** The widget's locale as last sent (`de`, `en-GB`); null when the page set none. */
+  locale: string | null;
+  /** Where the shopper is, as the page last said with a message (issue 20); null when it said nothing or cleared it. */
+  pageContext: PageContext | null;
+  /** Who answers now (issue 21, migration 021): changed only by src/server/handoff/handoff-store.ts. */
+  mode: ConversationMode;
+  /** The agent holding the conversation (`mode: 'agent'`), else null. */
+  agent: { id: string; name: string } | null;
+  /** ISO 8601: when a person was asked for (kept while an agent holds it); null otherwise. */
+  waitingSince: string | null;
+}
+
+/** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
+export type BindUserOutcome =
+  | { ok: true; conversation: Conversation }
+  | { ok: false; reason: 'not_found' | 'mismatch' };
+
+/** `undefined` leaves a field as it is, `null` clears it (`ContextRequest`, `SendMessageRequest`). */
+export interface ContextUpdate {
+  userData?: UserData | null;
+  customInstructions?: string | null;
+  locale?: string | null;
+  pageContext?: PageContext | null;
+}
+
+/** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
+export interface StoredMessage extends ChatMessage {
+  status: ReplyStatus;
+  replyTo?: string;
+}
+
+export interface History {
+  /** In conversation order. A reply still streaming is included with its parts so far and `status: 'streaming'`. */
+  messages: StoredMessage[];
+  /**
+   * The last event seq this snapshot includes (0: none). `GET /events` with this as Last-Event-ID continues exactly
+   * where the history stops: no event lost, none applied twice.
+   */
+  lastSeq: number;
+}
+
+export interface StoredEvent {
+  /** The SSE `id:`; gap-free and increasing per conversation, starting at 1. */
+  seq: number;
+  messageId: string | null;
+  event: StreamEvent;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface InboxEntry extends Conversation {
+  messageCount: number;
+  /** ISO 8601, or null for a conversation without messages. */
+  lastMessageAt: string | null;
+  /** The last message's text parts, cut at `LAST_MESSAGE_PREVIEW` characters (the queue's preview line). */
+  lastMessage: { role: MessageRole; text: string; at: string } | null;
+}
+
+/** How much of the last message the inbox list shows. */
+export const LAST_MESSAGE_PREVIEW = 200;
+
+export interface InboxPage {
+  conversations: InboxEntry[];
+  /** Pass as `before` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface ChatStore {
+  /**
+   * `tokenHash`: the SHA-256 (hex) of the conversation's bearer token; without one the widget API never opens it.
+   * `user`: the customer an identity token verified (issue 18), if any.
+   */
+  createConversation(
+    widgetId: string,
+    context?: ContextUpdate,
+    tokenHash?: string,
+    user?: VerifiedUser | null,
+  ): Promise<Conversation>;
+  /**
+   * Binds the conversation to a verified customer: an anonymous one becomes theirs (signing in mid-chat), one already
+   * theirs takes the token's current email and name, one of another customer is left alone (`mismatch`). One
+   * statement, so two different customers racing for one anonymous conversation cannot both win.
+   */
+  bindUser(widgetId: string, id: string, user: VerifiedUser): Promise<BindUserOutcome>;
+  /** Erases every conversation of one verified customer, with their messages and events; answers how many. */
+  deleteUserConversations(widgetId: string, userId: string): Promise<number>;
+  /** Null when the id is not a conversation of this widget. */
+  getConversation(widgetId: string, id: string): Promise<Conversation | null>;
+  /**
+   * The conversation whose token hashes to `tokenHash`; null for a wrong token, an unknown id, another widget's
+   * conversation or one without a token, alike (issue #18: one answer for all, so nothing can be probed).
+   */
+  authorizeConversation(widgetId: string, id: string, tokenHash: string): Promise<Conversation | null>;
+  /** Null when the id is not a conversation of this widget. */
+  setContext(widgetId: string, id: string, context: ContextUpdate): Promise<Conversation | null>;
+  /**
+   * Stores a user message once per `clientMessageId`: a repeat (even concurrent) returns the first one with
+   * `created: false` and its original text. Null when the conversation is not this widget's. A stored message appends
+   * `message.user` to the log in the same transaction (issue 21: the console's live transcript sees it, in any mode).
+   */
+  addUserMessage(
+    widgetId: string,
+    conversationId: string,
+    message: { clientMessageId: string; text: string },
+  ): Promise<{ message: StoredMessage; created: boolean } | null>;
+  /**
+   * Stores the proactive message a user message answers (`Service.showMessage`), as the assistant's, just before that
+   * user message: once per `clientMessageId` (kept as `proactive-<clientMessageId>`), and only while that user
+   * message is not stored yet, so a repeated request never adds it again or after the answer.
+   */
+  addProactiveMessage(
+    widgetId: string,
+    conversationId: string,
+    message: { clientMessageId: string; text: string },
+  ): Promise<void>;
+  /**
+   * Opens the reply to a user message (`status: 'streaming'`, no parts). One reply per user message: a second call
+   * returns the existing reply with `created: false`, so only one caller generates it.
+   */
+  startAssistantMessage(
+    conversationId: string,
+    replyTo: string,
+  ): Promise<{ message: StoredMessage; created: boolean }>;
+  /** The reply to a user message, if one was started. */
+  findReplyTo(conversationId: string, userMessageId: string): Promise<StoredMessage | null>;
+  /** The conversation's replies stored before `replyId` that are still being written, on whichever instance. */
+  earlierStreamingReplies(conversationId: string, replyId: string): Promise<string[]>;
+  /**
+   * Appends to the conversation's event log; resolves to the event's seq once it is durable. With `leaseOwner` (a turn
+   * under a lease, issue 23) only while that instance holds the reply's lease: otherwise it rejects with the code
+   * `lease_lost` and writes nothing.
+   */
+  appendEvent(
+    conversationId: string,
+    messageId: string | null,
+    event: StreamEvent,
+    leaseOwner?: string,
+  ): Promise<number>;
+  /** Events with seq > `afterSeq`, in order, at most `limit` (default 500); optionally one message's only. */
+  eventsAfter(
+    conversationId: string,
+    afterSeq: number,
+    options?: { limit?: number; messageId?: string },
+  ): Promise<StoredEvent[]>;
+  /**
+   * Stores a streaming reply's final parts and status, and appends `finalEvent` (e.g. `message.done`) in the same
+   * transaction, so history and event log agree. Only the first call on a reply counts: later ones change nothing
+   * and return `{ finished: false, seq: null }`.
+   */
+  finishAssistantMessage(
+    messageId: string,
+    parts: MessagePart[],
+    status: Exclude<ReplyStatus, 'streaming'>,
+    finalEvent?: StreamEvent,
+  ): Promise<{ finished: boolean; seq: number | null }>;
+  /** Null when the conversation is not this widget's. */
+  listMessages(widgetId: string, conversationId: string): Promise<History | null>;
+  /**
+   * The agents' inbox: most recently active first; conversations without messages only with `includeEmpty`. With
+   * `mode`, only that mode's; `waiting` (the queue) is oldest waiting first.
+   */
+  listConversations(
+    widgetId: string,
+    options?: { limit?: number; before?: string; includeEmpty?: boolean; mode?: ConversationMode },
+  ): Promise<InboxPage>;
+}
+
+/** A `conversations` row as `CONVERSATION_COLUMNS` selects it (the handoff store reads it too). */
+export interface ConversationRow {
+  id: string;
+  widget_id: string;
+  created_at: Date;
+  updated_at: Date;
+  user_data: UserData | null;
+  custom_instructions: string | null;
+  user_id: string | null;
+  user_email: string | null;
+  user_name: string | null;
+  locale: string | null;
+  page_context: PageContext | null;
+  mode: ConversationMode;
+  agent_id: string | null;
+  agent_name: string | null;
+  waiting_since: Date | null;
+}
+
+/** A `messages` row as `MESSAGE_COLUMNS` selects it. */
+export interface MessageRow {
+  id: string;
+  role: MessageRole;
+  author: string | null;
+  parts: MessagePart[];
+  client_message_id: string | null;
+  reply_to: string | null;
+  status: ReplyStatus;
+  created_at: Date;
+  /** Only for a streaming reply: its events so far, each `{ type, ...data }`. */
+  events?: StreamEvent[] | null;
+}
+
+interface EventRow {
+  seq: number;
+  message_id: string | null;
+  type: StreamEvent['type'];
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export const CONVERSATION_COLUMNS =
+  'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale, ' +
+  'page_context, mode, agent_id, agent_name, waiting_since';
+export const MESSAGE_COLUMNS = 'id, role, author, parts, client_message_id, reply_to, status, created_at';
+/** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
+const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
+    SELECT coalesce(jsonb_agg(jsonb_build_object('type', e.type) || e.data ORDER BY e.seq), '[]'::jsonb)
+    FROM stream_events e WHERE e.message_id = m.id
+  ) END AS events`;
+
+/**
+ * The chat repository over a `Db` (PGlite or PostgreSQL).
+ * @example
+ * const chat = createChatStore(db);
+ * const { id } = await chat.createConversation('demo');
+ * const sent = await chat.addUserMessage('demo', id, { clientMessageId: 'c1', text: 'Hi' });
+ * const reply = await chat.startAssistantMessage(id, sent!.message.id);
+ * await chat.appendEvent(id, reply.message.id, { type: 'message.delta', text: 'Hello' });
+ * await chat.finishAssistantMessage(reply.message.id, [{ type: 'text', text: 'Hello' }], 'done', {
+ *   type: 'message.done',
+ *   messageId: reply.message.id,
+ * });
+ */
+export function createChatStore(db: Db): ChatStore {
+  const findReplyTo = async (
+    conversationId: string,
+    userMessageId: string,
+  ): Promise<StoredMessage | null> => {
+    const [row] = await db.query<MessageRow>(
+      `SELECT ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
+       FROM messages m WHERE m.conversation_id = $1 AND m.reply_to = $2`,
+      [conversationId, userMessageId],
+    );
+    return row ? toMessage(row) : null;
+  };
+
+  return {
+    async createConversation(widgetId, context = {}, tokenHash, user = null) {
+      const [row] = await db.query<ConversationRow>(
+        `INSERT INTO conversations
+           (widget_id, user_data, custom_instructions, token_hash, user_id, user_email, user_name, locale, page_context)
+         VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING ${CONVERSATION_COLUMNS}`,
+        [
+          widgetId,
+          jsonOrNull(context.userData),
+          textOrNull(context.customInstructions),
+          tokenHash ?? null,
+          textOrNull(user?.id),
+          textOrNull(user?.email),
+          textOrNull(user?.name),
+          textOrNull(context.locale),
+          jsonOrNull(context.pageContext),
+        ],
+      );
+      return toConversation(row);
+    },
+
+    async authorizeConversation(widgetId, id, tokenHash) {
+      if (!isUuid(id)) return null;
+      // Compared in SQL: what leaks through timing is how much of a SHA-256 matched, which a guesser cannot steer
+      // (they would need preimages of the hash).
+      const [row] = await db.query<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2 AND token_hash = $3`,
+        [id, widgetId, tokenHash],
+      );
+      return row ? toConversation(row) : null;
+    },
+
+    async bindUser(widgetId, id, user) {
+      if (!isUuid(id)) return { ok: false, reason: 'not_found' };
+      const [row] = await db.query<ConversationRow>(
+        `UPDATE conversations SET user_id = $3, user_email = $4, user_name = $5
+         WHERE id = $1 AND widget_id = $2 AND (user_id IS NULL OR user_id = $3)
+         RETURNING ${CONVERSATION_COLUMNS}`,
+        [id, widgetId, storableText(user.id), textOrNull(user.email), textOrNull(user.name)],
+      );
+      if (row) return { ok: true, conversation: toConversation(row) };
+      const [exists] = await db.query<{ id: string }>(
+        'SELECT id FROM conversations WHERE id = $1 AND widget_id = $2',
+        [id, widgetId],
+      );
+      return { ok: false, reason: exists ? 'mismatch' : 'not_found' };
+    },
+
+    async deleteUserConversations(widgetId, userId) {
+      // Messages, events, engine state and webhook records go with their conversation (ON DELETE CASCADE).
+      const rows = await db.query<{ id: string }>(
+        'DELETE FROM conversations WHERE widget_id = $1 AND user_id = $2 RETURNING id',
+        [widgetId, userId],
+      );
+      return rows.length;
+    },
+
+    async getConversation(widgetId, id) {
+      if (!isUuid(id)) return null;
+      const [row] = await db.query<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2`,
+        [id, widgetId],
+      );
+      return row ? toConversation(row) : null;
+    },
+
+    async setContext(widgetId, id, context) {
+      if (!isUuid(id)) return null;
+      const [row] = await db.query<ConversationRow>(
+        `UPDATE conversations SET
+           user_data = CASE WHEN $3 THEN $4::jsonb ELSE user_data END,
+           custom_instructions = CASE WHEN $5 THEN $6 ELSE custom_instructions END,
+           locale = CASE WHEN $7 THEN $8 ELSE locale END,
+           page_context = CASE WHEN $9 THEN $10::jsonb ELSE page_context END,
+           updated_at = now()
+         WHERE id = $1 AND widget_id = $2
+         RETURNING ${CONVERSATION_COLUMNS}`,
+        [
+          id,
+          widgetId,
+          context.userData !== undefined,
+          jsonOrNull(context.userData),
+          context.customInstructions !== undefined,
+          textOrNull(context.customInstructions),
+          context.locale !== undefined,
+          textOrNull(context.locale),
+          context.pageContext !== undefined,
+          jsonOrNull(context.pageContext),
+        ],
+      );
+      return row ? toConversation(row) : null;
+    },
+
+    async addUserMessage(widgetId, conversationId, { clientMessageId, text }) {
+      if (!isUuid(conversationId)) return null;
+      const clientId = storableText(clientMessageId);
+      // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
+      // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
+      const inserted = await db.transaction(async (tx) => {
+        const [row] = await tx.query<MessageRow>(
+          `WITH conversation AS (
+           SELECT id FROM conversations WHERE id = $1 AND widget_id = $2
+         ), inserted AS (
+           INSERT INTO messages (conversation_id, role, parts, client_message_id)
+           SELECT id, 'user', $3::jsonb, $4 FROM conversation
+           ON CONFLICT (conversation_id, client_message_id) DO NOTHING
+           RETURNING ${MESSAGE_COLUMNS}, conversation_id
+         ), touched AS (
+           UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
+         )
+         SELECT ${MESSAGE_COLUMNS} FROM inserted`,
+          [conversationId, widgetId, storableJson([{ type: 'text', text }]), clientId],
+        );
+        if (row)
+          await insertEvent(tx, conversationId, row.id, { type: 'message.user', messageId: row.id, text });
+        return row;
+      });
+      if (inserted) return { message: toMessage(inserted), created: true };
+      const [existing] = await db.query<MessageRow>(
+        `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id
+         WHERE m.conversation_id = $1 AND c.widget_id = $2 AND m.client_message_id = $3`,
+        [conversationId, widgetId, clientId],
+      );
+      return existing ? { message: toMessage(existing), created: false } : null;
+    },
+
+    async addProactiveMessage(widgetId, conversationId, { clientMessageId, text }) {
+      if (!isUuid(conversationId)) return;
+      const clientId = storableText(clientMessageId);
+      await db.query(
+        `INSERT INTO messages (conversation_id, role, parts, client_message_id)
+         SELECT c.id, 'assistant', $3::jsonb, $4 FROM conversations c
+         WHERE c.id = $1 AND c.widget_id = $2
+           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.client_message_id = $5)
+         ON CONFLICT (conversation_id, client_message_id) DO NOTHING`,
+        [conversationId, widgetId, storableJson([{ type: 'text', text }]), `proactive-${clientId}`, clientId],
+      );
+    },
+
+    async startAssistantMessage(conversationId, replyTo) {
+      const [inserted] = await db.query<MessageRow>(
+        `WITH question AS (
+           SELECT id, conversation_id FROM messages WHERE id = $2 AND conversation_id = $1 AND role = 'user'
+         ), inserted AS (
+           INSERT INTO messages (conversation_id, role, reply_to, status)
+           SELECT conversation_id, 'assistant', id, 'streaming' FROM question
+           ON CONFLICT (reply_to) WHERE reply_to IS NOT NULL DO NOTHING
+           RETURNING ${MESSAGE_COLUMNS}, conversation_id
+         ), touched AS (
+           UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
+         )
+         SELECT ${MESSAGE_COLUMNS} FROM inserted`,
+        [conversationId, replyTo],
+      );
+      if (inserted) return { message: toMessage(inserted), created: true };
+      const existing = await findReplyTo(conversationId, replyTo);
+      if (!existing)
+        throw new Error(`storage: ${replyTo} is not a user message of conversation ${conversationId}`);
+      return { message: existing, created: false };
+    },
+
+    findReplyTo,
+
+    async earlierStreamingReplies(conversationId, replyId) {
+      const rows = await db.query<{ id: string }>(
+        `SELECT id FROM messages
+          WHERE conversation_id = $1 AND role = 'assistant' AND status = 'streaming'
+            AND seq < (SELECT seq FROM messages WHERE id = $2)`,
+        [conversationId, replyId],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    appendEvent(conversationId, messageId, event, leaseOwner) {
+      return insertEvent(db, conversationId, messageId, event, leaseOwner);
+    },
+
+    async eventsAfter(conversationId, afterSeq, { limit = 500, messageId } = {}) {
+      if (!Number.isSafeInteger(afterSeq) || afterSeq < 0)
+        throw new RangeError('afterSeq must be an integer ≥ 0');
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be an integer ≥ 1');
+      const rows = await db.query<EventRow>(
+        `SELECT seq, message_id, type, data, created_at FROM stream_events
+         WHERE conversation_id = $1 AND seq > $2 AND ($4::uuid IS NULL OR message_id = $4)
+         ORDER BY seq LIMIT $3`,
+        [conversationId, afterSeq, limit, messageId ?? null],
+      );
+      return rows.map((r) => ({
+        seq: r.seq,
+        messageId: r.message_id,
+        event: { ...r.data, type: r.type } as StreamEvent,
+        createdAt: r.created_at.toISOString(),
+      }));
+    },
+
+    finishAssistantMessage(messageId, parts, status, finalEvent) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.query<{ conversation_id: string }>(
+          `UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
+           WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
+           RETURNING conversation_id`,
+          [messageId, storableJson(parts), status],
+        );
+        if (!row) return { finished: false, seq: null };
+        const seq = finalEvent ? await insertEvent(tx, row.conversation_id, messageId, finalEvent) : null;
+        await tx.query('UPDATE conversations SET updated_at = now() WHERE id = $1', [row.conversation_id]);
+        return { finished: true, seq };
+      });
+    },
+
+    async listMessages(widgetId, conversationId) {
+      if (!isUuid(conversationId)) return null;
+      // One statement, so one snapshot: `last_seq`, the stored parts and a streaming reply's events agree.
+      const rows = await db.query<Partial<MessageRow> & { last_seq: number }>(
+        `SELECT c.next_seq - 1 AS last_seq, ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
+         FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+         WHERE c.id = $1 AND c.widget_id = $2
+         ORDER BY m.seq`,
+        [conversationId, widgetId],
+      );
+      if (rows.length === 0) return null;
+      return {
+        lastSeq: rows[0].last_seq,
+        messages: rows.filter((r): r is MessageRow & { last_seq: number } => r.id != null).map(toMessage),
+      };
+    },
+
+    async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode } = {}) {
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500)
+        throw new RangeError('limit must be 1..500');
+      const cursor = before === undefined ? null : parseCursor(before);
+      // The queue is served oldest waiting first (keyset on waiting_since, which every waiting row has: migration 021's
+      // CHECK); every other list most recently active first.
+      const queue = mode === 'waiting';
+      const key = queue ? 'c.waiting_since' : 'c.updated_at';
+      const rows = await db.query<
+        ConversationRow & {
+          message_count: number;
+          last_message_at: Date | null;
+          last_role: MessageRole | null;
+          last_parts: MessagePart[] | null;
+          last_at: Date | null;
+          cursor: string;
+        }
+      >(
+        `SELECT ${prefixed('c', CONVERSATION_COLUMNS)}, s.message_count, s.last_message_at,
+           l.role AS last_role, l.parts AS last_parts, l.created_at AS last_at,
+           (extract(epoch FROM ${key}) * 1000000)::bigint::text || '_' || c.id::text AS cursor
+         FROM conversations c
+         CROSS JOIN LATERAL (
+           SELECT count(*) AS message_count, max(m.created_at) AS last_message_at
+           FROM messages m WHERE m.conversation_id = c.id
+         ) s
+         LEFT JOIN LATERAL (
+           SELECT m.role, m.parts, m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.seq DESC LIMIT 1
+         ) l ON true
+         WHERE c.widget_id = $1
+           AND ($6::text IS NULL OR c.mode = $6)
+           AND ($2::bigint IS NULL OR ${
+             queue
+               ? `(${key}, c.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid)`
+               : `(${key}, c.id) < (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid)`
+           })
+           AND ($4 OR s.message_count > 0)
+         ORDER BY ${queue ? `${key} ASC, c.id ASC` : `${key} DESC, c.id DESC`}
+         LIMIT $5`,
+        [widgetId, cursor?.micros ?? null, cursor?.id ?? null, includeEmpty, limit + 1, mode ?? null],
+      );
+      const page = rows.slice(0, limit);
+      return {
+        conversations: page.map((r) => ({
+          ...toConversation(r),
+          messageCount: r.message_count,
+          lastMessageAt: r.last_message_at?.toISOString() ?? null,
+          lastMessage:
+            r.last_role && r.last_at
+              ? { role: r.last_role, text: previewOf(r.last_parts ?? []), at: r.last_at.toISOString() }
+              : null,
+        })),
+        nextCursor: rows.length > limit ? page[page.length - 1].cursor : null,
+      };
+    },
+  };
+}
+
+/**
+ * The next seq comes from the conversation row, incremented in the same statement that inserts the event: the row
+ * lock serializes writers, and it is held until commit, so seqs become visible in order and without gaps (a rolled
+ * back append gives its number back). A reader that saw seq n has seen every seq below n.
+ */
+export async function insertEvent(
+  db: Db,
+  conversationId: string,
+  messageId: string | null,
+  event: StreamEvent,
+  leaseOwner?: string,
+): Promise<number> {
+  const { type, ...data } = event;
+  // The fence of a turn under a lease (issue 23): the lease row is read FOR SHARE, so an append either sees the owner
+  // before a claim (which then waits for it, or skips the row) or after it (and writes nothing).
+  const [row] = await db.query<{ seq: number }>(
+    `WITH allocated AS (
+       UPDATE conversations SET next_seq = next_seq + 1
+        WHERE id = $1
+          AND ($5::text IS NULL
+               OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $2 AND owner = $5 FOR SHARE))
+       RETURNING next_seq - 1 AS seq
+     )
+     INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+     SELECT $1, seq, $2, $3, $4::jsonb FROM allocated
+     RETURNING seq`,
+    [conversationId, messageId, type, storableJson(data), leaseOwner ?? null],
+  );
+  if (!row && leaseOwner !== undefined)
+    throw Object.assign(new Error('storage: the turn lease is no longer held'), { code: 'lease_lost' });
+  if (!row) throw new Error(`storage: no conversation ${conversationId}`);
+  return row.seq;
+}
+
+function parseCursor(cursor: string): { micros: string; id: string } {
+  const match = /^(\d{1,17})_([0-9a-f-]{36})$/i.exec(cursor);
+  if (!match || !isUuid(match[2])) throw new RangeError('invalid inbox cursor');
+  return { micros: match[1], id: match[2] };
+}
+
+function prefixed(alias: string, columns: string): string {
+  return columns
+    .split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value == null ? null : storableJson(value);
+}
+
+function textOrNull(value: string | null | undefined): string | null {
+  return value == null ? null : storableText(value);
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    widgetId: row.widget_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    userData: row.user_data,
+    customInstructions: row.custom_instructions,
+    user: row.user_id === null ? null : userOf(row),
+    locale: row.locale,
+    pageContext: row.page_context,
+    mode: row.mode,
+    agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
+    waitingSince: row.waiting_since?.toISOString() ?? null,
+  };
+}
+
+/** A message's text parts as one line for the inbox list, cut at `LAST_MESSAGE_PREVIEW` characters. */
+export function previewOf(parts: readonly MessagePart[]): string {
+  const text = parts
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...text];
+  return chars.length > LAST_MESSAGE_PREVIEW ? `${chars.slice(0, LAST_MESSAGE_PREVIEW).join('')}…` : text;
+}
+
+function userOf(row: ConversationRow): VerifiedUser {
+  const user: VerifiedUser = { id: row.user_id as string };
+  if (row.user_email !== null) user.email = row.user_email;
+  if (row.user_name !== null) user.name = row.user_name;
+  return user;
+}
+
+export function toMessage(row: MessageRow): StoredMessage {
+  const message: StoredMessage = {
+    id: row.id,
+    role: row.role,
+    parts: row.status === 'streaming' && row.events ? foldReplyParts(row.events) : row.parts,
+    createdAt: row.created_at.toISOString(),
+    status: row.status,
+  };
+  if (row.author !== null) message.author = row.author;
+  if (row.client_message_id !== null) message.clientMessageId = row.client_message_id;
+  if (row.reply_to !== null) message.replyTo = row.reply_to;
+  return message;
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../platform/database/db';
+import { storableJson } from '../platform/database/storable';
+
+/**
+ * One turn's integrator calls, journaled in the database before and after each is made (migration 025), so that an
+ * instance taking the turn over never repeats a call whose outcome is known, and repeats one whose outcome is unknown
+ * (its instance died during the call) with the same request id, once, which the integrator can deduplicate on.
+ */
+export interface CallJournal {
+  /**
+   * Makes the call through `invoke` (given the request id to send) or replays its recorded outcome. A call is known
+   * by its action, its parameters and how many such calls came before it in the turn: a deterministic engine asks
+   * for the same calls in the same order on the second run.
+   */
+  call<R extends CallOutcome>(
+    action: string,
+    params: Record<string, unknown>,
+    invoke: (requestId: string) => Promise<R>,
+    newRequestId: () => string,
+  ): Promise<R | typeof UNKNOWN>;
+}
+
+/** The outcome of a call made once already whose answer was lost with its instance, and which is not made a third time. */
+const UNKNOWN = {
+  ok: false as const,
+  error: {
+    code: 'outcome_unknown',
+    message: 'The call was made twice and neither answer arrived; it is not made again.',
+  },
+};
+
+/** What any integrator call answers: an outcome the journal stores as it is (JSON). */
+type CallOutcome = { ok: boolean };
+
+/** A stable digest of the parameters (keys sorted at every level), the call's identity within the turn. */
+export function paramsDigest(params: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+      );
+    return value;
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(params)))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/**
+ * `turn`: the lease owner and the turn's abort signal. A call whose turn was stopped meanwhile (its instance shutting
+ * down, its lease lost) records no outcome: whoever runs the turn next makes it again, with the same request id, as a
+ * call whose outcome is unknown. And only the lease's owner records one (the fence, as for the reply's events).
+ */
+export function callJournal(
+  db: Db,
+  replyId: string,
+  turn?: { owner: string; signal: AbortSignal },
+): CallJournal {
+  const seen = new Map<string, number>();
+  return {
+    async call<R extends CallOutcome>(
+      action: string,
+      params: Record<string, unknown>,
+      invoke: (requestId: string) => Promise<R>,
+      newRequestId: () => string,
+    ) {
+      const base = `${action}:${paramsDigest(params)}`;
+      const nth = (seen.get(base) ?? 0) + 1;
+      seen.set(base, nth);
+      const key = `${base}#${nth}`;
+      const [row] = await db.query<{
+        request_id: string;
+        status: string;
+        attempts: number;
+        outcome: unknown;
+      }>(
+        'SELECT request_id, status, attempts, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',
+        [replyId, key],
+      );
+      if (row?.status === 'completed') return row.outcome as R;
+      // Started twice and never completed: at most once more than the first time (DESIGN "Running at scale").
+      if (row && row.attempts >= 2) return UNKNOWN;
+      const requestId = row?.request_id ?? newRequestId();
+      await db.query(
+        `INSERT INTO turn_calls (reply_id, call_key, request_id, status) VALUES ($1, $2, $3, 'started')
+         ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = turn_calls.attempts + 1`,
+        [replyId, key, requestId],
+      );
+      const outcome = await invoke(requestId);
+      turn?.signal.throwIfAborted();
+      await db.query(
+        `UPDATE turn_calls SET status = 'completed', outcome = $3::jsonb
+          WHERE reply_id = $1 AND call_key = $2
+            AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM turn_leases l WHERE l.reply_id = $1 AND l.owner = $4))`,
+        [replyId, key, storableJson(outcome), turn?.owner ?? null],
+      );
+      return outcome;
+    },
+  };
+}

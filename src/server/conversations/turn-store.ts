@@ -1,0 +1,76 @@
+import type { StreamEvent } from '../../protocol/chat';
+import type { Db } from '../platform/database/db';
+import { storableJson } from '../platform/database/storable';
+import type { ChatStore } from './chat-store';
+import { foldReplyParts } from './reply-parts';
+
+/** What the conversation layer keeps beside the chat itself: engine memory and the state of replies in flight. */
+export interface TurnStore {
+  loadState(conversationId: string): Promise<unknown>;
+  saveState(conversationId: string, state: unknown): Promise<void>;
+  /** Is a reply of this conversation still being written? */
+  isStreaming(conversationId: string): Promise<boolean>;
+  /**
+   * Ends replies left `streaming` by a process that stopped mid-turn, with an `error` event, so no reader waits forever
+   * and history says what happened. Returns how many. Only replies started more than `olderThanMs` ago: with several
+   * instances on one PostgreSQL, a reply younger than the turn deadline may belong to a live instance.
+   */
+  failInterruptedReplies(olderThanMs?: number): Promise<number>;
+  /** Ends one reply left `streaming` as `failInterruptedReplies` does (a turn taken over too often, issue 23). */
+  failInterruptedReply(conversationId: string, replyId: string): Promise<boolean>;
+}
+
+export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
+  const failOne = async (conversationId: string, replyId: string) => {
+    const event: StreamEvent = {
+      type: 'error',
+      code: 'interrupted',
+      message: 'The assistant was interrupted while answering. Please send your message again.',
+    };
+    const parts = await chat.eventsAfter(conversationId, 0, { messageId: replyId, limit: 10_000 });
+    const done = await chat.finishAssistantMessage(
+      replyId,
+      foldReplyParts(parts.map((p) => p.event)),
+      'failed',
+      event,
+    );
+    return done.finished;
+  };
+  return {
+    async loadState(conversationId) {
+      const rows = await db.query<{ state: unknown }>(
+        'SELECT state FROM engine_state WHERE conversation_id = $1',
+        [conversationId],
+      );
+      return rows[0]?.state ?? null;
+    },
+    async saveState(conversationId, state) {
+      await db.query(
+        `INSERT INTO engine_state (conversation_id, state) VALUES ($1, $2::jsonb)
+         ON CONFLICT (conversation_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
+        [conversationId, storableJson(state ?? null)],
+      );
+    },
+    async isStreaming(conversationId) {
+      const rows = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1 AND status = 'streaming'`,
+        [conversationId],
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    },
+    async failInterruptedReplies(olderThanMs = 0) {
+      // A reply under a lease (issue 23) is not orphaned, however old: its turn runs, or will be taken over.
+      const rows = await db.query<{ id: string; conversation_id: string }>(
+        `SELECT id, conversation_id FROM messages m
+          WHERE status = 'streaming' AND created_at <= now() - make_interval(secs => $1::float8 / 1000)
+            AND NOT EXISTS (SELECT 1 FROM turn_leases l WHERE l.reply_id = m.id)
+          ORDER BY created_at`,
+        [olderThanMs],
+      );
+      let count = 0;
+      for (const row of rows) if (await failOne(row.conversation_id, row.id)) count++;
+      return count;
+    },
+    failInterruptedReply: failOne,
+  };
+}

@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import type { WidgetLimits, WidgetSettings } from '../config/service-config';
+import type { Db } from '../platform/database/db';
+import { isUuid } from '../platform/database/uuid';
+
+// DESIGN "The public edge (issue 8)", Limits: counted in the database, so every instance on one PostgreSQL shares
+// them, on the database's clock (`now()`), so instances whose clocks differ still agree on every window.
+//
+// Rates are fixed windows aligned to the clock (a minute from :00, an hour from :00, a UTC day), one row per key in
+// `rate_windows`. A check is one INSERT … ON CONFLICT DO UPDATE over all the windows a request counts against: it
+// adds one to each (starting a window anew where the last one ended) and returns the counts. Only row locks, taken in
+// key order so that two requests never wait on each other crosswise. When any count is over its limit the
+// transaction rolls back: a refused request uses up nothing, so a flood refused by its address's limit cannot spend
+// the widget's daily budget, nor one conversation's flood its address's. A fixed window lets through up to twice its
+// limit across a boundary (the end of one minute and the start of the next); for a shopping chat that is acceptable,
+// and it keeps one row per key instead of one per request.
+//
+// Open streams are a concurrency, not a rate: one row per open stream in `open_streams`, with an expiry that the
+// instance serving it renews while it is open (every RENEW_MS, for STREAM_TTL_SECONDS). A stream that closes deletes
+// its row; the streams of an instance that crashed stop counting when their expiry passes. Opening counts and inserts
+// under a transaction-scoped advisory lock on the key (one address), so parallel opens let exactly the limit through.
+//
+// The per-conversation totals (messages sent, replies not finished) are counted from the messages themselves.
+
+export type LimitName = keyof WidgetLimits;
+
+export type LimitDecision =
+  | { allowed: true }
+  | {
+      allowed: false;
+      limit: LimitName;
+      /** Whole seconds until the request would be allowed; null when waiting never helps. */
+      retryAfterSeconds: number | null;
+      /** For the developer reading the 429: which limit, in words. */
+      message: string;
+    };
+
+export type StreamDecision = { allowed: true; release(): void } | Extract<LimitDecision, { allowed: false }>;
+
+export interface Limits {
+  /** A conversation is being created from `address`: counts it when allowed. */
+  conversation(widget: WidgetSettings, address: string): Promise<LimitDecision>;
+  /**
+   * `POST …/messages`: counts the message when allowed. A `clientMessageId` the conversation already has is a retry
+   * that re-attaches to the stored message: allowed, and not counted again.
+   */
+  message(
+    widget: WidgetSettings,
+    conversationId: string,
+    clientMessageId: string,
+    address: string,
+  ): Promise<LimitDecision>;
+  /** An event stream is opening from `address`; `release()` when it closes. */
+  openStream(widget: WidgetSettings, address: string): Promise<StreamDecision>;
+  /** Deletes windows that ended and streams whose expiry passed (every instance runs it each minute). */
+  sweep(): Promise<void>;
+  /** Stops renewing, and forgets this instance's open streams at once. */
+  close(): Promise<void>;
+}
+
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 86_400;
+/** An open stream counts this long after its last renewal (a crashed instance's streams stop counting after it). */
+export const STREAM_TTL_SECONDS = 30;
+const RENEW_MS = 10_000;
+/** Distinguishes these advisory locks from the task API's (46_112) and the migration lock. */
+const LOCK_SPACE = 46_113;
+/**
+ * Answers still being written end within seconds as a rule (and at the latest at the turn deadline). The widget sends
+ * one message at a time, after the last answer ended, so only a client that does not wait meets this limit.
+ */
+const TURN_RETRY_SECONDS = 2;
+
+interface Window {
+  key: string;
+  limit: number;
+  seconds: number;
+  name: LimitName;
+  message: string;
+}
+
+/** Thrown inside the transaction to roll back the counting of a refused request. */
+class Refused {
+  constructor(readonly decision: Extract<LimitDecision, { allowed: false }>) {}
+}
+
+const inSeconds = (s: number) => `Try again in ${s} s.`;
+
+export interface LimitsOptions {
+  /** See STREAM_TTL_SECONDS (tests shorten it). */
+  streamTtlSeconds?: number;
+  /** How often this instance renews its open streams' leases. */
+  renewMs?: number;
+}
+
+export function createLimits(
+  db: Db,
+  { streamTtlSeconds = STREAM_TTL_SECONDS, renewMs = RENEW_MS }: LimitsOptions = {},
+): Limits {
+  const open = new Set<string>();
+  let renewer: ReturnType<typeof setInterval> | undefined;
+
+  const renew = async () => {
+    if (open.size === 0) return;
+    await db.query(
+      `UPDATE open_streams SET expires_at = now() + make_interval(secs => $2) WHERE id = ANY($1::uuid[])`,
+      [[...open], streamTtlSeconds],
+    );
+  };
+
+  const take = async (windows: Window[]): Promise<LimitDecision> => {
+    const sorted = [...windows].sort((a, b) => (a.key < b.key ? -1 : 1));
+    try {
+      return await db.transaction(async (tx) => {
+        const rows = await tx.query<{ key: string; count: number; wait: number }>(
+          `INSERT INTO rate_windows AS w (key, count, resets_at)
+           SELECT key, 1, date_bin(span, now(), timestamptz '2001-01-01 00:00:00+00') + span
+           FROM (SELECT key, make_interval(secs => secs) AS span, at
+                 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(key, secs, at)) t
+           ORDER BY at
+           ON CONFLICT (key) DO UPDATE SET
+             count = CASE WHEN w.resets_at <= now() THEN 1 ELSE w.count + 1 END,
+             resets_at = CASE WHEN w.resets_at <= now() THEN EXCLUDED.resets_at ELSE w.resets_at END
+           RETURNING key, count, extract(epoch FROM resets_at - now())::float8 AS wait`,
+          [sorted.map((w) => w.key), sorted.map((w) => w.seconds)],
+        );
+        let refused: { window: Window; wait: number } | undefined;
+        for (const row of rows) {
+          const window = sorted.find((w) => w.key === row.key)!;
+          if (row.count > window.limit && (!refused || row.wait > refused.wait))
+            refused = { window, wait: row.wait };
+        }
+        if (!refused) return { allowed: true } as const;
+        const seconds = Math.max(1, Math.ceil(refused.wait));
+        throw new Refused({
+          allowed: false,
+          limit: refused.window.name,
+          retryAfterSeconds: seconds,
+          message: `${refused.window.message} ${inSeconds(seconds)}`,
+        });
+      });
+    } catch (error) {
+      if (error instanceof Refused) return error.decision;
+      throw error;
+    }
+  };
+
+  return {
+    conversation(widget, address) {
+      const n = widget.limits.conversationsPerIpPerHour;
+      return take([
+        {
+          key: `conversations/${widget.id}/${address}`,
+          limit: n,
+          seconds: HOUR,
+          name: 'conversationsPerIpPerHour',
+          message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
+        },
+      ]);
+    },
+
+    async message(widget, conversationId, clientMessageId, address) {
+      const limits = widget.limits;
+      // An unknown conversation is not counted: the route answers 404 for it.
+      if (!isUuid(conversationId)) return { allowed: true };
+      const [state] = await db.query<{ found: boolean; sent: number; writing: number; isRetry: boolean }>(
+        `SELECT count(*) > 0 AS found,
+           count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
+           count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
+           coalesce(bool_or(m.client_message_id = $3), false) AS "isRetry"
+         FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+         WHERE c.id = $1 AND c.widget_id = $2`,
+        [conversationId, widget.id, clientMessageId],
+      );
+      if (!state?.found || state.isRetry) return { allowed: true };
+      if (state.sent >= limits.messagesPerConversation) {
+        return {
+          allowed: false,
+          limit: 'messagesPerConversation',
+          retryAfterSeconds: null,
+          message: `This conversation has reached its ${limits.messagesPerConversation} messages (messagesPerConversation); start a new conversation.`,
+        };
+      }
+      if (state.writing >= limits.queuedTurnsPerConversation) {
+        return {
+          allowed: false,
+          limit: 'queuedTurnsPerConversation',
+          retryAfterSeconds: TURN_RETRY_SECONDS,
+          message: `This conversation already has ${state.writing} answers being written, at most ${limits.queuedTurnsPerConversation} (queuedTurnsPerConversation); send after one has ended. ${inSeconds(TURN_RETRY_SECONDS)}`,
+        };
+      }
+      const windows: Window[] = [
+        {
+          key: `messages/${widget.id}/${address}`,
+          limit: limits.messagesPerIpPerMinute,
+          seconds: MINUTE,
+          name: 'messagesPerIpPerMinute',
+          message: `Too many messages from one address: at most ${limits.messagesPerIpPerMinute} a minute (messagesPerIpPerMinute).`,
+        },
+        {
+          key: `conversation/${conversationId}`,
+          limit: limits.messagesPerConversationPerMinute,
+          seconds: MINUTE,
+          name: 'messagesPerConversationPerMinute',
+          message: `Too many messages in this conversation: at most ${limits.messagesPerConversationPerMinute} a minute (messagesPerConversationPerMinute).`,
+        },
+      ];
+      if (limits.messagesPerDay !== undefined) {
+        windows.push({
+          key: `day/${widget.id}`,
+          limit: limits.messagesPerDay,
+          seconds: DAY,
+          name: 'messagesPerDay',
+          message: `This widget has used its ${limits.messagesPerDay} messages for today, a UTC day (messagesPerDay).`,
+        });
+      }
+      return take(windows);
+    },
+
+    async openStream(widget, address) {
+      const n = widget.limits.openStreamsPerIp;
+      const key = `streams/${widget.id}/${address}`;
+      const id = randomUUID();
+      const wait = await db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_SPACE, key]);
+        await tx.query('DELETE FROM open_streams WHERE key = $1 AND expires_at <= now()', [key]);
+        const [{ count, soonest }] = await tx.query<{ count: number; soonest: number | null }>(
+          `SELECT count(*)::int AS count, extract(epoch FROM min(expires_at) - now())::float8 AS soonest
+           FROM open_streams WHERE key = $1`,
+          [key],
+        );
+        if (count >= n) return soonest ?? streamTtlSeconds;
+        await tx.query(
+          'INSERT INTO open_streams (id, key, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))',
+          [id, key, streamTtlSeconds],
+        );
+        return null;
+      });
+      if (wait !== null) {
+        // The earliest an open stream can stop counting: when the soonest lease ends (renewed while it stays open).
+        const seconds = Math.max(1, Math.ceil(wait));
+        return {
+          allowed: false,
+          limit: 'openStreamsPerIp',
+          retryAfterSeconds: seconds,
+          message: `Too many open event streams from one address: at most ${n} (openStreamsPerIp). ${inSeconds(seconds)}`,
+        };
+      }
+      open.add(id);
+      renewer ??= setInterval(() => void renew().catch(() => {}), renewMs);
+      renewer.unref?.();
+      let isReleased = false;
+      return {
+        allowed: true,
+        release() {
+          if (isReleased) return;
+          isReleased = true;
+          open.delete(id);
+          if (open.size === 0 && renewer) {
+            clearInterval(renewer);
+            renewer = undefined;
+          }
+          // Best effort: a row left behind stops counting when its lease ends.
+          void db.query('DELETE FROM open_streams WHERE id = $1', [id]).catch(() => {});
+        },
+      };
+    },
+
+    async sweep() {
+      await db.query('DELETE FROM rate_windows WHERE resets_at <= now()');
+      await db.query('DELETE FROM open_streams WHERE expires_at <= now()');
+    },
+
+    async close() {
+      if (renewer) clearInterval(renewer);
+      renewer = undefined;
+      const ids = [...open];
+      open.clear();
+      if (ids.length) await db.query('DELETE FROM open_streams WHERE id = ANY($1::uuid[])', [ids]);
+    },
+  };
+}

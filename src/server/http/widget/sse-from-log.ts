@@ -1,0 +1,110 @@
+import type { Context } from 'hono';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
+import { STREAM_RECONNECT, type StreamEvent } from '../../../protocol/chat';
+import type { ChatStore } from '../../conversations/chat-store';
+import type { EventHub } from '../../conversations/event-hub';
+import { openStreams } from '../../platform/metrics';
+
+export interface LogStreamOptions {
+  conversationId: string;
+  /** Send events with seq greater than this (Last-Event-ID). */
+  afterSeq: number;
+  /** Only this reply's events, ending with its `message.done` or `error`. */
+  messageId?: string;
+  /** For a conversation-wide resume: is a reply still being written? If not, the stream ends once caught up. */
+  isStreaming?: () => Promise<boolean>;
+  /** How long one stream may stay open at most; the widget reconnects with Last-Event-ID after it. */
+  maxOpenMs?: number;
+  /** How often to send a keep-alive comment while nothing happens (proxies close idle connections). */
+  keepAliveMs?: number;
+  /**
+   * How often to re-read the log without a wake-up. Only other processes' appends go unannounced: on a shared
+   * PostgreSQL poll often (1 s); on the embedded database every append is in this process and wakes the reader.
+   */
+  pollMs?: number;
+  /** Called once when the stream has ended, whichever side ended it (the open-streams limit releases its lease). */
+  onClose?: () => void;
+  /**
+   * Aborted when the instance starts shutting down (SIGTERM): the stream ends with a `stream.reconnect` event, and the
+   * client reconnects at once, to another instance, with Last-Event-ID.
+   */
+  drain?: AbortSignal;
+}
+
+const PAGE = 500;
+const isTerminal = (e: StreamEvent) => e.type === 'message.done' || e.type === 'error';
+/**
+ * After these a conversation-wide stream asks whether there is more to wait for: a reply's end, and a mode change
+ * (issue 21: after a hand-back the widget's stream ends once caught up).
+ */
+const mayEnd = (e: StreamEvent) => isTerminal(e) || e.type === 'conversation.mode';
+
+/** The `data:` of an event is the event without its `type`, which travels as the SSE `event:` field. */
+const dataOf = ({ type: _type, ...rest }: StreamEvent): string => JSON.stringify(rest);
+
+/**
+ * Streams a conversation's event log as server-sent events: what is stored after `afterSeq`, then live as events are
+ * appended. Every event goes out with its seq as `id:`, so a client that loses the connection resumes with
+ * Last-Event-ID and gets each event exactly once. The database is the source: a wake-up from the hub only says
+ * "read again", so with several service instances a stream still completes (at the hub's poll interval).
+ */
+export function streamFromLog(
+  c: Context,
+  chat: ChatStore,
+  hub: EventHub,
+  options: LogStreamOptions,
+): Response {
+  const { conversationId, messageId, maxOpenMs = 10 * 60_000, keepAliveMs = 15_000, pollMs = 1000 } = options;
+  c.header('cache-control', 'no-store');
+  c.header('x-accel-buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    openStreams.inc();
+    try {
+      await pump(stream);
+    } finally {
+      openStreams.dec();
+      options.onClose?.();
+    }
+  });
+
+  async function pump(stream: SSEStreamingApi): Promise<void> {
+    const closed = new AbortController();
+    stream.onAbort(() => closed.abort());
+    const { drain } = options;
+    // A wait for the next append ends on a drain too.
+    const waiting = drain ? AbortSignal.any([closed.signal, drain]) : closed.signal;
+    const deadline = Date.now() + maxOpenMs;
+    let last = options.afterSeq;
+    let sawTerminal = false;
+    let lastWrite = Date.now();
+    while (!closed.signal.aborted && Date.now() < deadline) {
+      if (drain?.aborted) {
+        await stream.writeSSE({ event: STREAM_RECONNECT, data: '{}' });
+        return;
+      }
+      const mark = hub.mark();
+      const batch = await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
+      for (const { seq, event } of batch) {
+        await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
+        lastWrite = Date.now();
+        last = seq;
+        sawTerminal = messageId ? isTerminal(event) : mayEnd(event);
+        if (sawTerminal && messageId) return;
+      }
+      if (batch.length === PAGE) continue;
+      if (!messageId && (sawTerminal || batch.length === 0) && !(await options.isStreaming?.())) {
+        // Caught up and nothing is being written: a resume has nothing more to wait for. One more read closes the
+        // window between the last read and the check.
+        const tail = await chat.eventsAfter(conversationId, last, { limit: PAGE });
+        if (tail.length === 0) return;
+        continue;
+      }
+      // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
+      await hub.wait(conversationId, pollMs, waiting, mark);
+      if (Date.now() - lastWrite >= keepAliveMs) {
+        await stream.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+    }
+  }
+}
