@@ -169,7 +169,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const databaseSetting = options.databaseUrl ?? config.database;
   const isShared = databaseSetting !== 'embedded';
-  // Issue 23: instances on one PostgreSQL wake each other through LISTEN/NOTIFY (cluster/notify-bus.ts).
+  // Issue 23: instances on one PostgreSQL wake each other through LISTEN/NOTIFY (platform/notify-bus.ts).
   let bus: NotifyBus;
   try {
     bus = isShared

@@ -1,7 +1,7 @@
-import { english, type Strings } from './locales/en';
+import { english, type Strings } from './locales/english';
 import { logError } from './log';
 
-export type { Strings } from './locales/en';
+export type { Strings } from './locales/english';
 
 export const en: Strings = english;
 

@@ -265,7 +265,7 @@ describe('callAction(): HTTPS only, and never to a private address', () => {
   });
 
   it('refuses even a same-origin redirect from its loopback endpoint: allowHttpLoopback covers the configured URL only', async () => {
-    // (The redirect cap itself is proven on a public host in net/guarded-fetch.test.ts.)
+    // (The redirect cap itself is proven on a public host in platform/net/guarded-fetch.test.ts.)
     tls.respond = (_req, res) => {
       res.writeHead(302, { location: '/hop1' });
       res.end();

@@ -51,7 +51,7 @@ export interface TurnDeps {
    * a completed one. Absent (one process, unit tests): neither.
    */
   leases?: TurnLeases;
-  /** `signal`: the turn's; a call it stopped waiting for records no outcome (storage/turn-calls.ts). */
+  /** `signal`: the turn's; a call it stopped waiting for records no outcome (conversations/turn-calls.ts). */
   callJournal?(replyId: string, signal: AbortSignal): CallJournal;
   /** Calls waiting for the shopper's yes (migration 015). */
   proposals: ProposalStore;

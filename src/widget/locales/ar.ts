@@ -1,4 +1,4 @@
-import type { Strings } from './en';
+import type { Strings } from './english';
 
 /** Arabic (Modern Standard), right to left: a chunk of its own, fetched only for an Arabic-speaking shopper (i18n.ts). */
 const ar: Strings = {

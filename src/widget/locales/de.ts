@@ -1,4 +1,4 @@
-import type { Strings } from './en';
+import type { Strings } from './english';
 
 /** German: a chunk of its own, fetched only for a German shopper (i18n.ts). */
 const de: Strings = {

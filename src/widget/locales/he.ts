@@ -1,4 +1,4 @@
-import type { Strings } from './en';
+import type { Strings } from './english';
 
 /**
  * Hebrew, right to left: a chunk of its own, fetched only for a Hebrew-speaking shopper (i18n.ts). The shopper is

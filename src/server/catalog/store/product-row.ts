@@ -102,7 +102,7 @@ export function deriveColumns(p: ProductData): DerivedColumns {
 }
 
 /**
- * {@link DerivedColumns} for the feed's binary COPY (storage/copy-binary.ts): the tsvectors as lexemes and positions
+ * {@link DerivedColumns} for the feed's binary COPY (platform/database/copy-binary.ts): the tsvectors as lexemes and positions
  * instead of literals. The server stores exactly what it would read from {@link deriveColumns}' literals.
  */
 export interface CopyColumns extends FilterColumns {

@@ -9,7 +9,7 @@ import { openRuntime, type Runtime } from '../../runtime';
 import { OPEN_TIMEOUT } from '../../testing/test-backends';
 
 // DELETE /v0/admin/widgets/{id}/conversations/{conversationId} over real HTTP (the storage side, on both databases,
-// is in storage/conversation-retention.test.ts).
+// is in scenarios/service/conversation-retention.test.ts).
 
 const KEY = 'admin-key-for-erasure-tests';
 let runtime: Runtime;

@@ -13,7 +13,7 @@ import { type RecordingServer, startRecordingServer } from '../../testing/test-s
 // Issue 23 item 6 on the embedded database (one process, nobody to hand a turn to): `shutdown()` (what SIGTERM runs,
 // cli.ts) lets the running turn finish within `shutdownGraceSeconds`, and ends it as interrupted when the grace is
 // over, rather than leaving it to the next start's sweep. The PostgreSQL side, with a second instance taking over, is
-// cluster/shutdown-drain.test.ts.
+// scenarios/cluster/shutdown-drain.test.ts.
 
 const WIDGET = 'shop';
 const QUESTION = 'Where is my order 1003?';
