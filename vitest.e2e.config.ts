@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.ts'],
+    // One migrated database, dumped once, that every in-memory database of the run starts from.
+    globalSetup: ['src/server/testing/memory-template-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

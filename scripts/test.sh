@@ -4,8 +4,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
-fail() { printf '\ntest: %s failed\n' "$1"; exit 1; }
+started=$(date +%s)
+step() { printf '\n== %s (%s)\n' "$*" "$(elapsed)"; }
+elapsed() { local s=$(( $(date +%s) - started )); printf '%d min %02d s' $((s / 60)) $((s % 60)); }
+fail() { printf '\ntest: %s failed, after %s\n' "$1" "$(elapsed)"; exit 1; }
 
 if [ ! -x /usr/bin/chromium ]; then
   step "installing Debian Chromium (apt-get)"
@@ -22,13 +24,23 @@ if ! command -v caddy >/dev/null; then
 fi
 [ -d node_modules ] || { step "npm install"; npm install --no-audit --no-fund || fail "npm install"; }
 
-step "type check";  npm run -s typecheck || fail "type check"
-step "lint";        npm run -s lint || fail "lint"
-step "build";       npm run -s build || fail "build"
+# The type check and the lint read the sources only: they run beside the build, their output shown after it.
+mkdir -p test-results
+step "type check and lint, beside the build"
+npm run -s typecheck > test-results/typecheck.log 2>&1 & typecheck=$!
+npm run -s lint > test-results/lint.log 2>&1 & lint=$!
+npm run -s build; built=$?
+wait $typecheck; typecheck_rc=$?
+wait $lint; lint_rc=$?
+step "type check"; cat test-results/typecheck.log; [ $typecheck_rc -eq 0 ] || fail "type check"
+step "lint"; cat test-results/lint.log; [ $lint_rc -eq 0 ] || fail "lint"
+step "build"; [ $built -eq 0 ] || fail "build"
+# Every test that runs service processes runs this build's CLI (src/server/testing/cluster-test-kit.ts), instead of
+# bundling one of its own.
+export SERVICE_WIDGET_DIST="$PWD/dist"
 step "size";        npm run -s size || fail "size budget"
 step "eval (ratchet)"; npm run -s eval -- --check || fail "eval ratchet"
 
-mkdir -p test-results
 step "PostgreSQL for the storage suite"
 # shellcheck source=scripts/postgres-for-tests.sh
 source scripts/postgres-for-tests.sh
@@ -47,4 +59,5 @@ node -e '
   }
   console.log(`\ntest: ${p} passed, ${f} failed, ${s} skipped`);
 '
+printf 'test: npm test took %s\n' "$(elapsed)"
 [ $unit -eq 0 ] && [ $e2e -eq 0 ]

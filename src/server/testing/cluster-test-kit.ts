@@ -3,6 +3,7 @@
 // API (send, resume with Last-Event-ID, read the stream as it arrives).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { build } from 'vite';
@@ -30,8 +31,14 @@ export interface Chat {
   auth: Record<string, string>;
 }
 
-/** Bundles the CLI into `outDir` (inside the project, so the bundle's imports resolve from node_modules). */
-export async function buildServiceCli(outDir: string): Promise<void> {
+/**
+ * The folder of a built `cli.js` to run instances from. `npm test` builds the service once and names its `dist/` in
+ * `SERVICE_WIDGET_DIST`, so every file that runs instances shares that build; run alone (`npx vitest …`), the CLI is
+ * bundled into `outDir` (inside the project, so the bundle's imports resolve from node_modules).
+ */
+export async function serviceCliDir(outDir: string): Promise<string> {
+  const dist = process.env.SERVICE_WIDGET_DIST;
+  if (dist && existsSync(join(dist, 'server', 'cli.js'))) return join(dist, 'server');
   await build({
     configFile: false,
     root,
@@ -47,6 +54,7 @@ export async function buildServiceCli(outDir: string): Promise<void> {
       },
     },
   });
+  return outDir;
 }
 
 /** Runs one statement on the server (outside any test schema). */

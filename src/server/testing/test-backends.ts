@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { type Db, openPglite, openPostgres } from '../platform/database/db';
+import { type Db, memoryTemplate, openPglite, openPostgres } from '../platform/database/db';
 
 // The backends the storage suites run on: PGlite in memory always, and a real PostgreSQL server when
 // TEST_DATABASE_URL names one (e.g. postgres://postgres@127.0.0.1:55432/postgres). Each `open()` gives an empty
@@ -22,12 +22,19 @@ const url = process.env.TEST_DATABASE_URL;
 export const backends: Backend[] = [
   {
     name: 'pglite',
-    open: async () => ({ db: await openPglite() }),
+    // Migrated already when the run has a template (testing/memory-template-setup.ts); `migrate` is then a no-op.
+    open: async () => ({ db: await openPglite(undefined, { template: memoryTemplate() }) }),
   },
   ...(url ? [{ name: 'postgres' as const, open: () => openFreshSchema(url) }] : []),
 ];
 
 /** PGlite starts with an initdb of several seconds; hooks that open a database need more than the default. */
+/** Empty databases, never started from the template: for the tests of the migrations themselves. */
+export const emptyBackends: Backend[] = [
+  { name: 'pglite', open: async () => ({ db: await openPglite() }) },
+  ...(url ? [{ name: 'postgres' as const, open: () => openFreshSchema(url) }] : []),
+];
+
 export const OPEN_TIMEOUT = 60_000;
 
 async function openFreshSchema(serverUrl: string): Promise<TestDatabase> {

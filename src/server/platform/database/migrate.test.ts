@@ -1,6 +1,11 @@
 // @vitest-environment node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Backend, backends, OPEN_TIMEOUT, type TestDatabase } from '../../testing/test-backends';
+import {
+  type Backend,
+  emptyBackends as backends,
+  OPEN_TIMEOUT,
+  type TestDatabase,
+} from '../../testing/test-backends';
 import type { Db } from './db';
 import { migrate } from './migrate';
 import { type Migration, migrations } from './migrations';

@@ -8,7 +8,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STREAM_RECONNECT } from '../../../protocol/chat';
 import {
-  buildServiceCli,
   type Chat,
   ended,
   freshSchema,
@@ -17,6 +16,7 @@ import {
   readEvents,
   root,
   type Seen,
+  serviceCliDir,
   shopper,
   startInstance,
   textOf,
@@ -32,6 +32,7 @@ import { type RecordingServer, startRecordingServer } from '../../testing/test-s
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const outDir = join(root, 'node_modules', `.shutdown-drain-test-${process.pid}`);
+let cliDir = outDir;
 const work = mkdtempSync(join(tmpdir(), 'shutdown-drain-'));
 const WIDGET = 'shop';
 const QUESTION = 'Where is my order 1003?';
@@ -47,7 +48,7 @@ let expected: string;
 
 const api = shopper(WIDGET);
 const start = (config: 'default' | 'short-grace') =>
-  startInstance({ cliDir: outDir, configFile: join(work, `${config}.json`), databaseUrl, children });
+  startInstance({ cliDir, configFile: join(work, `${config}.json`), databaseUrl, children });
 const answer = (res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ status: 'shipped', carrier: 'DHL' }));
@@ -63,7 +64,7 @@ const leaseOf = async (c: Chat) => {
 
 describe.skipIf(!serverUrl)('SIGTERM mid-reply, two instances on PostgreSQL', () => {
   beforeAll(async () => {
-    await buildServiceCli(outDir);
+    cliDir = await serviceCliDir(outDir);
     const fresh = await freshSchema(serverUrl as string);
     databaseUrl = fresh.url;
     dropSchema = fresh.drop;

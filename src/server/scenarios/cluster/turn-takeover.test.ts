@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  buildServiceCli,
   type Chat,
   ended,
   freshSchema,
@@ -16,6 +15,7 @@ import {
   readEvents,
   root,
   type Seen,
+  serviceCliDir,
   shopper,
   startInstance as startServe,
   textOf,
@@ -32,6 +32,7 @@ import { type RecordingServer, startRecordingServer } from '../../testing/test-s
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const outDir = join(root, 'node_modules', `.turn-takeover-test-${process.pid}`);
+let cliDir = outDir;
 const work = mkdtempSync(join(tmpdir(), 'turn-takeover-'));
 const WIDGET = 'shop';
 const QUESTION = 'Where is my order 1003?';
@@ -50,7 +51,7 @@ let expectedYes: { text: string; events: string[] };
 
 const startInstance = () =>
   startServe({
-    cliDir: outDir,
+    cliDir,
     configFile: join(work, 'service.config.json'),
     databaseUrl: schemaUrl,
     children,
@@ -84,7 +85,7 @@ const cancelled = (res: ServerResponse) => {
 
 describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', () => {
   beforeAll(async () => {
-    await buildServiceCli(outDir);
+    cliDir = await serviceCliDir(outDir);
     const fresh = await freshSchema(serverUrl as string);
     schemaUrl = fresh.url;
     dropSchema = fresh.drop;

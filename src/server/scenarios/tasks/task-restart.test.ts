@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_API_PATH, TASK_RESULT_PATH } from '../../../protocol/task';
 import { openPglite } from '../../platform/database/db';
+import { serviceCliDir } from '../../testing/cluster-test-kit';
 import { type HeldModel, startHeldModel } from '../../testing/task-test-service';
 
 // Durability (issue #6): the real CLI in a child process is killed with SIGKILL while tasks are pending and running,
@@ -16,6 +16,7 @@ import { type HeldModel, startHeldModel } from '../../testing/task-test-service'
 const root = resolve(import.meta.dirname, '../../../..');
 // Inside the project, so the bundle's imports (hono, pglite, …) resolve from node_modules.
 const outDir = join(root, 'node_modules', `.task-restart-test-${process.pid}`);
+let cliDir = outDir;
 const work = mkdtempSync(join(tmpdir(), 'task-restart-'));
 const dataDir = join(work, 'db');
 const KEY_ENV = 'TASK_RESTART_MODEL_KEY';
@@ -26,21 +27,7 @@ let model: HeldModel;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  await build({
-    configFile: false,
-    root,
-    logLevel: 'error',
-    build: {
-      ssr: true,
-      target: 'node20',
-      outDir,
-      emptyOutDir: true,
-      rollupOptions: {
-        input: { cli: 'src/server/cli.ts' },
-        output: { format: 'es', entryFileNames: '[name].js' },
-      },
-    },
-  });
+  cliDir = await serviceCliDir(outDir);
   model = await startHeldModel();
   writeFileSync(
     join(work, 'service.config.json'),
@@ -70,7 +57,7 @@ function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
     [
-      join(outDir, 'cli.js'),
+      join(cliDir, 'cli.js'),
       'serve',
       '--config',
       join(work, 'service.config.json'),

@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+const db = new PGlite(); await db.waitReady;
+await db.exec('CREATE TABLE t (x int); INSERT INTO t VALUES (1)');
+const dump = await db.dumpDataDir('none');
+const a = new PGlite(undefined, { loadDataDir: dump }); await a.waitReady;
+console.log('two-arg', (await a.query("select count(*) from information_schema.tables where table_name='t'")).rows);
+const b = new PGlite({ loadDataDir: dump }); await b.waitReady;
+console.log('one-arg', (await b.query("select count(*) from information_schema.tables where table_name='t'")).rows);
+const blob = new Blob([Buffer.from(await dump.arrayBuffer())]);
+const c = new PGlite({ loadDataDir: blob }); await c.waitReady;
+console.log('blob', (await c.query("select count(*) from information_schema.tables where table_name='t'")).rows);
