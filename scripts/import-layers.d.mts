@@ -2,8 +2,3 @@
 export declare function importsOf(text: string): string[];
 export declare function checkImports(files: Map<string, string>): string[];
 export declare function readSources(srcDir: string): Map<string, string>;
-export declare function placeOf(file: string): {
-  side: string;
-  folder?: string;
-  rank?: { rank: number; name: string };
-};

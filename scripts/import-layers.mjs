@@ -67,7 +67,7 @@ const isTest = (file) => /\.test\.tsx?$/.test(file);
 const SOURCE = /\.(ts|tsx|mts)$/;
 
 /** `src/`-relative path → which side it is on, and for `src/server` its rank. */
-export function placeOf(file) {
+function placeOf(file) {
   const parts = file.split('/');
   const side = parts.length === 1 ? '' : parts[0];
   if (side !== 'server') return { side };
@@ -149,14 +149,14 @@ export function checkImports(files) {
       );
       continue;
     }
+    const allowed = SIDES[from.side];
+    if (!allowed) {
+      problems.push(`${file}: src/${from.side} is not a known part of src/ (add it to SIDES)`);
+      continue;
+    }
     for (const { specifier, file: target } of imports) {
       const to = placeOf(target);
       const at = `${file}: import '${specifier}'`;
-      const allowed = SIDES[from.side];
-      if (!allowed) {
-        problems.push(`${file}: src/${from.side} is not a known part of src/ (add it to SIDES)`);
-        break;
-      }
       // Whole-service tests drive the widget's and the clients' code against the real service.
       const isScenario = from.rank?.rank === 9;
       if (!allowed.includes(to.side) && !isScenario) {

@@ -2,8 +2,6 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { AppProps } from './app-props';
 import { Launcher } from './launcher';
 
-export type { AppProps, LoadedChat } from './app-props';
-
 // On touch devices, focusing the textarea would pop the keyboard over a panel the shopper has not read yet.
 const isTouchFirst = (): boolean =>
   typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;

@@ -18,8 +18,6 @@ export { prefetchParts } from './parts';
 /** The chunk's stylesheet, adopted by the shadow root when the chunk arrives. */
 export const css = panelCss + partsCss + choicesCss;
 
-export type { ChatViewProps } from './app-props';
-
 export function ChatView({
   store,
   strings,

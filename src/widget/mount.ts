@@ -18,7 +18,8 @@ import {
   type WidgetConfig,
 } from '../protocol';
 import { adoptStyles } from './adopt-styles';
-import { App, type LoadedChat } from './app';
+import { App } from './app';
+import type { LoadedChat } from './app-props';
 import { fetchWidgetConfig, matchesHideUrls, parseWidgetConfig } from './config';
 import { createDisposer, type Disposer } from './disposer';
 import { emit, pushEventsToDataLayer } from './emit';

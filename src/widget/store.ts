@@ -18,7 +18,7 @@ import type { WidgetMessage } from './widget-message';
  */
 export type ConnectionStatus = 'online' | 'offline' | 'reconnecting';
 
-export type { MessageStatus, WidgetMessage } from './widget-message';
+export type { WidgetMessage } from './widget-message';
 
 export interface StoreInit {
   config: WidgetConfig;

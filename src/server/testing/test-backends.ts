@@ -19,22 +19,25 @@ export interface Backend {
 
 const url = process.env.TEST_DATABASE_URL;
 
+/** A fresh schema on the server, whatever the PGlite side starts from. */
+const postgres: Backend[] = url ? [{ name: 'postgres', open: () => openFreshSchema(url) }] : [];
+
 export const backends: Backend[] = [
   {
     name: 'pglite',
     // Migrated already when the run has a template (testing/memory-template-setup.ts); `migrate` is then a no-op.
     open: async () => ({ db: await openPglite(undefined, { template: memoryTemplate() }) }),
   },
-  ...(url ? [{ name: 'postgres' as const, open: () => openFreshSchema(url) }] : []),
+  ...postgres,
 ];
 
-/** PGlite starts with an initdb of several seconds; hooks that open a database need more than the default. */
 /** Empty databases, never started from the template: for the tests of the migrations themselves. */
 export const emptyBackends: Backend[] = [
   { name: 'pglite', open: async () => ({ db: await openPglite() }) },
-  ...(url ? [{ name: 'postgres' as const, open: () => openFreshSchema(url) }] : []),
+  ...postgres,
 ];
 
+/** PGlite starts with an initdb of several seconds; hooks that open a database need more than the default. */
 export const OPEN_TIMEOUT = 60_000;
 
 async function openFreshSchema(serverUrl: string): Promise<TestDatabase> {

@@ -224,23 +224,16 @@ async function copyFromBlob(
   await yieldToEventLoop();
 }
 
-/**
- * Opens the embedded database: in memory when `dataDir` is undefined, else in that folder (created if missing).
- * A data folder is locked to one process: PGlite has no postmaster to refuse a second writer, and two would
- * corrupt it.
- * @example
- * const db = await openPglite('.data/db');
- */
-/**
- * An in-memory database's starting point, when the environment names one (`SERVICE_WIDGET_MEMORY_TEMPLATE`: a
- * `dumpDataDir` file of a migrated database, see `writeMemoryTemplate`). A fresh PGlite runs initdb, about 3 s of CPU
- * on the 2-core CI machine; loading the dump takes a fifth of that, and the test runs open hundreds of in-memory
- * databases (every service a test starts). What loads is what a fresh start and `migrate` would make: `migrate` then
- * finds every migration applied, or applies the ones the dump lacks.
- */
 /** Same shapes as the PostgreSQL backend: bigint → number, numeric → string. */
 const PGLITE_PARSERS = { [pgliteTypes.INT8]: Number, [pgliteTypes.NUMERIC]: String };
 
+/**
+ * An in-memory database's starting point, when the environment names one (`SERVICE_WIDGET_MEMORY_TEMPLATE`: a
+ * `dumpDataDir` file of a migrated database, see `writeMemoryTemplate`). A fresh PGlite runs initdb, several seconds
+ * of CPU on the 2-core CI machine, and loading a dump a fraction of that (docs/performance.md, "The test run"); the
+ * test runs open an in-memory database for every service a test starts. What loads is what a fresh start and
+ * `migrate` would make: `migrate` then finds every migration applied, or applies the ones the dump lacks.
+ */
 export const MEMORY_TEMPLATE_ENV = 'SERVICE_WIDGET_MEMORY_TEMPLATE';
 let template: { path: string; blob: Blob } | undefined;
 export function memoryTemplate(): Blob | undefined {
@@ -268,6 +261,13 @@ export async function writeMemoryTemplate(
   }
 }
 
+/**
+ * Opens the embedded database: in memory when `dataDir` is undefined, else in that folder (created if missing).
+ * A data folder is locked to one process: PGlite has no postmaster to refuse a second writer, and two would
+ * corrupt it.
+ * @example
+ * const db = await openPglite('.data/db');
+ */
 export async function openPglite(
   dataDir?: string,
   options: {
