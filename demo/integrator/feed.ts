@@ -2,9 +2,27 @@
 // written the way real shops write them, so the service's feed reader meets every shape SPEC allows: a plain `Offer`,
 // an `AggregateOffer` whose first offer carries the price, `productGroupID` and `isVariantOf`, `gtin13`,
 // `additionalProperty`, and products without an image.
-import { CATALOG, type CatalogProduct, CURRENCY, productImageUrl, productUrl } from './catalog';
+import {
+  CATALOG,
+  type CatalogProduct,
+  type Category,
+  CURRENCY,
+  productImageUrl,
+  productUrl,
+} from './catalog';
 
 const SCHEMA = 'https://schema.org';
+
+/** The store's category tree as its feed writes it (schema.org `category`, a path as Google's taxonomy writes one). */
+const CATEGORY_PATHS: Record<Category, string> = {
+  'running-shoes': 'Shoes > Running shoes',
+  'hiking-boots': 'Shoes > Hiking boots',
+  't-shirts': 'Clothing > T-shirts',
+  'rain-jackets': 'Clothing > Rain jackets',
+  socks: 'Clothing > Socks',
+  backpacks: 'Bags > Backpacks',
+  'water-bottles': 'Accessories > Water bottles',
+};
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type FeedProduct = { [key: string]: Json };
@@ -56,6 +74,7 @@ export function toFeedProduct(p: CatalogProduct, imageBase: string): FeedProduct
   const image = productImageUrl(p, imageBase);
   if (image) product.image = image;
   product.brand = { '@type': 'Brand', name: p.brand };
+  product.category = CATEGORY_PATHS[p.category];
   product.sku = p.sku;
   if (p.gtin13) product.gtin13 = p.gtin13;
   product.offers = offers(p);

@@ -1,6 +1,7 @@
 import { type CallActionOptions, callAction } from '../actions/call-action';
+import { catalogFacets } from '../catalog/search/catalog-facets';
 import { findProduct } from '../catalog/search/find-product';
-import { searchProducts, toProductCard } from '../catalog/search/search-products';
+import { searchProductsScored, toProductHit } from '../catalog/search/search-products';
 import type { WidgetSettings } from '../config/service-config';
 import type { ActionResult, EngineTools } from '../core/engine';
 import { guardMode } from '../guards/mode-guard';
@@ -98,9 +99,10 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
               : invoke(newRequestId());
           },
           async searchProducts(query) {
-            const found = await searchProducts(db, storeId, query);
-            return found.flatMap((p) => toProductCard(p) ?? []);
+            const found = await searchProductsScored(db, storeId, query);
+            return found.flatMap((p) => toProductHit(p) ?? []);
           },
+          catalogFacets: () => catalogFacets(db, storeId),
           searchKnowledge: (query, limit) =>
             preview && widget
               ? knowledge.searchDraft(storeId, widget, query, limit)

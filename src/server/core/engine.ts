@@ -39,12 +39,50 @@ export const isAwaitingConfirmation = (result: {
 export const needsConfirmation = (action: Pick<ActionDefinition, 'confirm'>): boolean =>
   action.confirm === true;
 
+/** How a product search orders what it found. */
+export type ProductSort = 'relevance' | 'price_asc' | 'price_desc';
+
+/**
+ * One catalog search, for both engines (DESIGN "Answers that fit the question"): words, and filters applied in the
+ * database. `brand` and `category` compare whole values, case-insensitively (a category matches any level of a
+ * product's category path).
+ */
 export interface ProductQuery {
-  text: string;
+  /** What the shopper looks for, as words; may be empty when the filters say it all. */
+  query: string;
   minPrice?: number;
   maxPrice?: number;
-  inStockOnly?: boolean;
+  brand?: string;
+  category?: string;
+  /** Only products in stock (a product without an availability counts as in stock). */
+  inStock?: boolean;
+  sort?: ProductSort;
   limit?: number;
+  /**
+   * The product type the shopper named, in its forms ("shoe", "sneaker"): the product's name or category must hold one
+   * of them (all the words of one). Socks are not shoes because their description mentions shoes.
+   */
+  kind?: readonly string[];
+}
+
+/** The brands and categories a widget's catalog has, as written in it (most frequent first). */
+export interface CatalogFacets {
+  brands: readonly string[];
+  categories: readonly string[];
+}
+
+/** A product found for an engine: its card, and the facts an answer about fit needs. */
+export interface ProductHit {
+  card: ProductCard;
+  /** The parsed price, when the price reads as a number. */
+  price?: number;
+  currency?: string;
+  brand?: string;
+  inStock: boolean;
+  /** The query holds the product's sku, mpn or gtin. */
+  exactCode?: boolean;
+  /** The query's words (as {@link ProductQuery.query} held them) that none of the product's text holds. */
+  missing: string[];
 }
 
 /**
@@ -127,7 +165,9 @@ export type HandoffOutcome =
 /** The service's abilities the engine may use during a turn. */
 export interface EngineTools {
   callAction(action: ActionDefinition, params: Record<string, ParameterValue>): Promise<ActionResult>;
-  searchProducts(query: ProductQuery): Promise<ProductCard[]>;
+  searchProducts(query: ProductQuery): Promise<ProductHit[]>;
+  /** The catalog's brands and categories, for reading them in the shopper's words; absent where no catalog is wired. */
+  catalogFacets?(): Promise<CatalogFacets>;
   /** The store's knowledge sections that best match `query`, best first (at most `limit`, default 3). */
   searchKnowledge(query: string, limit?: number): Promise<KnowledgeHit[]>;
   /**

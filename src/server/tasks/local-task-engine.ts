@@ -49,7 +49,7 @@ export interface ParsedQuestion {
 export function parseCatalogQuestion(prompt: string): ParsedQuestion | null {
   const text = prompt.replace(/\s+/g, ' ').trim();
   const number = (s: string) => Number(s.replace(',', '.'));
-  const filters: Omit<ProductQuery, 'text'> = {};
+  const filters: Omit<ProductQuery, 'query'> = {};
   let rest = text;
   const take = (re: RegExp, apply: (m: RegExpMatchArray) => void) => {
     const m = rest.match(re);
@@ -71,7 +71,7 @@ export function parseCatalogQuestion(prompt: string): ParsedQuestion | null {
   take(new RegExp(String.raw`\b(?:over|above|more than|at least|min(?:imum)?)\s+${MONEY}`, 'i'), (m) => {
     filters.minPrice = number(m[1]);
   });
-  if (/\b(in stock|available)\b/i.test(rest)) filters.inStockOnly = true;
+  if (/\b(in stock|available)\b/i.test(rest)) filters.inStock = true;
   // "top 3", "show 5 tents": a count after a word that asks for several; "Alpine 2" is a model name, not a count.
   const count = rest.match(
     /\b(top|first|best|show|list|find|give me|recommend|suggest)\s+(\d{1,2}|two|three|four|five|six|seven|eight|ten)\b/i,
@@ -101,7 +101,7 @@ export function parseCatalogQuestion(prompt: string): ParsedQuestion | null {
     if (parts.length < 2) return null;
     return {
       kind: 'compare',
-      queries: parts.slice(0, 5).map((p) => ({ text: p, limit: 1 })),
+      queries: parts.slice(0, 5).map((p) => ({ query: p, limit: 1 })),
       sortByPrice: null,
       limit: 5,
     };
@@ -109,7 +109,7 @@ export function parseCatalogQuestion(prompt: string): ParsedQuestion | null {
   if (!LIST_WORDS.test(text) && filters.maxPrice === undefined && filters.minPrice === undefined) return null;
   const limit = Math.min(filters.limit ?? (sortByPrice ? 1 : 10), 50);
   // Sorting by price needs the candidates first; the catalog search ranks by relevance.
-  const query: ProductQuery = { ...filters, text: terms(rest), limit: sortByPrice ? 50 : limit };
+  const query: ProductQuery = { ...filters, query: terms(rest), limit: sortByPrice ? 50 : limit };
   return { kind: 'list', queries: [query], sortByPrice, limit };
 }
 
@@ -317,7 +317,7 @@ export function createLocalTaskEngine(search: CatalogSearch): TaskEngine {
         for (const query of question.queries) {
           const [best] = await search(widgetId, query);
           if (!best)
-            throw new TaskEngineError(`No product in the catalog matches "${query.text}" to compare.`);
+            throw new TaskEngineError(`No product in the catalog matches "${query.query}" to compare.`);
           if (!found.some((p) => p.identifier === best.identifier)) found.push(best);
         }
       } else {

@@ -91,7 +91,7 @@ export function runTurn(server: FakeOpenAiServer, options: HarnessOptions = {}) 
       },
       searchProducts: async (query) => {
         searches.push(query);
-        return options.products ?? [];
+        return (options.products ?? []).map((card) => ({ card, inStock: true, missing: [] }));
       },
     },
     ...options.turn,

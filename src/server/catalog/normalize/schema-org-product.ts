@@ -125,6 +125,28 @@ function readBrand(value: unknown): string | undefined {
   return fail('brand must be a string or an object with a name');
 }
 
+/** At most this many categories of a list are kept (a feed that lists hundreds is tagging, not categorizing). */
+const CATEGORIES_MAX = 10;
+const CATEGORY_MAX = 200;
+
+/**
+ * schema.org `category`: a text (a path such as "Apparel > Shoes"), a list of them, or things with a `name` (a
+ * CategoryCode). A list is kept joined by " | ", which the catalog's category filter splits again
+ * (catalog/store/product-row.ts `categoryKeys`). Unusable entries are skipped: a category is never a reason to refuse
+ * a product.
+ */
+function readCategory(value: unknown): string | undefined {
+  const list = Array.isArray(value) ? value.slice(0, CATEGORIES_MAX) : [value];
+  const names: string[] = [];
+  for (const entry of list) {
+    const raw = isRecord(entry) ? own(entry, 'name') : entry;
+    if (typeof raw !== 'string') continue;
+    const name = cutText(cleanLine(raw), CATEGORY_MAX);
+    if (name !== '' && !names.includes(name)) names.push(name);
+  }
+  return names.length > 0 ? names.join(' | ') : undefined;
+}
+
 /** Entries in feed order: the first 20 entries are looked at, whether or not each one is usable. */
 function readAdditionalProperty(value: unknown): [string, string][] {
   if (value === undefined || value === null) return [];
@@ -173,6 +195,7 @@ function readProduct(item: unknown, context: NormalizeContext): CatalogProduct {
 
   const imageUrl = readImage(own(item, 'image'), context);
   const brand = readBrand(own(item, 'brand'));
+  const category = readCategory(own(item, 'category'));
   const productSku = readId(own(item, 'sku'), 'sku');
   const productMpn = readId(own(item, 'mpn'), 'mpn');
   const productID = readId(own(item, 'productID'), 'productID');
@@ -199,6 +222,7 @@ function readProduct(item: unknown, context: NormalizeContext): CatalogProduct {
   if (mpn !== undefined) data.mpn = mpn;
   if (gtin !== undefined) data.gtin = gtin;
   if (brand !== undefined) data.brand = brand;
+  if (category !== undefined) data.category = category;
   if (productGroupID !== undefined) data.productGroupID = productGroupID;
   if (productID !== undefined) data.productID = productID;
   if (properties.length > 0) {

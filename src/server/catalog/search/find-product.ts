@@ -62,7 +62,7 @@ async function findBy(
 async function findByName(db: Db, widgetId: string, name: string): Promise<CatalogProduct | null> {
   const wanted = normalName(name);
   if (!wanted) return null;
-  const found = await searchProducts(db, widgetId, { text: name, limit: 10 });
+  const found = await searchProducts(db, widgetId, { query: name, limit: 10 });
   return found.find((p) => normalName(p.productData.displayText) === wanted) ?? null;
 }
 
@@ -72,7 +72,7 @@ async function variantsOf(db: Db, widgetId: string, product: CatalogProduct): Pr
   const attributeWords = new Set(Object.values(product.productData.attributes ?? {}).flatMap(searchWords));
   const base = searchWords(product.productData.displayText).filter((w) => !attributeWords.has(w));
   if (base.length === 0) return [];
-  const candidates = await searchProducts(db, widgetId, { text: base.join(' '), limit: VARIANT_CANDIDATES });
+  const candidates = await searchProducts(db, widgetId, { query: base.join(' '), limit: VARIANT_CANDIDATES });
   return candidates
     .filter((p) => p.identifier !== product.identifier && p.productData.productGroupID === group)
     .sort(

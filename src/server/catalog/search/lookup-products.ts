@@ -87,7 +87,7 @@ export async function lookupProductsByWords(
   q: string,
   feedUrl: string | undefined,
 ): Promise<CatalogLookupProduct[]> {
-  const hits = await searchProductsScored(db, widgetId, { text: q, limit: CATALOG_LOOKUP_LIMIT });
+  const hits = await searchProductsScored(db, widgetId, { query: q, limit: CATALOG_LOOKUP_LIMIT });
   if (hits.length === 0) return [];
   const rows = await db.query<Row>(
     `SELECT ${COLUMNS} FROM products WHERE widget_id = $1 AND identifier = ANY($2::text[])`,

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import { readProductQuery } from '../../engine/local/product-query';
 import type { Db } from '../../platform/database/db';
 import { migrate } from '../../platform/database/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
@@ -79,45 +78,44 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     (await searchProducts(db, widget, query)).map((p) => p.identifier);
 
   it('finds "running shoes under 100" in a sensible order', async () => {
-    const query = readProductQuery('do you have running shoes under 100?');
-    expect(query).toMatchObject({ text: 'running shoes', maxPrice: 100 });
+    const query = { query: 'running shoes', maxPrice: 100 };
     // Products with every term only (socks and boots mention running but are no shoes), the one that says so in its
     // name, category and description first; the road shoe is over budget.
     expect(await ids(query)).toEqual(['trail', 'budget']);
-    expect(await ids({ text: 'running shoes' })).toEqual(['trail', 'budget', 'road']);
+    expect(await ids({ query: 'running shoes' })).toEqual(['trail', 'budget', 'road']);
   });
 
   it('matches singular and plural, and word prefixes', async () => {
-    expect(await ids({ text: 'shoe' })).toEqual(expect.arrayContaining(['trail', 'road', 'budget']));
-    expect(await ids({ text: 'battery' })).toEqual(['batteries']);
-    expect(await ids({ text: 'sandal' })).toEqual(['sandals']);
-    expect(await ids({ text: 'merino' })).toEqual(['socks']);
-    expect(await ids({ text: 'salomon' })).toEqual(['trail']);
+    expect(await ids({ query: 'shoe' })).toEqual(expect.arrayContaining(['trail', 'road', 'budget']));
+    expect(await ids({ query: 'battery' })).toEqual(['batteries']);
+    expect(await ids({ query: 'sandal' })).toEqual(['sandals']);
+    expect(await ids({ query: 'merino' })).toEqual(['socks']);
+    expect(await ids({ query: 'salomon' })).toEqual(['trail']);
   });
 
   it('falls back to products with some of the terms when none has all', async () => {
     // A match in the name weighs more than one in the description.
-    expect(await ids({ text: 'waterproof sandals' })).toEqual(['sandals', 'boots']);
+    expect(await ids({ query: 'waterproof sandals' })).toEqual(['sandals', 'boots']);
   });
 
   it('ranks an exact sku or mpn match first', async () => {
-    expect(await ids({ text: 'gel-nimbus-25' })).toEqual(['road']);
-    expect((await ids({ text: 'SAL-TR-42 running shoes' }))[0]).toBe('trail');
+    expect(await ids({ query: 'gel-nimbus-25' })).toEqual(['road']);
+    expect((await ids({ query: 'SAL-TR-42 running shoes' }))[0]).toBe('trail');
     // "900" is the sku of the batteries and part of the road shoe's sku: the longest exact code wins.
-    expect(await ids({ text: 'ASX-900' })).toEqual(['road']);
-    expect(await ids(readProductQuery('do you have asx-900?'))).toEqual(['road']);
-    expect((await ids({ text: '900' }))[0]).toBe('batteries');
+    expect(await ids({ query: 'ASX-900' })).toEqual(['road']);
+    expect(await ids({ query: 'do you have asx-900?' })).toEqual(['road']);
+    expect((await ids({ query: '900' }))[0]).toBe('batteries');
   });
 
   it('finds a product by a code that is one number, whole, and not by a part of it', async () => {
-    expect(await ids({ text: '0889169732143' })).toEqual(['trail']);
-    expect(await ids({ text: 'running shoes 0889169732143' })).toEqual(['trail']);
-    expect(await ids({ text: '088916973' })).toEqual([]);
+    expect(await ids({ query: '0889169732143' })).toEqual(['trail']);
+    expect(await ids({ query: 'running shoes 0889169732143' })).toEqual(['trail']);
+    expect(await ids({ query: '088916973' })).toEqual([]);
   });
 
   it('finds a product by one word of its code, which only its search text holds', async () => {
-    expect(await ids({ text: 'nimbus' })).toEqual(['road']);
-    expect(await ids({ text: 'asx' })).toEqual(['road']);
+    expect(await ids({ query: 'nimbus' })).toEqual(['road']);
+    expect(await ids({ query: 'asx' })).toEqual(['road']);
   });
 
   it('lists products without words by name, from the first of them or from a narrow price range past them', async () => {
@@ -133,29 +131,29 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     );
     const names = async (query: Parameters<typeof searchProducts>[2]) =>
       (await searchProducts(db, widget, query)).map((p) => p.productData.displayText);
-    expect(await names({ text: '', limit: 3 })).toEqual([name(0), name(1), name(2)]);
+    expect(await names({ query: '', limit: 3 })).toEqual([name(0), name(1), name(2)]);
     // Every product that matches sorts past the first BY_NAME_SCAN: found all the same, in name order.
-    expect(await names({ text: '', minPrice: 800, limit: 3 })).toEqual([
+    expect(await names({ query: '', minPrice: 800, limit: 3 })).toEqual([
       name(BY_NAME_SCAN),
       name(BY_NAME_SCAN + 1),
       name(BY_NAME_SCAN + 2),
     ]);
     // Fewer matches than asked for: all of them, wherever they are.
-    expect(await names({ text: '', minPrice: 800, limit: 50 })).toHaveLength(30);
-    expect(await names({ text: '', minPrice: 2000 })).toEqual([]);
+    expect(await names({ query: '', minPrice: 800, limit: 50 })).toHaveLength(30);
+    expect(await names({ query: '', minPrice: 2000 })).toEqual([]);
   });
 
   it('filters by availability and price range', async () => {
-    expect(await ids({ text: 'running shoes', inStockOnly: true })).toEqual(['trail', 'road']);
+    expect(await ids({ query: 'running shoes', inStock: true })).toEqual(['trail', 'road']);
     // Without search terms: by name.
-    expect(await ids({ text: '', minPrice: 20, maxPrice: 100 })).toEqual(['budget', 'trail']);
-    expect(await ids({ text: '', maxPrice: 19.9 })).toEqual(['batteries', 'sandals', 'socks']);
-    expect(await ids({ text: 'shoes', minPrice: 100 })).toEqual(['road']);
+    expect(await ids({ query: '', minPrice: 20, maxPrice: 100 })).toEqual(['budget', 'trail']);
+    expect(await ids({ query: '', maxPrice: 19.9 })).toEqual(['batteries', 'sandals', 'socks']);
+    expect(await ids({ query: 'shoes', minPrice: 100 })).toEqual(['road']);
   });
 
   it('never returns hidden products', async () => {
-    expect(await ids({ text: 'secret' })).toEqual([]);
-    expect(await ids({ text: '', limit: 50 })).not.toContain('hidden');
+    expect(await ids({ query: 'secret' })).toEqual([]);
+    expect(await ids({ query: '', limit: 50 })).not.toContain('hidden');
   });
 
   it('searches the pushed data', async () => {
@@ -165,13 +163,13 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
       { identifier: 'road', productData: { price: '79.00', availability: 'out of stock' } },
       { identifier: 'hidden', productData: { visible: true } },
     ]);
-    expect(await ids({ text: 'running shoes', maxPrice: 100 }, widget)).toEqual([
+    expect(await ids({ query: 'running shoes', maxPrice: 100 }, widget)).toEqual([
       'hidden',
       'trail',
       'budget',
       'road',
     ]);
-    expect(await ids({ text: 'running shoes', inStockOnly: true }, widget)).toEqual(['hidden', 'trail']);
+    expect(await ids({ query: 'running shoes', inStock: true }, widget)).toEqual(['hidden', 'trail']);
   });
 
   it('searches pushed text, and keeps it when a later push changes only the price', async () => {
@@ -182,11 +180,11 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
       { identifier: 'boots', productData: { displayText: 'Glacier Mountaineering Boots' } },
       { identifier: 'socks', productData: { price: '150.00' } },
     ]);
-    expect(await ids({ text: 'glacier' }, widget)).toEqual(['boots']);
-    expect(await ids({ text: 'hiking' }, widget)).toEqual([]);
-    expect(await ids({ text: 'running socks', maxPrice: 100 }, widget)).not.toContain('socks');
+    expect(await ids({ query: 'glacier' }, widget)).toEqual(['boots']);
+    expect(await ids({ query: 'hiking' }, widget)).toEqual([]);
+    expect(await ids({ query: 'running socks', maxPrice: 100 }, widget)).not.toContain('socks');
     await store.updateProducts(widget, [{ identifier: 'boots', productData: { price: '99.00' } }]);
-    expect(await ids({ text: 'glacier', maxPrice: 100 }, widget)).toEqual(['boots']);
+    expect(await ids({ query: 'glacier', maxPrice: 100 }, widget)).toEqual(['boots']);
     expect((await store.getProduct(widget, 'boots'))?.productData).toMatchObject({
       displayText: 'Glacier Mountaineering Boots',
       price: '99.00',
@@ -195,10 +193,10 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
   });
 
   it('honours the limit, at most 50', async () => {
-    expect(await ids({ text: '', limit: 2 })).toHaveLength(2);
-    expect(await ids({ text: '' })).toHaveLength(6);
-    expect(await ids({ text: '', limit: 1000 })).toHaveLength(7);
-    expect(await ids({ text: '', limit: 0 })).toHaveLength(1);
+    expect(await ids({ query: '', limit: 2 })).toHaveLength(2);
+    expect(await ids({ query: '' })).toHaveLength(6);
+    expect(await ids({ query: '', limit: 1000 })).toHaveLength(7);
+    expect(await ids({ query: '', limit: 0 })).toHaveLength(1);
   });
 
   it.each([
@@ -214,18 +212,18 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
     '\u0000',
     'x'.repeat(5000),
   ])('treats the hostile query %j as text', async (text) => {
-    const found = await searchProducts(db, widgetId, { text });
+    const found = await searchProducts(db, widgetId, { query: text });
     expect(Array.isArray(found)).toBe(true);
     expect(await store.countProducts(widgetId)).toBe(FIXTURE.length);
   });
 
   it('keeps widgets apart', async () => {
-    expect(await ids({ text: 'running shoes' }, `w-${randomUUID()}`)).toEqual([]);
+    expect(await ids({ query: 'running shoes' }, `w-${randomUUID()}`)).toEqual([]);
   });
 
   it('gives the same order every time', async () => {
-    const first = await ids({ text: 'running', limit: 50 });
-    for (let i = 0; i < 3; i++) expect(await ids({ text: 'running', limit: 50 })).toEqual(first);
+    const first = await ids({ query: 'running', limit: 50 });
+    for (let i = 0; i < 3; i++) expect(await ids({ query: 'running', limit: 50 })).toEqual(first);
   });
 });
 

@@ -2,10 +2,17 @@ import { productId } from '../../../cards/product-card';
 import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import type { ProductQuery } from '../../core/engine';
+import type { ProductHit, ProductQuery } from '../../core/engine';
 import { queryTerms } from '../../core/search-words';
 import type { Db } from '../../platform/database/db';
-import { mergeProductData } from '../store/product-row';
+import {
+  brandOf,
+  deriveFilterColumns,
+  facetKey,
+  mergeProductData,
+  parsePrice,
+  productWords,
+} from '../store/product-row';
 import { codeCandidates, toTsQuery } from './search-text';
 
 // Keyword search over a widget's catalog (DESIGN "Catalog"), on PostgreSQL full-text search over tsvectors built in
@@ -47,13 +54,15 @@ export interface ScoredProduct {
   allTerms: boolean;
   /** `ts_rank` of the product's text for the query's words; 0 without words. */
   rank: number;
+  /** The query's terms none of the product's text holds (none when it has every term). */
+  missing: string[];
 }
 
 /**
- * Visible products of the widget matching the query, best first. An empty text lists products by name under the
- * filters. Price filters compare the parsed price; a product without one never passes a price filter.
+ * Visible products of the widget matching the query, best first (or by price, as `sort` asks). An empty text lists
+ * products by name under the filters. Price filters compare the parsed price; a product without one never passes a price filter.
  * @example
- * const products = await searchProducts(db, 'w1', { text: 'running shoes', maxPrice: 100, inStockOnly: true });
+ * const products = await searchProducts(db, 'w1', { query: 'running shoes', maxPrice: 100, inStock: true });
  */
 export async function searchProducts(
   db: Db,
@@ -73,10 +82,16 @@ export async function searchProductsScored(
   query: ProductQuery,
 ): Promise<ScoredProduct[]> {
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? SEARCH_LIMIT_DEFAULT), 1), SEARCH_LIMIT_MAX);
-  const terms = queryTerms(query.text ?? '').slice(0, 20);
-  const codes = codeCandidates(query.text ?? '');
+  const text = query.query ?? '';
+  const terms = queryTerms(text).slice(0, 20);
+  const codes = codeCandidates(text);
   const finite = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : null);
-  // $1 widget, $2 every term, $3 codes, $4 some term, $5/$6 price range, $7 in stock only, $8 limit, $9 candidates.
+  const facet = (value: string | undefined) => {
+    const key = typeof value === 'string' ? facetKey(value).slice(0, 200) : '';
+    return key === '' ? null : key;
+  };
+  // $1 widget, $2 every term, $3 codes, $4 some term, $5/$6 price range, $7 in stock only, $8 limit, $9 candidates,
+  // $10 brand, $11 category, $12 kind.
   const params = [
     widgetId,
     toTsQuery(terms, '&'),
@@ -84,56 +99,91 @@ export async function searchProductsScored(
     toTsQuery(terms, '|'),
     finite(query.minPrice),
     finite(query.maxPrice),
-    query.inStockOnly === true,
+    query.inStock === true,
     limit,
     CANDIDATES,
+    facet(query.brand),
+    facet(query.category),
+    kindTsQuery(query.kind ?? []),
   ];
-  /** The widget's visible products under the price and stock filters, given those parameters' numbers. */
+  const byPrice =
+    query.sort === 'price_asc'
+      ? 'price_num ASC NULLS LAST, '
+      : query.sort === 'price_desc'
+        ? 'price_num DESC NULLS LAST, '
+        : '';
+  /** The widget's visible products under the filters, given those parameters' numbers. */
   const filtersOf = (
     widget: number,
     min: number,
     max: number,
     inStock: number,
+    brand: number,
+    category: number,
+    kind: number,
   ) => `widget_id = $${widget} AND visible
     AND ($${min}::numeric IS NULL OR price_num >= $${min}::numeric)
     AND ($${max}::numeric IS NULL OR price_num <= $${max}::numeric)
-    AND (NOT $${inStock}::boolean OR in_stock)`;
-  const filters = filtersOf(1, 5, 6, 7);
+    AND (NOT $${inStock}::boolean OR in_stock)
+    AND ($${brand}::text IS NULL OR brand_key = $${brand}::text)
+    AND ($${category}::text IS NULL OR category_keys @> ARRAY[$${category}::text])
+    AND ($${kind}::text = '' OR kind_tsv @@ $${kind}::text::tsquery)`;
+  const filters = filtersOf(1, 5, 6, 7, 10, 11, 12);
+  // A type (a kind or a category) names what the shopper wants: every product of it is a candidate, with or without
+  // the words, and none is dropped for lacking some; the caller weighs what each meets (ProductHit.missing).
+  const withKind = params[11] !== '' || params[10] !== null;
   // Ranked on the search columns alone; `data` is read for the `limit` rows returned only.
   const output = `SELECT p.identifier, p.data, p.pushed, hit.exact, hit.all_terms, hit.rank FROM (
-       SELECT identifier, name,
+       SELECT identifier, name, price_num,
          CASE WHEN code_keys && $3::text[]
            THEN (SELECT max(length(k)) FROM unnest(code_keys) AS k WHERE k = ANY($3::text[])) ELSE 0 END AS exact,
          ($2 <> '' AND search_tsv @@ $2::tsquery) AS all_terms,
          CASE WHEN $4 = '' THEN 0 ELSE ts_rank(search_tsv, $4::tsquery) END AS rank
        FROM products`;
-  const order = `ORDER BY exact DESC, all_terms DESC, rank DESC, name COLLATE "C", identifier COLLATE "C"`;
+  const order = (t: string) =>
+    `ORDER BY ${t}exact DESC, ${t}all_terms DESC, ${byPrice.replaceAll('price_num', `${t}price_num`)}${t}rank DESC,
+     ${t}name COLLATE "C", ${t}identifier COLLATE "C"`;
   const ranked = (where: string) =>
-    `${output} WHERE ${where} ${order} LIMIT $8) AS hit
+    `${output} WHERE ${where} ${order('')} LIMIT $8) AS hit
      JOIN products p ON p.widget_id = $1 AND p.identifier = hit.identifier
-     ORDER BY hit.exact DESC, hit.all_terms DESC, hit.rank DESC, hit.name COLLATE "C", hit.identifier COLLATE "C"`;
+     ${order('hit.')}`;
 
   let rows: Hit[];
   if (terms.length === 0 && codes.length === 0) {
-    // No words: by name alone. First among the widget's first BY_NAME_SCAN products in the order of products_by_name
-    // (migration 010): when `limit` of them pass the filters, they are the answer, found in a few milliseconds whatever
-    // the filters. Otherwise the filters match few products (a narrow price range), where walking down that index would
-    // read most of the catalog: the second query sorts the matching products instead (its ORDER BY is no index's), and
-    // does so whatever the planner estimates for the range (the luck of a histogram: 100 or 350 ms at 100,000).
+    // No words: by name (or price) alone. First among the widget's first BY_NAME_SCAN products in the order of
+    // products_by_name (migration 010): when `limit` of them pass the filters, they are the answer, found in a few
+    // milliseconds whatever the filters. Otherwise the filters match few products (a narrow price range), where walking
+    // down that index would read most of the catalog: the second query sorts the matching products instead (its ORDER
+    // BY is no index's), and does so whatever the planner estimates for the range (the luck of a histogram: 100 or
+    // 350 ms at 100,000). A price order always sorts every match: the cheapest need not be among the first by name.
     const columns = 'identifier, data, pushed, 0 AS exact, false AS all_terms, 0 AS rank';
-    const filterParams = [widgetId, params[4], params[5], params[6], limit];
-    rows = await db.query<Hit>(
-      `SELECT ${columns} FROM (
-         SELECT widget_id, identifier, name, data, pushed, price_num, in_stock, visible FROM products
+    const filterParams = [
+      widgetId,
+      params[4],
+      params[5],
+      params[6],
+      limit,
+      params[9],
+      params[10],
+      params[11],
+    ];
+    const where = filtersOf(1, 2, 3, 4, 6, 7, 8);
+    rows = byPrice
+      ? []
+      : await db.query<Hit>(
+          `SELECT ${columns} FROM (
+         SELECT widget_id, identifier, name, data, pushed, price_num, in_stock, visible, brand_key, category_keys,
+           kind_tsv
+         FROM products
          WHERE widget_id = $1 AND visible ORDER BY name COLLATE "C", identifier COLLATE "C" LIMIT ${BY_NAME_SCAN}
-       ) AS first WHERE ${filtersOf(1, 2, 3, 4)}
+       ) AS first WHERE ${where}
        ORDER BY name COLLATE "C", identifier COLLATE "C" LIMIT $5`,
-      filterParams,
-    );
+          filterParams,
+        );
     if (rows.length < limit) {
       rows = await db.query<Hit>(
-        `SELECT ${columns} FROM products WHERE ${filtersOf(1, 2, 3, 4)}
-         ORDER BY name COLLATE "C" || '', identifier COLLATE "C" LIMIT $5`,
+        `SELECT ${columns} FROM products WHERE ${where}
+         ORDER BY ${byPrice}name COLLATE "C" || '', identifier COLLATE "C" LIMIT $5`,
         filterParams,
       );
     }
@@ -147,23 +197,72 @@ export async function searchProductsScored(
             `SELECT identifier FROM products WHERE ${filters} AND ${column} @@ $${n}::tsquery LIMIT $9`,
           );
       }
+      if (withKind) kinds.push(`SELECT identifier FROM products WHERE ${filters} LIMIT $9`);
       const union = kinds.map((k) => `(${k})`).join(' UNION ALL ');
       return db.query<Hit>(ranked(`widget_id = $1 AND identifier IN (${union})`), params);
     };
-    rows = await candidates(2);
-    if (terms.length > 1 && !rows.some((r) => r.all_terms)) rows = await candidates(4);
+    rows = await candidates(withKind ? 4 : 2);
+    if (!withKind && terms.length > 1 && !rows.some((r) => r.all_terms)) rows = await candidates(4);
   }
   // The most specific code wins: for "asx 900", the sku "ASX-900" is the exact match, not the sku "900".
   const bestCode = Math.max(0, ...rows.map((r) => r.exact));
-  const someHaveAll = rows.some((r) => r.all_terms);
+  const someHaveAll = !withKind && rows.some((r) => r.all_terms);
   return rows
     .filter((r) => (bestCode > 0 && r.exact === bestCode) || r.all_terms || !someHaveAll)
-    .map((r) => ({
-      product: { identifier: r.identifier, productData: mergeProductData(r.data, r.pushed) },
-      exactCode: r.exact > 0,
-      allTerms: r.all_terms,
-      rank: Number(r.rank),
-    }));
+    .map((r) => {
+      const productData = mergeProductData(r.data, r.pushed);
+      return {
+        product: { identifier: r.identifier, productData },
+        exactCode: r.exact > 0,
+        allTerms: r.all_terms,
+        rank: Number(r.rank),
+        missing: r.all_terms ? [] : missingTerms(terms, productWords(productData)),
+      };
+    });
+}
+
+/**
+ * A `tsquery` literal that matches a product whose kind words hold one of the given names, each with all of its words
+ * ("t-shirt" is "t & shirt"); '' for none.
+ */
+export function kindTsQuery(kinds: readonly string[]): string {
+  const alternatives = new Set<string>();
+  for (const kind of kinds.slice(0, 20)) {
+    const terms = queryTerms(kind).slice(0, 5);
+    if (terms.length > 0) alternatives.add(`(${toTsQuery(terms, '&')})`);
+  }
+  return [...alternatives].join(' | ');
+}
+
+/** The query terms none of the words holds, matched as the tsquery does: a prefix, or whole when short or numeric. */
+function missingTerms(terms: readonly string[], words: ReadonlySet<string>): string[] {
+  return terms.filter((term) => {
+    if (words.has(term)) return false;
+    if (term.length <= 2 || /^\p{N}+$/u.test(term)) return true;
+    for (const word of words) if (word.startsWith(term)) return false;
+    return true;
+  });
+}
+
+/**
+ * A product found for an engine: its card and its facts (price, brand, stock, which words it lacks), or null when it
+ * cannot be a card.
+ */
+export function toProductHit(found: ScoredProduct): ProductHit | null {
+  const card = toProductCard(found.product);
+  if (!card) return null;
+  const p = found.product.productData;
+  const price = parsePrice(p.price);
+  const brand = brandOf(p);
+  return {
+    card,
+    ...(price !== null && { price: Number(price) }),
+    ...(p.priceCurrency && { currency: p.priceCurrency }),
+    ...(brand && { brand }),
+    inStock: deriveFilterColumns(p).in_stock,
+    ...(found.exactCode && { exactCode: true }),
+    missing: found.missing,
+  };
 }
 
 const DESCRIPTION_MAX = 300;

@@ -147,6 +147,9 @@ const FEED_COPY_COLUMNS = [
   'search_tsv',
   'name_tsv',
   'code_keys',
+  'kind_tsv',
+  'brand_key',
+  'category_keys',
   'price_num',
   'in_stock',
   'visible',
@@ -176,6 +179,9 @@ function feedCopyRow(
     .tsvector(c.search)
     .lexemes(c.nameLexemes)
     .textArray(c.code_keys)
+    .lexemes(c.kindLexemes)
+    .text(c.brand_key)
+    .textArray(c.category_keys)
     .numeric(c.price_num)
     .bool(c.in_stock)
     .bool(c.visible);
@@ -191,13 +197,20 @@ interface NarrowRecord extends FilterColumns {
 }
 
 const RECORD_COLUMNS = `identifier text, url text, name text, data json, feed_hash text, pushed jsonb,
-  search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+  search_tsv tsvector, name_tsv tsvector, code_keys text[], kind_tsv tsvector, brand_key text, category_keys text[],
+  price_num numeric, in_stock boolean, visible boolean`;
 const FEED_RECORD_COLUMNS = `identifier text, url text, name text, data text, feed_hash text,
-  search_tsv tsvector, name_tsv tsvector, code_keys text[], price_num numeric, in_stock boolean, visible boolean`;
+  search_tsv tsvector, name_tsv tsvector, code_keys text[], kind_tsv tsvector, brand_key text, category_keys text[],
+  price_num numeric, in_stock boolean, visible boolean`;
 
 /** Rows a feed refresh (or a push add) must write or delete before it refreshes the planner's statistics and GIN indexes. */
 const MAINTAIN_MIN = 1_000;
-const GIN_INDEXES = ['products_search_idx', 'products_name_tsv_idx', 'products_code_keys_idx'];
+const GIN_INDEXES = [
+  'products_search_idx',
+  'products_name_tsv_idx',
+  'products_code_keys_idx',
+  'products_category_keys_idx',
+];
 
 /**
  * After a large change: fresh planner statistics (PGlite has no autovacuum, and a plan made without them combines the
@@ -248,7 +261,8 @@ export function createCatalogStore(db: Db): CatalogStore {
     for (const chunk of chunks(records, DEFAULT_CHUNK)) {
       await tx.query(
         `UPDATE products p SET pushed = r.pushed, url = r.url, name = r.name, search_tsv = r.search_tsv,
-           name_tsv = r.name_tsv, code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock,
+           name_tsv = r.name_tsv, code_keys = r.code_keys, kind_tsv = r.kind_tsv, brand_key = r.brand_key,
+           category_keys = r.category_keys, price_num = r.price_num, in_stock = r.in_stock,
            visible = r.visible, updated_at = now()
          FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})
          WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
@@ -412,7 +426,8 @@ export function createCatalogStore(db: Db): CatalogStore {
             await tx.query(
               `UPDATE products p SET url = r.url, name = r.name, data = r.data::json, source = 'feed',
                feed_hash = r.feed_hash, pushed = NULL, search_tsv = r.search_tsv, name_tsv = r.name_tsv,
-               code_keys = r.code_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
+               code_keys = r.code_keys, kind_tsv = r.kind_tsv, brand_key = r.brand_key,
+               category_keys = r.category_keys, price_num = r.price_num, in_stock = r.in_stock, visible = r.visible,
                updated_at = now()
              FROM jsonb_to_recordset($2::jsonb) AS r(${FEED_RECORD_COLUMNS})
              WHERE p.widget_id = $1 AND p.identifier = r.identifier`,
@@ -545,9 +560,10 @@ export function createCatalogStore(db: Db): CatalogStore {
         for (const chunk of chunks(inserts, DEFAULT_CHUNK)) {
           await tx.query(
             `INSERT INTO products (widget_id, identifier, url, name, data, source, feed_hash, pushed,
-               search_tsv, name_tsv, code_keys, price_num, in_stock, visible)
+               search_tsv, name_tsv, code_keys, kind_tsv, brand_key, category_keys, price_num, in_stock, visible)
              SELECT $1, r.identifier, r.url, r.name, r.data, 'push', NULL, NULL,
-               r.search_tsv, r.name_tsv, r.code_keys, r.price_num, r.in_stock, r.visible
+               r.search_tsv, r.name_tsv, r.code_keys, r.kind_tsv, r.brand_key, r.category_keys, r.price_num,
+               r.in_stock, r.visible
              FROM jsonb_to_recordset($2::jsonb) AS r(${RECORD_COLUMNS})`,
             [widgetId, JSON.stringify(chunk)],
           );

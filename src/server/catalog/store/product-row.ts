@@ -12,6 +12,17 @@ import { CODE_KEY_MIN, codeKey, lexemesLiteral, tsvectorLiteral } from '../searc
 // from the effective record (`data` with `pushed` merged on top), in JS, so both backends store byte-identical values;
 // the two tsvectors are written as literals, so PostgreSQL's text-search parser never runs on a product.
 
+/**
+ * The brand and category columns the search filters on (migration 026), and the product's kind words: derived from
+ * search-text fields (`brand`, `category`, `attributes`), so written with the search text.
+ */
+export interface FacetColumns {
+  /** {@link facetKey} of the brand, or null. */
+  brand_key: string | null;
+  /** {@link categoryKeys}. */
+  category_keys: string[];
+}
+
 /** The columns search filters on, which no search-text field changes. */
 export interface FilterColumns {
   /** Decimal text for the `numeric` column, or null when the price does not read as a number. */
@@ -37,7 +48,7 @@ export const SEARCH_TEXT_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** The derived columns of one product, as one element of a `jsonb_to_recordset` batch. */
-export interface DerivedColumns extends FilterColumns {
+export interface DerivedColumns extends FilterColumns, FacetColumns {
   url: string;
   name: string;
   /** `tsvector` literal: the name words (name, brand, codes) with weight A, then every searchable word with weight D. */
@@ -48,6 +59,12 @@ export interface DerivedColumns extends FilterColumns {
    */
   name_tsv: string;
   code_keys: string[];
+  /**
+   * `tsvector` literal of what the product is: its name and category words. A product type the shopper names ("running
+   * shoes") must be among them (DESIGN "Answers that fit the question"): socks whose description mentions shoes are
+   * not shoes.
+   */
+  kind_tsv: string;
 }
 
 /** The record a reader sees: the base data with the push overrides on top (top-level fields replace). */
@@ -65,7 +82,8 @@ function searchParts(p: ProductData) {
     .filter((k) => k.replaceAll(' ', '').length >= CODE_KEY_MIN);
   // Each field tokenized once, its words then combined per column.
   const name = storedWords(p.displayText);
-  const brand = storedWords(p.brand);
+  const brand = storedWords(brandOf(p));
+  const category = storedWords(categoryPaths(p).join(' '));
   const sku = storedWords(p.sku);
   const mpn = storedWords(p.mpn);
   const gtin = storedWords(p.gtin);
@@ -81,23 +99,32 @@ function searchParts(p: ProductData) {
       mpn,
       gtin,
       brand,
-      storedWords(p.category?.replaceAll('/', ' ')),
+      category,
       ...attributes,
       storedWords(p.description),
     ),
     codeKeys: [...new Set(codes)],
+    kindWords: distinctWords(name, category),
   };
 }
 
+/** Every searchable word of a product (as `search_tsv` holds them), for telling which words of a query it lacks. */
+export const productWords = (p: ProductData): ReadonlySet<string> => {
+  const { nameWords, textWords } = searchParts(p);
+  return new Set([...nameWords, ...textWords]);
+};
+
 export function deriveColumns(p: ProductData): DerivedColumns {
-  const { nameWords, nameOnly, textWords, codeKeys } = searchParts(p);
+  const { nameWords, nameOnly, textWords, codeKeys, kindWords } = searchParts(p);
   return {
     url: p.url,
     name: p.displayText ?? '',
     search_tsv: tsvectorLiteral(nameWords, textWords),
     name_tsv: lexemesLiteral(nameOnly),
     code_keys: codeKeys,
+    kind_tsv: lexemesLiteral(kindWords),
     ...deriveFilterColumns(p),
+    ...deriveFacetColumns(p),
   };
 }
 
@@ -105,23 +132,26 @@ export function deriveColumns(p: ProductData): DerivedColumns {
  * {@link DerivedColumns} for the feed's binary COPY (platform/database/copy-binary.ts): the tsvectors as lexemes and positions
  * instead of literals. The server stores exactly what it would read from {@link deriveColumns}' literals.
  */
-export interface CopyColumns extends FilterColumns {
+export interface CopyColumns extends FilterColumns, FacetColumns {
   url: string;
   name: string;
   search: Map<string, number[]>;
   nameLexemes: string[];
   code_keys: string[];
+  kindLexemes: string[];
 }
 
 export function deriveCopyColumns(p: ProductData): CopyColumns {
-  const { nameWords, nameOnly, textWords, codeKeys } = searchParts(p);
+  const { nameWords, nameOnly, textWords, codeKeys, kindWords } = searchParts(p);
   return {
     url: p.url,
     name: p.displayText ?? '',
     search: tsvectorPositions(nameWords, textWords),
     nameLexemes: nameOnly,
     code_keys: codeKeys,
+    kindLexemes: kindWords,
     ...deriveFilterColumns(p),
+    ...deriveFacetColumns(p),
   };
 }
 
@@ -147,6 +177,62 @@ export function tsvectorPositions(nameWords: readonly string[], textWords: reado
   for (const word of textWords) put(word, 0);
   return out;
 }
+
+/** A brand or category as the filters compare it: NFKC, lowercase, single spaces. */
+export const facetKey = (text: string): string =>
+  text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** An attribute's value by its name, whatever its case ("Brand", "brand"). */
+function attribute(p: ProductData, name: string): string | undefined {
+  if (!p.attributes) return undefined;
+  for (const [key, value] of Object.entries(p.attributes)) {
+    if (key.toLowerCase() === name && typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+/** The product's brand: the feed's `brand`, else a pushed `attributes.brand` (SPEC's push record has no brand field). */
+export const brandOf = (p: ProductData): string | undefined => p.brand ?? attribute(p, 'brand');
+
+/**
+ * The product's category texts: the feed's `category` and a pushed `attributes.category` (DESIGN: the push API's
+ * category is an attribute), each a path ("Shoes/Running", "Apparel > Shoes") or a " | " list.
+ */
+export function categoryPaths(p: ProductData): string[] {
+  const out: string[] = [];
+  for (const text of [p.category, attribute(p, 'category')]) if (text && !out.includes(text)) out.push(text);
+  return out;
+}
+
+/** Characters that separate a category path's levels or a category list's entries. */
+const CATEGORY_SEPARATORS = /\s*(?:\/|>|\||»|›)\s*/;
+
+/**
+ * What a category filter matches: each category text whole and each of its levels, as {@link facetKey}s. So
+ * "Shoes/Running" is found by "shoes/running", "shoes" and "running".
+ */
+export function categoryKeys(p: ProductData): string[] {
+  const keys = new Set<string>();
+  for (const path of categoryPaths(p)) {
+    for (const entry of path.split(/\s*\|\s*/)) {
+      const whole = facetKey(entry);
+      if (whole) keys.add(whole);
+      for (const level of entry.split(CATEGORY_SEPARATORS)) {
+        const key = facetKey(level);
+        if (key) keys.add(key);
+      }
+    }
+  }
+  return [...keys].slice(0, CATEGORY_KEYS_MAX);
+}
+
+const CATEGORY_KEYS_MAX = 50;
+
+export const deriveFacetColumns = (p: ProductData): FacetColumns => {
+  const brand = brandOf(p);
+  const key = brand === undefined ? '' : facetKey(brand);
+  return { brand_key: key === '' ? null : key, category_keys: categoryKeys(p) };
+};
 
 export const deriveFilterColumns = (p: ProductData): FilterColumns => ({
   price_num: parsePrice(p.price),

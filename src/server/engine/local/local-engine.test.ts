@@ -4,7 +4,6 @@ import type { ProductCard } from '../../../protocol/cards';
 import type { ActionDefinition } from '../../config/service-config';
 import type { ActionResult, EngineTurn, ParameterValue, ProductQuery, ReplyEvent } from '../../core/engine';
 import { createLocalEngine } from './local-engine';
-import { readProductQuery } from './product-query';
 
 const orderStatus: ActionDefinition = {
   name: 'Get order status',
@@ -44,7 +43,8 @@ function harness(
           searchKnowledge: async () => [],
           searchProducts: async (q) => {
             searches.push(q);
-            return /shoe/.test(q.text) ? [shoe] : [];
+            const isShoe = [q.query, ...(q.kind ?? [])].some((w) => /shoe/.test(w));
+            return isShoe ? [{ card: shoe, price: 89, currency: 'EUR', inStock: true, missing: [] }] : [];
           },
         },
       },
@@ -118,7 +118,8 @@ describe('local engine', () => {
   it('answers a shopping question with product cards from the catalog search, with the price filter', async () => {
     const h = harness();
     const { events } = await h.turn('do you have running shoes under 100 EUR?');
-    expect(h.searches[0]).toMatchObject({ text: 'running shoes', maxPrice: 100 });
+    expect(h.searches[0]).toMatchObject({ query: expect.stringContaining('running'), maxPrice: 100 });
+    expect(h.searches[0].kind).toContain('shoes');
     expect(events.at(-1)).toEqual({ type: 'part', part: { type: 'product-card', card: shoe } });
   });
 
@@ -128,21 +129,5 @@ describe('local engine', () => {
     expect(text).toMatch(
       /I can help with where your order is, finding products and questions about the store/,
     );
-  });
-});
-
-describe('readProductQuery()', () => {
-  it('separates the search words from price and stock filters', () => {
-    expect(readProductQuery('Show me red dresses over 20 and under €49,90 in stock')).toEqual({
-      text: 'red dresses',
-      minPrice: 20,
-      maxPrice: 49.9,
-      inStockOnly: true,
-    });
-    expect(readProductQuery('habt ihr Wanderschuhe unter 80 EUR')).toEqual({
-      text: 'wanderschuhe',
-      maxPrice: 80,
-      minPrice: undefined,
-    });
   });
 });

@@ -4,13 +4,13 @@ import {
   type ActionResult,
   type AssistantEngine,
   type AwaitingConfirmation,
+  type CatalogFacets,
   type EngineTurn,
   IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   type KnowledgeHit,
   needsConfirmation,
   type ParameterValue,
-  type ProductQuery,
   type ReplyEvent,
 } from '../../core/engine';
 import { detectLanguage, type ReplyLanguage, replyLanguage } from '../../core/reply-language';
@@ -28,8 +28,9 @@ import { cancelOrderAction, orderNumberParameter, orderStatusAction } from './or
 import { answeredOrderNumber } from './order-numbers';
 import { answerPageProduct } from './page-product';
 import { PHRASES, type Phrases } from './phrases';
-import { readProductQuery } from './product-query';
+import { answerProductRequest } from './product-answer';
 import { readRequest } from './read-request';
+import { readShopperConstraints } from './shopper-constraints';
 import { has } from './shopper-words';
 import { streamText } from './stream-text';
 
@@ -48,6 +49,7 @@ interface LocalState {
 
 type Emit = (event: ReplyEvent) => Promise<void>;
 
+const NO_FACETS: CatalogFacets = { brands: [], categories: [] };
 const DROP = /^(?:cancel|stop|never ?mind|forget it|abbrechen|egal|vergiss es)\b/i;
 const NAME_KEYS = ['firstName', 'first_name', 'givenName', 'name', 'fullName', 'full_name'];
 /** A knowledge section is quoted up to about this many characters, cut at a paragraph. */
@@ -186,23 +188,18 @@ export function createLocalEngine(): AssistantEngine {
 
       if (match) return run(turn, match.action, extractParameters(message, match.action.parameters), emit, p);
 
+      const facets = (await turn.tools.catalogFacets?.().catch(() => null)) ?? NO_FACETS;
+      const constraints = readShopperConstraints(message, facets);
       const knowledge = await turn.tools.searchKnowledge(message, 3);
       const best = pickSection(knowledge, language);
-      if (best && has(words, 'store')) {
+      // A store question ("can I return worn shoes?") is answered from the knowledge even when it names a product;
+      // a product request ("waterproof running shoes under 150") from the catalog, saying so when nothing fits.
+      if (best && (has(words, 'store') || !constraints.asksForProducts)) {
         await say(sectionAnswer(best, p));
         return { state: {} };
       }
-      const query: ProductQuery = { ...readProductQuery(message), limit: 6 };
-      const cards = query.text || query.maxPrice !== undefined ? await turn.tools.searchProducts(query) : [];
-      if (cards.length > 0) {
-        await say(cards.length === 1 ? p.foundOne : p.foundMany(cards.length));
-        await emit(
-          cards.length === 1
-            ? { type: 'part', part: { type: 'product-card', card: cards[0] } }
-            : { type: 'part', part: { type: 'products', cards } },
-        );
+      if (await answerProductRequest(turn, constraints, language, emit, !constraints.asksForProducts))
         return { state: {} };
-      }
       if (best) {
         await say(sectionAnswer(best, p));
         return { state: {} };

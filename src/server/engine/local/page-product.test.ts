@@ -4,7 +4,7 @@ import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { PageContext } from '../../../protocol/chat';
 import { findProduct } from '../../catalog/search/find-product';
-import { searchProducts, toProductCard } from '../../catalog/search/search-products';
+import { searchProductsScored, toProductHit } from '../../catalog/search/search-products';
 import { createCatalogStore } from '../../catalog/store/catalog-store';
 import type { EngineTools, EngineTurn, ReplyEvent } from '../../core/engine';
 import type { Db } from '../../platform/database/db';
@@ -63,7 +63,7 @@ const tools: () => EngineTools = () => ({
   callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
   searchKnowledge: async () => [],
   searchProducts: async (query) =>
-    (await searchProducts(db, WIDGET, query)).flatMap((p) => toProductCard(p) ?? []),
+    (await searchProductsScored(db, WIDGET, query)).flatMap((p) => toProductHit(p) ?? []),
   findProduct: (ref) => findProduct(db, WIDGET, ref),
 });
 

@@ -1,7 +1,23 @@
 import type { ReplyLanguage } from '../../core/reply-language';
+import type { Miss } from './product-miss';
 
 // Everything the local engine says, in the widget's two languages (DESIGN "The assistant": English and German). Kept
 // in one table so that a new sentence cannot be added in one language only: the type requires both.
+
+/** A price in the answer's language: "€169.00" / "169,00 €"; the bare number when the currency is unknown. */
+function money(amount: number, currency: string | undefined, language: ReplyLanguage): string {
+  const locale = language === 'de' ? 'de-DE' : 'en';
+  if (currency && /^[A-Za-z]{3}$/.test(currency)) {
+    try {
+      return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
+        amount,
+      );
+    } catch {
+      // Not a currency Intl knows: the number alone.
+    }
+  }
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
+}
 
 const list = (items: string[], and: string): string =>
   items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
@@ -18,6 +34,22 @@ export const PHRASES = {
     sorryNothing: 'Sorry, I did not find anything for that.',
     foundOne: 'I found this product:',
     foundMany: (n: number) => `Here are ${n} products that match:`,
+    nothingFits: 'Nothing matches everything you asked for.',
+    nothingFitsAtAll: 'Nothing in the store matches everything you asked for.',
+    nearestAre: (n: number) => (n === 1 ? 'This one comes closest:' : `These ${n} come closest:`),
+    noSuchProducts: (kind: string) => `Sorry, the store has no ${kind} at the moment.`,
+    miss: (m: Miss) =>
+      m.kind === 'above'
+        ? `${money(m.price, m.currency, 'en')}, above your ${money(m.cap, m.currency, 'en')}`
+        : m.kind === 'below'
+          ? `${money(m.price, m.currency, 'en')}, below your ${money(m.floor, m.currency, 'en')}`
+          : m.kind === 'stock'
+            ? 'out of stock'
+            : m.kind === 'brand'
+              ? m.brand
+                ? `by ${m.brand}, not ${m.wanted}`
+                : `not by ${m.wanted}`
+              : `not ${m.said}`,
     hereIsOrder: (id: string) => `Here is order ${id}:`,
     hereIsWhatIFound: 'Here is what I found:',
     hereIsProduct: 'Here is the product:',
@@ -104,6 +136,22 @@ export const PHRASES = {
     sorryNothing: 'Dazu habe ich leider nichts gefunden.',
     foundOne: 'Ich habe dieses Produkt gefunden:',
     foundMany: (n: number) => `Hier sind ${n} passende Produkte:`,
+    nothingFits: 'Leider passt nichts zu allen Ihren Wünschen.',
+    nothingFitsAtAll: 'Leider passt im Shop nichts zu allen Ihren Wünschen.',
+    nearestAre: (n: number) => (n === 1 ? 'Am nächsten kommt dieses:' : `Am nächsten kommen diese ${n}:`),
+    noSuchProducts: (kind: string) => `Leider führt der Shop derzeit keine ${kind}.`,
+    miss: (m: Miss) =>
+      m.kind === 'above'
+        ? `${money(m.price, m.currency, 'de')}, über Ihren ${money(m.cap, m.currency, 'de')}`
+        : m.kind === 'below'
+          ? `${money(m.price, m.currency, 'de')}, unter Ihren ${money(m.floor, m.currency, 'de')}`
+          : m.kind === 'stock'
+            ? 'nicht auf Lager'
+            : m.kind === 'brand'
+              ? m.brand
+                ? `von ${m.brand}, nicht ${m.wanted}`
+                : `nicht von ${m.wanted}`
+              : `nicht ${m.said}`,
     hereIsOrder: (id: string) => `Hier ist Bestellung ${id}:`,
     hereIsWhatIFound: 'Das habe ich gefunden:',
     hereIsProduct: 'Hier ist das Produkt:',

@@ -330,7 +330,14 @@ describe('openai engine: tools', () => {
               query: { type: 'string', description: expect.any(String) },
               max_price: { type: 'number', description: expect.any(String) },
               min_price: { type: 'number', description: expect.any(String) },
-              in_stock_only: { type: 'boolean', description: expect.any(String) },
+              brand: { type: 'string', description: expect.any(String) },
+              category: { type: 'string', description: expect.any(String) },
+              in_stock: { type: 'boolean', description: expect.any(String) },
+              sort: {
+                type: 'string',
+                enum: ['relevance', 'price_asc', 'price_desc'],
+                description: expect.any(String),
+              },
             },
             required: ['query'],
             additionalProperties: false,
@@ -519,7 +526,10 @@ describe('openai engine: tools', () => {
           {
             id: 's1',
             name: 'search_products',
-            argumentPieces: ['{"query":"trail shoes",', '"max_price":"100","in_stock_only":true}'],
+            argumentPieces: [
+              '{"query":"trail shoes",',
+              '"max_price":"100","in_stock":true,"brand":"Trailcraft","sort":"price_asc"}',
+            ],
           },
         ],
         'Let me look.',
@@ -528,7 +538,16 @@ describe('openai engine: tools', () => {
     );
     const h = run({ products: [runner, cityShoe] });
     await h.result;
-    expect(h.searches).toEqual([{ text: 'trail shoes', maxPrice: 100, inStockOnly: true, limit: 6 }]);
+    expect(h.searches).toEqual([
+      {
+        query: 'trail shoes',
+        maxPrice: 100,
+        inStock: true,
+        brand: 'Trailcraft',
+        sort: 'price_asc',
+        limit: 6,
+      },
+    ]);
     expect(h.events).toEqual([
       { type: 'delta', text: 'Let me look.' },
       { type: 'part', part: { type: 'products', cards: [runner, cityShoe] } },
@@ -539,8 +558,8 @@ describe('openai engine: tools', () => {
     expect(toolMessage?.content).toBe(
       '2 product(s), shown to the shopper as cards:\n' +
         '<third_party_data source="the store\'s catalog">\n[' +
-        '{"name":"Trail Runner","price":"89.00 EUR","url":"https://shop.example/p/runner","description":"Light trail shoe"},' +
-        '{"name":"City Shoe","price":"59.00 EUR","url":"https://shop.example/p/city"}]\n</third_party_data>',
+        '{"name":"Trail Runner","price":"89.00 EUR","url":"https://shop.example/p/runner","in_stock":true,"description":"Light trail shoe"},' +
+        '{"name":"City Shoe","price":"59.00 EUR","url":"https://shop.example/p/city","in_stock":true}]\n</third_party_data>',
     );
     expect(server.body(1).messages.at(-2)?.content).toBe('Let me look.');
   });
@@ -558,7 +577,7 @@ describe('openai engine: tools', () => {
           callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
           searchKnowledge: async () => [],
           searchProducts: async () => {
-            const out = found;
+            const out = found.map((card) => ({ card, inStock: true, missing: [] }));
             found = [];
             return out;
           },

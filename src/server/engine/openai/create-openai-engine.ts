@@ -1,5 +1,4 @@
 import OpenAI from 'openai';
-import type { ProductCard } from '../../../protocol/cards';
 import type { MessagePart } from '../../../protocol/chat';
 import {
   type ActionResult,
@@ -15,6 +14,7 @@ import {
   type KnowledgeHit,
   needsConfirmation,
   type PageProductDetails,
+  type ProductHit,
   type ReplyEvent,
 } from '../../core/engine';
 import { CANCEL_ORDER_TOOL, cancelOrderToolResult, readCancelOrderArguments } from './cancel-order-tool';
@@ -276,20 +276,21 @@ async function runToolCall(
   if (target.kind === 'search-products') {
     const query = readSearchArguments(args.value);
     if (!query.ok) return `Error: invalid arguments for ${name}: ${query.error}.`;
-    let cards: ProductCard[];
+    let hits: ProductHit[];
     try {
-      cards = await untilAborted(turn.tools.searchProducts(query.value), signal);
+      hits = await untilAborted(turn.tools.searchProducts(query.value), signal);
     } catch {
       throwIfAborted(signal);
       return 'Error: the catalog search failed. Tell the shopper to try again in a moment.';
     }
-    if (cards.length === 0) return 'No products found.';
+    if (hits.length === 0) return 'No products found.';
+    const cards = hits.map((hit) => hit.card);
     await out.part(
       cards.length === 1 ? { type: 'product-card', card: cards[0] } : { type: 'products', cards },
     );
     return (
       `${cards.length} product(s), shown to the shopper as cards:\n` +
-      thirdPartyData("the store's catalog", JSON.stringify(cards.map(compactProduct)))
+      thirdPartyData("the store's catalog", JSON.stringify(hits.map(compactProduct)))
     );
   }
 
@@ -435,11 +436,18 @@ function confirmedCallMessages(
   ];
 }
 
-function compactProduct(card: ProductCard) {
+/**
+ * What the model reads of a product: its card's words and the facts it needs to say what fits (stock, brand, the
+ * searched words it lacks), so it can tell the shopper "€169, above your €150" or "not waterproof" itself.
+ */
+function compactProduct({ card, brand, inStock, missing }: ProductHit) {
   return {
     name: card.name,
     price: card.price,
     url: card.url,
+    ...(brand ? { brand } : {}),
+    in_stock: inStock,
+    ...(missing.length > 0 ? { lacks_words: missing } : {}),
     ...(card.description ? { description: card.description.slice(0, 200) } : {}),
   };
 }

@@ -71,7 +71,7 @@ function run(
         return [];
       },
       searchProducts: async (query) => {
-        searches.push(query.text);
+        searches.push(query.query);
         return [];
       },
       ...(outcome && {

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../../../protocol/result';
 import type { ActionDefinition } from '../../config/service-config';
-import type { ParameterValue, ProductQuery } from '../../core/engine';
+import type { ParameterValue, ProductQuery, ProductSort } from '../../core/engine';
 import { isRecord } from './stream-completion';
 
 // A model's tool arguments are untrusted text: parsed safely, checked against the action's parameter types, and
@@ -9,6 +9,9 @@ import { isRecord } from './stream-completion';
 /** Products a search returns to the model and the shopper at most. */
 export const SEARCH_LIMIT = 6;
 
+const SORTS: readonly ProductSort[] = ['relevance', 'price_asc', 'price_desc'];
+/** The longest brand or category the model may filter on. */
+const FACET_MAX = 200;
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** `""` counts as `{}` (some models send it for a call without arguments). */
@@ -59,13 +62,23 @@ export function coerceActionParams(
 
 /** The built-in `search_products` tool's arguments → the catalog query. */
 export function readSearchArguments(args: Record<string, unknown>): Result<ProductQuery, string> {
-  const allowed = new Set(['query', 'max_price', 'min_price', 'in_stock_only']);
+  // `in_stock_only` is the earlier name of `in_stock`, still read from a model that remembers it.
+  const allowed = new Set([
+    'query',
+    'max_price',
+    'min_price',
+    'brand',
+    'category',
+    'in_stock',
+    'in_stock_only',
+    'sort',
+  ]);
   const unknown = Object.keys(args).filter((key) => !allowed.has(key));
   if (unknown.length > 0)
     return err(`unknown parameter(s): ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   if (typeof args.query !== 'string') return err('"query" is required and must be a string');
 
-  const query: ProductQuery = { text: args.query.trim().slice(0, 200), limit: SEARCH_LIMIT };
+  const query: ProductQuery = { query: args.query.trim().slice(0, 200), limit: SEARCH_LIMIT };
   for (const [key, field] of [
     ['min_price', 'minPrice'],
     ['max_price', 'maxPrice'],
@@ -75,9 +88,24 @@ export function readSearchArguments(args: Record<string, unknown>): Result<Produ
     if (typeof price !== 'number' || price < 0) return err(`"${key}" must be a number of at least 0`);
     query[field] = price;
   }
-  if (args.in_stock_only !== undefined && args.in_stock_only !== null) {
-    if (typeof args.in_stock_only !== 'boolean') return err('"in_stock_only" must be a boolean');
-    query.inStockOnly = args.in_stock_only;
+  if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice)
+    return err('"min_price" must not be above "max_price"');
+  for (const key of ['brand', 'category'] as const) {
+    const value = args[key];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' || value.trim() === '' || value.length > FACET_MAX)
+      return err(`"${key}" must be a text of at most ${FACET_MAX} characters`);
+    query[key] = value.trim();
+  }
+  for (const key of ['in_stock', 'in_stock_only'] as const) {
+    if (args[key] === undefined || args[key] === null) continue;
+    if (typeof args[key] !== 'boolean') return err(`"${key}" must be a boolean`);
+    query.inStock = args[key];
+  }
+  if (args.sort !== undefined && args.sort !== null) {
+    if (!SORTS.includes(args.sort as ProductSort))
+      return err(`"sort" must be one of ${SORTS.map((s) => JSON.stringify(s)).join(', ')}`);
+    query.sort = args.sort as ProductSort;
   }
   return ok(query);
 }

@@ -117,8 +117,42 @@ describe('readSearchArguments()', () => {
       readSearchArguments({ query: ' shoes ', min_price: 10, max_price: '99.5', in_stock_only: true }),
     ).toEqual({
       ok: true,
-      value: { text: 'shoes', minPrice: 10, maxPrice: 99.5, inStockOnly: true, limit: 6 },
+      value: { query: 'shoes', minPrice: 10, maxPrice: 99.5, inStock: true, limit: 6 },
     });
+  });
+
+  it('takes the typed filters: brand, category, in stock and a price order', () => {
+    expect(
+      readSearchArguments({
+        query: 'phone',
+        brand: ' Samsung ',
+        category: 'smartphones',
+        in_stock: true,
+        sort: 'price_desc',
+        min_price: 100,
+        max_price: 500,
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        query: 'phone',
+        brand: 'Samsung',
+        category: 'smartphones',
+        inStock: true,
+        sort: 'price_desc',
+        minPrice: 100,
+        maxPrice: 500,
+        limit: 6,
+      },
+    });
+  });
+
+  it('refuses a sort it does not know, a range upside down, and a brand that is no text or too long', () => {
+    expect(readSearchArguments({ query: 'x', sort: 'newest' }).ok).toBe(false);
+    expect(readSearchArguments({ query: 'x', min_price: 50, max_price: 10 }).ok).toBe(false);
+    expect(readSearchArguments({ query: 'x', brand: 42 }).ok).toBe(false);
+    expect(readSearchArguments({ query: 'x', category: 'x'.repeat(201) }).ok).toBe(false);
+    expect(readSearchArguments({ query: 'x', in_stock: 'yes' }).ok).toBe(false);
   });
 
   it('refuses a missing query, bad prices and unknown keys', () => {

@@ -31,15 +31,27 @@ const SEARCH_PRODUCTS: ChatTool = {
   function: {
     name: SEARCH_PRODUCTS_TOOL,
     description:
-      `Searches the store's catalog (name, brand, SKU, description, attributes). Returns up to ${SEARCH_LIMIT} ` +
-      'products, which the shopper sees as product cards.',
+      `Searches the store's catalog (name, brand, category, SKU, description, attributes). Returns up to ` +
+      `${SEARCH_LIMIT} products, which the shopper sees as product cards. Put the product type the shopper names in ` +
+      'query; pass prices, brand, category and stock as the filters below, never as query words. When nothing ' +
+      'meets every wish, say so first, then offer the nearest and what each misses.',
     parameters: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'What the shopper is looking for, as search keywords.' },
+        query: {
+          type: 'string',
+          description: 'What the shopper is looking for, as search keywords (type, attributes, purpose).',
+        },
         max_price: { type: 'number', description: 'Highest price, in the store currency.' },
         min_price: { type: 'number', description: 'Lowest price, in the store currency.' },
-        in_stock_only: { type: 'boolean', description: 'Only products that are in stock.' },
+        brand: { type: 'string', description: 'Only this brand, as the catalog writes it.' },
+        category: { type: 'string', description: 'Only this category (or a level of its path).' },
+        in_stock: { type: 'boolean', description: 'Only products that are in stock.' },
+        sort: {
+          type: 'string',
+          enum: ['relevance', 'price_asc', 'price_desc'],
+          description: 'price_asc for "cheapest", price_desc for "most expensive"; relevance otherwise.',
+        },
       },
       required: ['query'],
       additionalProperties: false,

@@ -18,19 +18,19 @@ describe('parseCatalogQuestion()', () => {
   it.each([
     [
       'List tents under 200 in stock',
-      { kind: 'list', queries: [{ text: 'tents', maxPrice: 200, inStockOnly: true, limit: 10 }] },
+      { kind: 'list', queries: [{ query: 'tents', maxPrice: 200, inStock: true, limit: 10 }] },
     ],
     [
       'Show 3 jackets between 50 and 120 EUR',
-      { kind: 'list', queries: [{ text: 'jackets eur', minPrice: 50, maxPrice: 120, limit: 3 }] },
+      { kind: 'list', queries: [{ query: 'jackets eur', minPrice: 50, maxPrice: 120, limit: 3 }] },
     ],
-    ['Which stoves cost more than $40?', { kind: 'list', queries: [{ text: 'stoves', minPrice: 40 }] }],
+    ['Which stoves cost more than $40?', { kind: 'list', queries: [{ query: 'stoves', minPrice: 40 }] }],
     ['What is the cheapest sleeping bag', { kind: 'list', sortByPrice: 'asc', limit: 1 }],
     [
       'Compare the Alpine 2 and the Summit 3',
-      { kind: 'compare', queries: [{ text: 'alpine 2' }, { text: 'summit 3' }] },
+      { kind: 'compare', queries: [{ query: 'alpine 2' }, { query: 'summit 3' }] },
     ],
-    ['Alpine 2 vs Summit 3', { kind: 'compare', queries: [{ text: 'alpine 2' }, { text: 'summit 3' }] }],
+    ['Alpine 2 vs Summit 3', { kind: 'compare', queries: [{ query: 'alpine 2' }, { query: 'summit 3' }] }],
   ])('reads %j', (prompt, expected) => {
     expect(parseCatalogQuestion(prompt)).toMatchObject(expected);
   });
@@ -98,7 +98,7 @@ describe('createLocalTaskEngine()', () => {
   const engine = createLocalTaskEngine(async (_widget, query) => {
     queries.push(query);
     return OUTDOOR.filter((p) =>
-      p.productData.displayText.toLowerCase().includes(query.text.split(' ')[0].replace(/s$/, '')),
+      p.productData.displayText.toLowerCase().includes(query.query.split(' ')[0].replace(/s$/, '')),
     );
   });
   const step = (prompt: string) =>

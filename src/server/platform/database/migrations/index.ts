@@ -21,6 +21,7 @@ import { widgetSettings } from './022-widget-settings';
 import { settingsPreviews } from './023-settings-previews';
 import { feedRuns } from './024-feed-runs';
 import { turnLeases } from './025-turn-leases';
+import { catalogFacets } from './026-catalog-facets';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   settingsPreviews,
   feedRuns,
   turnLeases,
+  catalogFacets,
 ];
