@@ -6,7 +6,7 @@ import type { Db } from '../../platform/database/db';
 import { migrate } from '../../platform/database/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { type CatalogStore, createCatalogStore } from '../store/catalog-store';
-import { BY_NAME_SCAN, searchProducts, toProductCard } from './search-products';
+import { BY_NAME_SCAN, searchProducts, searchProductsScored, toProductCard } from './search-products';
 
 const item = (identifier: string, data: Omit<ProductData, 'url'>): CatalogProduct => ({
   identifier,
@@ -224,6 +224,58 @@ describe.each(backends)('catalog search on $name', (backend: Backend) => {
   it('gives the same order every time', async () => {
     const first = await ids({ query: 'running', limit: 50 });
     for (let i = 0; i < 3; i++) expect(await ids({ query: 'running', limit: 50 })).toEqual(first);
+  });
+
+  it('filters by brand and category in the database, whole values, case-insensitively, any level of a path', async () => {
+    expect(await ids({ query: '', brand: 'salomon' })).toEqual(['trail']);
+    expect(await ids({ query: 'shoes', brand: 'ASICS' })).toEqual(['road']);
+    expect(await ids({ query: '', brand: 'salo' })).toEqual([]);
+    expect((await ids({ query: '', category: 'shoes' })).sort()).toEqual(['road', 'trail']);
+    expect((await ids({ query: '', category: 'Shoes/Running' })).sort()).toEqual(['road', 'trail']);
+    expect(await ids({ query: '', category: 'running', maxPrice: 100 })).toEqual(['trail']);
+  });
+
+  it('takes a pushed attributes.brand and attributes.category as the brand and category', async () => {
+    const widget = `w-${randomUUID()}`;
+    await store.replaceFeedProducts(widget, [item('plain', { displayText: 'Plain Tee', price: '10' })]);
+    await store.updateProducts(widget, [
+      {
+        identifier: 'plain',
+        productData: { attributes: { Brand: 'Loom', category: 'Clothing > T-shirts' } },
+      },
+    ]);
+    expect(await ids({ query: '', brand: 'loom' }, widget)).toEqual(['plain']);
+    expect(await ids({ query: '', category: 't-shirts' }, widget)).toEqual(['plain']);
+    expect(await ids({ query: '', category: 'clothing' }, widget)).toEqual(['plain']);
+  });
+
+  it('makes the named kind a must of the name or category: socks and boots that mention running are no shoes', async () => {
+    expect((await ids({ query: 'running', kind: ['shoes'] })).sort()).toEqual(['budget', 'road', 'trail']);
+    expect(await ids({ query: 'running', kind: ['sock'] })).toEqual(['socks']);
+    // The words weigh, they do not exclude: every product of the kind comes, those with the words first, and each
+    // hit says which words it lacks.
+    const hits = await searchProductsScored(db, widgetId, { query: 'waterproof', kind: ['boot', 'shoe'] });
+    expect(hits[0].product.identifier).toBe('boots');
+    expect(hits[0].missing).toEqual([]);
+    expect(hits.find((h) => h.product.identifier === 'trail')?.missing).toEqual(['waterproof']);
+  });
+
+  it('orders by price when asked, the cheapest or the dearest first, with or without words', async () => {
+    expect(await ids({ query: '', kind: ['shoe'], sort: 'price_asc' })).toEqual(['budget', 'trail', 'road']);
+    expect(await ids({ query: '', kind: ['shoe'], sort: 'price_desc' })).toEqual(['road', 'trail', 'budget']);
+    expect(await ids({ query: 'running shoes', sort: 'price_asc', inStock: true })).toEqual([
+      'trail',
+      'road',
+    ]);
+  });
+
+  it('treats a hostile brand, category or kind as a value, never as SQL or a tsquery', async () => {
+    for (const value of ["' OR 1=1 --", 'a & b | !c', "x'); DROP TABLE products; --", 'x'.repeat(5000)]) {
+      expect(await ids({ query: '', brand: value })).toEqual([]);
+      expect(await ids({ query: '', category: value })).toEqual([]);
+      expect(Array.isArray(await ids({ query: 'shoe', kind: [value] }))).toBe(true);
+    }
+    expect(await store.countProducts(widgetId)).toBe(FIXTURE.length);
   });
 });
 

@@ -222,8 +222,9 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
       for (const part of [...compound.modifiers, compound.head]) out.wishes.push(wish(part));
     } else out.wishes.push(wish(word));
   }
-  if (!QUESTION.test(message.trim()) && tokens.length > 0 && tokens.length <= 4) out.asksForProducts = true;
-  if (out.brand || out.category) out.asksForProducts ||= tokens.length <= 4;
+  // A short phrase that is no question ("running shoes", "Samsung") is a product request.
+  const phrase = !QUESTION.test(message.trim()) && tokens.length <= 4;
+  if (phrase && (tokens.length > 0 || out.brand || out.category)) out.asksForProducts = true;
   return out;
 }
 
