@@ -1,9 +1,18 @@
-// `npm run eval` (issue 19 item 1): how well the assistant understands real shoppers, measured through the real
-// service over HTTP. Run it after `npm run build`: it measures the build in dist/ (it says so and stops when dist/ is
-// missing, and warns when src/ changed after the build). It prints a table and the misses; it exits 0 unless
-// --check finds a rate below the baseline (exit 1) or it cannot run (exit 2).
+// `npm run eval` (issue 19 item 1, issue 31 item 8): how well the assistant understands real shoppers and whether its
+// answers fit their questions, measured through the real service over HTTP, in three suites (`--suite`):
+//   intent     which action a message asks for (below)
+//   discovery  product requests to a public catalog (DummyJSON), judged by the cards shown and the first sentence
+//              against expectations computed from the catalog's fields (scripts/eval-discovery.mjs)
+//   knowledge  store questions, judged by the passage in the answer and its length (scripts/eval-knowledge.mjs)
+// The discovery and knowledge suites talk to a second widget of the eval's service, "eval-store", whose catalog is the
+// feed the eval's local endpoint serves (downloaded through the admin API's "refresh now" before the first query)
+// and whose knowledge is test-data/eval-knowledge/. Each suite prints a table and each row's misses.
 //
-// The messages: English, test-data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
+// Run it after `npm run build`: it measures the build in dist/ (it says so and stops when dist/ is missing, and warns
+// when src/ changed after the build). It exits 0 unless --check finds a rate below the baseline (exit 1) or it cannot
+// run (exit 2).
+//
+// The intent suite's messages: English, test-data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
 // of the project's shared test data), and German, test-data/shopper-language-de.jsonl (written for this project);
 // test-data/eval-README.md says where both come from. --en FILE / --de FILE measure another set of the same shape (the
 // disjoint sample the result is judged on, say).
@@ -31,16 +40,22 @@
 // Goals (per language and variant): order_status 97 %, cancel_order 95 %, human_agent 90 %, other 98 %.
 //
 // Options:
+//   --suite S             all (default), or intent, discovery, knowledge, or several comma-separated
 //   --lang en|de          one language only
-//   --sample              a quick quarter: every 4th message of each language and intent
-//   --limit N             at most N messages of each language and intent (after --sample)
+//   --sample              a quick quarter: every 4th message of each language and intent (discovery, knowledge:
+//                         of each language)
+//   --limit N             at most N messages of each language and intent (after --sample; discovery, knowledge: of
+//                         each language)
 //   --concurrency N       conversations at once (default 4)
 //   --locale auto|none|T  the widget's locale sent with each conversation and message: auto (default) the message
 //                         set's language, as on a store page in that language; none; or one tag T for all
 //   --services N          service processes, the conversations spread over them (default 2, or 1 on one CPU)
 //   --check               exit 1 when a rate is below test-data/eval-baseline.json (full runs; --lang allowed)
-//   --write-baseline      rewrite test-data/eval-baseline.json from this run (rates rounded down; full runs only)
-//   --en FILE, --de FILE  the message sets (defaults above)
+//   --write-baseline      rewrite test-data/eval-baseline.json from this run (rates rounded down; full runs only;
+//                         with --suite, only those suites' figures)
+//   --en FILE, --de FILE  the intent suite's message sets (defaults above)
+//   --discovery FILE      the discovery queries (default test-data/eval-discovery-queries.jsonl)
+//   --knowledge FILE      the knowledge questions (default test-data/eval-knowledge/questions.jsonl)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
