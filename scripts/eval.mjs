@@ -1,9 +1,18 @@
-// `npm run eval` (issue 19 item 1): how well the assistant understands real shoppers, measured through the real
-// service over HTTP. Run it after `npm run build`: it measures the build in dist/ (it says so and stops when dist/ is
-// missing, and warns when src/ changed after the build). It prints a table and the misses; it exits 0 unless
-// --check finds a rate below the baseline (exit 1) or it cannot run (exit 2).
+// `npm run eval` (issue 19 item 1, issue 31 item 8): how well the assistant understands real shoppers and whether its
+// answers fit their questions, measured through the real service over HTTP, in three suites (`--suite`):
+//   intent     which action a message asks for (below)
+//   discovery  product requests to a public catalog (DummyJSON), judged by the cards shown and the first sentence
+//              against expectations computed from the catalog's fields (scripts/eval-discovery.mjs)
+//   knowledge  store questions, judged by the passage in the answer and its length (scripts/eval-knowledge.mjs)
+// The discovery and knowledge suites talk to a second widget of the eval's service, "eval-store", whose catalog is the
+// feed the eval's local endpoint serves (downloaded through the admin API's "refresh now" before the first query)
+// and whose knowledge is test-data/eval-knowledge/. Each suite prints a table and each row's misses.
 //
-// The messages: English, test-data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
+// Run it after `npm run build`: it measures the build in dist/ (it says so and stops when dist/ is missing, and warns
+// when src/ changed after the build). It exits 0 unless --check finds a rate below the baseline (exit 1) or it cannot
+// run (exit 2).
+//
+// The intent suite's messages: English, test-data/shopper-language/utterances.jsonl (real customer phrasing, CDLA-Sharing-1.0, a copy
 // of the project's shared test data), and German, test-data/shopper-language-de.jsonl (written for this project);
 // test-data/eval-README.md says where both come from. --en FILE / --de FILE measure another set of the same shape (the
 // disjoint sample the result is judged on, say).
@@ -31,16 +40,22 @@
 // Goals (per language and variant): order_status 97 %, cancel_order 95 %, human_agent 90 %, other 98 %.
 //
 // Options:
+//   --suite S             all (default), or intent, discovery, knowledge, or several comma-separated
 //   --lang en|de          one language only
-//   --sample              a quick quarter: every 4th message of each language and intent
-//   --limit N             at most N messages of each language and intent (after --sample)
+//   --sample              a quick quarter: every 4th message of each language and intent (discovery, knowledge:
+//                         of each language)
+//   --limit N             at most N messages of each language and intent (after --sample; discovery, knowledge: of
+//                         each language)
 //   --concurrency N       conversations at once (default 4)
 //   --locale auto|none|T  the widget's locale sent with each conversation and message: auto (default) the message
 //                         set's language, as on a store page in that language; none; or one tag T for all
 //   --services N          service processes, the conversations spread over them (default 2, or 1 on one CPU)
 //   --check               exit 1 when a rate is below test-data/eval-baseline.json (full runs; --lang allowed)
-//   --write-baseline      rewrite test-data/eval-baseline.json from this run (rates rounded down; full runs only)
-//   --en FILE, --de FILE  the message sets (defaults above)
+//   --write-baseline      rewrite test-data/eval-baseline.json from this run (rates rounded down; full runs only;
+//                         with --suite, only those suites' figures)
+//   --en FILE, --de FILE  the intent suite's message sets (defaults above)
+//   --discovery FILE      the discovery queries (default test-data/eval-discovery-queries.jsonl)
+//   --knowledge FILE      the knowledge questions (default test-data/eval-knowledge/questions.jsonl)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -50,6 +65,18 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serveParent, startChildProcess } from './child-rpc.mjs';
+import { feedOf, readCatalog } from './eval-catalog.mjs';
+import { DISCOVERY_FILE, readDiscoveryQueries, reportDiscovery, runDiscovery } from './eval-discovery.mjs';
+import { DISCOVERY_GOALS } from './eval-discovery-score.mjs';
+import {
+  KNOWLEDGE_FILE,
+  knowledgeSections,
+  readKnowledgeQuestions,
+  reportKnowledge,
+  runKnowledge,
+} from './eval-knowledge.mjs';
+import { KNOWLEDGE_GOALS } from './eval-knowledge-score.mjs';
+import { belowMeasureBaseline, measureBaseline, unmetMeasureGoals } from './eval-measures.mjs';
 import {
   baselineRates,
   belowBaseline,
@@ -63,6 +90,7 @@ import {
   unmetGoals,
 } from './eval-score.mjs';
 import { wrapUtterance } from './eval-variants.mjs';
+import { closeWire, firstMessage, ORIGIN, request, runPool, streamTurn, table } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/eval-entry.js');
@@ -73,10 +101,7 @@ const SETS = {
 };
 /** The wrapped variants' seed: fixed, so every run wraps every line the same way. */
 const SEED = 'issue-19-eval';
-const ORIGIN = 'http://eval-shop.test';
 const WIDGET = 'eval-shop';
-/** One request (a turn's whole reply stream included) that takes longer than this is a failed turn. */
-const REQUEST_DEADLINE_MS = 60_000;
 
 /** Could not run (as opposed to a rate below the baseline): exit 2. */
 class CannotRun extends Error {}
@@ -158,10 +183,24 @@ const NO_LIMITS = {
   messagesPerConversation: 1_000_000_000,
 };
 
+const ADMIN_KEY = 'eval-admin-key-not-secret';
+
 /** The eval's service has an agent, as a store with a team has: a request for a person must hand over (issue 21). */
 const AGENT_KEY_ENV = 'EVAL_AGENT_KEY';
-const configFor = (endpointUrl) => ({
-  adminKey: 'eval-admin-key-not-secret',
+/** The discovery and knowledge suites' store (issue 31): the DummyJSON catalog as its feed, its policies as knowledge. */
+const STORE_WIDGET = 'eval-store';
+const storeWidget = (endpointUrl) => ({
+  id: STORE_WIDGET,
+  allowedOrigins: [ORIGIN],
+  title: 'Eval Store',
+  // Downloaded once at start and on the eval's "refresh now"; never again during a run.
+  feeds: [{ url: `${endpointUrl}/catalog.json`, refreshMinutes: 24 * 60 }],
+  knowledge: knowledgeSections(),
+  limits: NO_LIMITS,
+});
+
+const configFor = (endpointUrl, { store }) => ({
+  adminKey: ADMIN_KEY,
   agents: [{ id: 'eve', name: 'Eve', role: 'agent', keyEnv: AGENT_KEY_ENV }],
   allowHttpLoopback: true,
   engine: { type: 'local' },
@@ -196,6 +235,7 @@ const configFor = (endpointUrl) => ({
       knowledge: KNOWLEDGE,
       limits: NO_LIMITS,
     },
+    ...(store ? [storeWidget(endpointUrl)] : []),
   ],
 });
 
@@ -271,6 +311,9 @@ async function startEndpoint() {
   /** conversation id → { lookups, cancelled, stray } */
   const calls = new Map();
   const unattributed = [];
+  /** The store's feed, as its shop serves it (the discovery suite's catalog). */
+  const feed = JSON.stringify(feedOf(readCatalog()));
+  let feedDownloads = 0;
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
@@ -278,6 +321,10 @@ async function startEndpoint() {
       const conversation = req.headers['x-service-conversation-id'];
       const url = new URL(req.url ?? '/', 'http://endpoint');
       const what = `${req.method} ${url.pathname}`;
+      if (req.method === 'GET' && url.pathname === '/catalog.json') {
+        feedDownloads++;
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(feed);
+      }
       if (typeof conversation !== 'string') {
         unattributed.push(what);
         return res.writeHead(404).end();
@@ -311,6 +358,7 @@ async function startEndpoint() {
     url: `http://127.0.0.1:${server.address().port}`,
     callsOf: (conversation) => calls.get(conversation) ?? emptyCalls(),
     unattributed,
+    feedDownloads: () => feedDownloads,
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections();
@@ -319,104 +367,11 @@ async function startEndpoint() {
   };
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The shopper: node:http with keep-alive, reading each reply's event stream to its end.
-
-const agent = new http.Agent({ keepAlive: true });
-
-function request(url, { method = 'GET', headers = {}, body } = {}) {
-  return new Promise((ok, fail) => {
-    const req = http.request(url, { method, headers: { origin: ORIGIN, ...headers }, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () =>
-        ok({ status: res.statusCode, type: String(res.headers['content-type'] ?? ''), text }),
-      );
-      res.on('error', fail);
-    });
-    req.on('error', fail);
-    req.setTimeout(REQUEST_DEADLINE_MS, () => req.destroy(new Error('timed out')));
-    req.end(body);
-  });
-}
-
-/** The events of a complete `text/event-stream` body, as `{ event, data }`. */
-function eventsOf(text) {
-  const events = [];
-  for (const block of text.split('\n\n')) {
-    let event = 'message';
-    let data;
-    for (const line of block.split('\n')) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:'))
-        data = (data === undefined ? '' : `${data}\n`) + line.slice(5).trimStart();
-    }
-    if (data !== undefined) events.push({ event, data: JSON.parse(data) });
-  }
-  return events;
-}
-
-/** POSTs JSON and reads the reply stream; what the turn showed, or `failure`. */
-async function streamTurn(url, token, body) {
-  const payload = JSON.stringify(body);
-  let res;
-  try {
-    res = await request(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        authorization: `Bearer ${token}`,
-      },
-      body: payload,
-    });
-  } catch (error) {
-    return { failure: error.message };
-  }
-  if (res.status !== 200 || !res.type.startsWith('text/event-stream'))
-    return { failure: `HTTP ${res.status} ${res.text.slice(0, 200)}` };
-  const events = eventsOf(res.text);
-  const turn = { text: '', confirms: [], modes: [], events: events.length };
-  for (const { event, data } of events) {
-    if (event === 'message.delta') turn.text += data.text;
-    else if (event === 'message.part' && data.part?.type === 'text') turn.text += data.part.text;
-    else if (event === 'message.part' && data.part?.type === 'confirm') turn.confirms.push(data.part);
-    else if (event === 'conversation.mode') turn.modes.push(data.mode);
-    else if (event === 'error') return { failure: `error event ${data.code}: ${data.message}` };
-  }
-  if (events.at(-1)?.event !== 'message.done') return { failure: 'the stream ended before message.done' };
-  return turn;
-}
-
-let messageCount = 0;
-
 /** One message in a new conversation, Yes to each confirm part, and the endpoint's record of the conversation. */
 async function runTurn(base, endpoint, text, locale) {
   // As the widget does: the page's locale with the conversation and with each message (issue 19).
-  const context = locale ? { locale } : {};
-  const created = await request(`${base}/v0/widget/${WIDGET}/conversations`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(context),
-  }).catch((error) => ({ status: 0, text: error.message }));
-  if (created.status !== 201)
-    return {
-      ...emptyCalls(),
-      confirms: [],
-      modes: [],
-      text: '',
-      failure: `new conversation: ${created.status}`,
-    };
-  const { conversationId, token } = JSON.parse(created.text);
-  const conversation = `${base}/v0/widget/${WIDGET}/conversations/${conversationId}`;
-  const turn = await streamTurn(`${conversation}/messages`, token, {
-    clientMessageId: `e${++messageCount}`,
-    text,
-    ...context,
-  });
+  const { conversationId, token, conversation, turn } = await firstMessage(base, WIDGET, text, locale);
+  if (!conversationId) return { ...emptyCalls(), confirms: [], modes: [], text: '', failure: turn.failure };
   const record = { text: '', confirms: [], modes: [], ...turn };
   for (const confirm of record.confirms) {
     const answered = await streamTurn(`${conversation}/confirmations/${confirm.id}`, token, {
@@ -480,15 +435,6 @@ function select(utterances, { sample, limit }) {
 // ---------------------------------------------------------------------------------------------------------------
 // The report.
 
-function table(header, rows) {
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
-  const line = (row) =>
-    row
-      .map((cell, i) => (i < 2 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])))
-      .join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
 const pct = (rate) => rate.toFixed(1);
 
 function report(rows, baseline) {
@@ -549,9 +495,12 @@ function warnIfStale() {
     );
 }
 
+const SUITES = ['intent', 'discovery', 'knowledge'];
+
 function options() {
   const { values } = parseArgs({
     options: {
+      suite: { type: 'string', default: 'all' },
       lang: { type: 'string' },
       limit: { type: 'string' },
       sample: { type: 'boolean', default: false },
@@ -562,8 +511,13 @@ function options() {
       'write-baseline': { type: 'boolean', default: false },
       en: { type: 'string', default: SETS.en },
       de: { type: 'string', default: SETS.de },
+      discovery: { type: 'string', default: DISCOVERY_FILE },
+      knowledge: { type: 'string', default: KNOWLEDGE_FILE },
     },
   });
+  const suites = values.suite === 'all' ? SUITES : values.suite.split(',');
+  if (suites.length === 0 || !suites.every((suite) => SUITES.includes(suite)))
+    throw new CannotRun(`--suite must be all or one or more of ${SUITES.join(', ')} (comma-separated)`);
   if (values.lang !== undefined && !LANGUAGES.includes(values.lang))
     throw new CannotRun(`--lang must be one of ${LANGUAGES.join(', ')}`);
   const whole = (name, text) => {
@@ -585,6 +539,7 @@ function options() {
       '--write-baseline needs a full run of both languages: drop --lang, --sample, --limit and --locale',
     );
   return {
+    suites,
     langs: values.lang ? [values.lang] : LANGUAGES,
     sample: values.sample,
     limit,
@@ -594,7 +549,57 @@ function options() {
     check: values.check,
     writeBaseline: values['write-baseline'],
     files: { en: resolve(values.en), de: resolve(values.de) },
+    discoveryFile: resolve(values.discovery),
+    knowledgeFile: resolve(values.knowledge),
   };
+}
+
+/** --lang, then --sample (every 4th) and --limit (the first N) per language, in file order. */
+function selectRows(rows, { langs, sample, limit }) {
+  const out = [];
+  for (const lang of langs) {
+    let mine = rows.filter((row) => row.lang === lang);
+    if (sample) mine = mine.filter((_, i) => i % 4 === 0);
+    if (limit !== undefined) mine = mine.slice(0, limit);
+    out.push(...mine);
+  }
+  return out;
+}
+
+/** The store widget's catalog, downloaded now by each service process; stops the run unless all 194 products are in. */
+async function loadStoreCatalog(services, expected) {
+  for (const service of services) {
+    const res = await request(`${service.url}/v0/admin/widgets/${STORE_WIDGET}/feeds/refresh`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    const report = res.status === 200 ? JSON.parse(res.text) : null;
+    const accepted = report?.feeds?.reduce((sum, feed) => sum + feed.accepted, 0);
+    if (report?.status !== 'applied' || accepted !== expected)
+      throw new CannotRun(
+        `the store's feed was not applied whole (${accepted ?? 0} of ${expected} products): HTTP ${res.status} ${res.text.slice(0, 600)}`,
+      );
+  }
+}
+
+/** The intent suite (issue 19): each message plain and wrapped, scored by what the service did. */
+async function runIntentSuite(opts, services, endpoint, tick) {
+  const utterances = opts.langs.flatMap((lang) => select(readSet(lang, opts.files[lang]), opts));
+  const jobs = utterances.flatMap((u) => [
+    { ...u, variant: 'plain', sent: u.text },
+    { ...u, variant: 'wrapped', sent: wrapUtterance(u.text, u.lang, SEED).text },
+  ]);
+  const results = [];
+  let events = 0;
+  await runPool(jobs, opts.concurrency, async (job, worker) => {
+    const base = services[worker % services.length].url;
+    const record = await runTurn(base, endpoint, job.sent, localeOf(opts.locale, job.lang));
+    const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS, handoff: true });
+    results.push({ ...job, text: job.sent, hit, why, happened: describeTurn(record) });
+    events += record.events ?? 0;
+    tick();
+  });
+  return { rows: tally(results), conversations: jobs.length, messages: utterances.length, events };
 }
 
 async function main() {
@@ -604,106 +609,174 @@ async function main() {
       'dist/server/eval-entry.js is missing: run `npm run build` first (the eval measures the build)',
     );
   warnIfStale();
-  const utterances = opts.langs.flatMap((lang) => select(readSet(lang, opts.files[lang]), opts));
-  const jobs = utterances.flatMap((u) => [
-    { ...u, variant: 'plain', sent: u.text },
-    { ...u, variant: 'wrapped', sent: wrapUtterance(u.text, u.lang, SEED).text },
-  ]);
+  const want = (suite) => opts.suites.includes(suite);
+  // Read and check every set before anything starts.
+  const discoveryQueries = want('discovery')
+    ? selectRows(readDiscoveryQueries(opts.discoveryFile, CannotRun), opts)
+    : [];
+  const knowledgeQuestions = want('knowledge')
+    ? selectRows(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), opts)
+    : [];
+  if (want('intent')) for (const lang of opts.langs) readSet(lang, opts.files[lang]);
+  const store = want('discovery') || want('knowledge');
 
   console.log(
-    `eval: ${utterances.length} messages, plain and wrapped: ${jobs.length} conversations on ${opts.services} service process${opts.services > 1 ? 'es' : ''}…`,
+    `eval: suites ${opts.suites.join(', ')} on ${opts.services} service process${opts.services > 1 ? 'es' : ''}…`,
   );
   const began = performance.now();
   const endpoint = await startEndpoint();
   const services = [];
-  const results = [];
+  const results = {};
+  const seconds = {};
   let serviceCpuMs = 0;
-  /** Events of the first replies, all turns: each is stored, so they drive the service's cost per turn. */
-  let events = 0;
+  let done = 0;
+  const tick = () => done++;
+  const progress = process.stderr.isTTY
+    ? setInterval(() => process.stderr.write(`\r  ${done} turns`), 1000)
+    : undefined;
   try {
     // The service's cost per turn is mostly its embedded database, one core per process: one process per core.
     services.push(
       ...(await Promise.all(
-        Array.from({ length: opts.services }, () => startServiceChild(configFor(endpoint.url))),
+        Array.from({ length: opts.services }, () => startServiceChild(configFor(endpoint.url, { store }))),
       )),
     );
-    let next = 0;
-    const progress = process.stderr.isTTY
-      ? setInterval(() => process.stderr.write(`\r  ${results.length} / ${jobs.length} turns`), 1000)
-      : undefined;
-    await Promise.all(
-      Array.from({ length: Math.min(opts.concurrency, jobs.length) }, async (_, worker) => {
-        const base = services[worker % services.length].url;
-        while (next < jobs.length) {
-          const job = jobs[next++];
-          const record = await runTurn(base, endpoint, job.sent, localeOf(opts.locale, job.lang));
-          const { hit, why } = scoreTurn(job, record, { contactEmails: CONTACT_EMAILS, handoff: true });
-          results.push({ ...job, text: job.sent, hit, why, happened: describeTurn(record) });
-          events += record.events ?? 0;
-        }
-      }),
-    );
+    if (want('discovery')) await loadStoreCatalog(services, readCatalog().length);
+    const locale = (lang) => localeOf(opts.locale, lang);
+    const bases = services.map((service) => service.url);
+    for (const suite of opts.suites) {
+      const at = performance.now();
+      if (suite === 'intent') results.intent = await runIntentSuite(opts, services, endpoint, tick);
+      if (suite === 'discovery')
+        results.discovery = await runDiscovery({
+          bases,
+          widget: STORE_WIDGET,
+          queries: discoveryQueries,
+          concurrency: opts.concurrency,
+          locale,
+          progress: tick,
+        });
+      if (suite === 'knowledge')
+        results.knowledge = await runKnowledge({
+          bases,
+          widget: STORE_WIDGET,
+          questions: knowledgeQuestions,
+          concurrency: opts.concurrency,
+          locale,
+          progress: tick,
+        });
+      seconds[suite] = (performance.now() - at) / 1000;
+    }
+  } finally {
     clearInterval(progress);
     if (progress) process.stderr.write('\r\x1b[K');
-  } finally {
-    agent.destroy();
+    closeWire();
     serviceCpuMs = (await Promise.all(services.map((service) => service.close()))).reduce(
       (sum, ms) => sum + (ms ?? 0),
       0,
     );
     await endpoint.close();
   }
-  const seconds = (performance.now() - began) / 1000;
-
-  const rows = tally(results);
+  const total = (performance.now() - began) / 1000;
   const stored = existsSync(BASELINE) ? JSON.parse(readFileSync(BASELINE, 'utf8')) : null;
+  const runNote =
+    `local engine, ${opts.concurrency} at once on ${opts.services} service process${opts.services > 1 ? 'es' : ''}` +
+    ` (Node ${process.version}, ${availableParallelism()} CPUs), locale ${opts.locale === 'auto' ? "the message's language" : opts.locale}` +
+    `${opts.sample ? ', --sample' : ''}${opts.limit ? `, --limit ${opts.limit}` : ''}`;
   console.log(
-    `\nAssistant eval: ${utterances.length} messages × plain and wrapped = ${jobs.length} conversations, local engine, ` +
-      `${opts.concurrency} at once on ${opts.services} service process${opts.services > 1 ? 'es' : ''}, ${seconds.toFixed(1)} s (Node ${process.version}, ${availableParallelism()} CPUs)` +
-      `, locale ${opts.locale === 'auto' ? "the message's language" : opts.locale}` +
-      `${opts.sample ? ', --sample' : ''}${opts.limit ? `, --limit ${opts.limit}` : ''}\n`,
+    `\nAssistant eval: ${opts.suites.map((suite) => `${suite} ${seconds[suite]?.toFixed(1)} s`).join(', ')}; ${total.toFixed(1)} s in all; ${runNote}`,
   );
   console.log(
-    `(service CPU after start: ${(serviceCpuMs / 1000).toFixed(1)} s, ${(serviceCpuMs / jobs.length).toFixed(0)} ms per conversation; ${(events / jobs.length).toFixed(1)} events per reply)\n`,
+    `(service CPU after start: ${(serviceCpuMs / 1000).toFixed(1)} s for ${done} conversations, ${(serviceCpuMs / Math.max(done, 1)).toFixed(0)} ms per conversation)`,
   );
-  report(rows, stored?.rates);
-  if (endpoint.unattributed.length)
-    console.log(`\nthe endpoint got ${endpoint.unattributed.length} requests without a conversation id`);
 
+  if (results.intent) {
+    const { rows, conversations, messages, events } = results.intent;
+    console.log(
+      `\n== intent: ${messages} messages × plain and wrapped = ${conversations} conversations (${(events / conversations).toFixed(1)} events per reply)\n`,
+    );
+    report(rows, stored?.rates);
+    if (endpoint.unattributed.length)
+      console.log(`\nthe endpoint got ${endpoint.unattributed.length} requests without a conversation id`);
+  }
+  if (results.discovery) {
+    console.log(
+      `\n== discovery: ${discoveryQueries.length} product requests to the DummyJSON catalog (${readCatalog().length} products, feed downloaded ${endpoint.feedDownloads()} times)\n`,
+    );
+    reportDiscovery(results.discovery, stored?.discovery?.rates);
+  }
+  if (results.knowledge) {
+    console.log(`\n== knowledge: ${knowledgeQuestions.length} store questions\n`);
+    reportKnowledge(results.knowledge, stored?.knowledge?.rates);
+  }
+
+  const written = { date: new Date().toISOString().slice(0, 10), src: srcCommit() };
   let code = 0;
   if (opts.writeBaseline) {
-    const next = {
-      about:
+    const next = { ...(stored ?? {}) };
+    if (results.intent) {
+      next.about =
         'The rates (%) `npm run eval -- --check` holds the assistant to, per language, intent and variant: written by ' +
         '`npm run eval -- --write-baseline` (rounded down to one decimal) and raised as the engine improves, up to ' +
         `the goals (${Object.entries(GOALS)
           .map(([intent, goal]) => `${intent} ${goal}`)
-          .join(', ')}).`,
-      written: { date: new Date().toISOString().slice(0, 10), src: srcCommit() },
-      rates: baselineRates(rows),
-    };
+          .join(', ')}). The discovery and knowledge suites have their own sections below.`;
+      next.written = written;
+      next.rates = baselineRates(results.intent.rows);
+    }
+    const section = (suite, goals) => ({
+      about: `The ${suite} suite's rates (%) per language and measure, rounded down; goals ${Object.entries(
+        goals,
+      )
+        .map(([measure, goal]) => `${measure} ${goal}`)
+        .join(', ')}.`,
+      written,
+      rates: measureBaseline(results[suite].rows),
+    });
+    if (results.discovery) next.discovery = section('discovery', DISCOVERY_GOALS);
+    if (results.knowledge) next.knowledge = section('knowledge', KNOWLEDGE_GOALS);
     writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);
-    console.log(`\nwrote ${relative(root, BASELINE)}`);
+    console.log(`\nwrote ${relative(root, BASELINE)} (${opts.suites.join(', ')})`);
   }
   if (opts.check) {
     if (!stored)
       throw new CannotRun(`${relative(root, BASELINE)} is missing: write it with --write-baseline`);
-    const drops = belowBaseline(rows, stored.rates);
+    const drops = [];
+    if (results.intent)
+      for (const d of belowBaseline(results.intent.rows, stored.rates))
+        drops.push(`intent ${d.lang} ${d.intent} ${d.variant}: ${pct(d.rate)} % < ${pct(d.baseline)} %`);
+    for (const suite of ['discovery', 'knowledge']) {
+      if (!results[suite]) continue;
+      if (!stored[suite])
+        throw new CannotRun(
+          `${relative(root, BASELINE)} has no ${suite} section: write it with --write-baseline --suite ${suite}`,
+        );
+      for (const d of belowMeasureBaseline(results[suite].rows, stored[suite].rates))
+        drops.push(`${suite} ${d.lang} ${d.measure}: ${pct(d.rate)} % < ${pct(d.baseline)} %`);
+    }
     if (drops.length) {
       console.log('\neval ratchet: below the baseline:');
-      for (const d of drops)
-        console.log(`  ${d.lang} ${d.intent} ${d.variant}: ${pct(d.rate)} % < ${pct(d.baseline)} %`);
+      for (const drop of drops) console.log(`  ${drop}`);
       code = 1;
     } else console.log('\neval ratchet: no rate below the baseline');
   }
-  const unmet = unmetGoals(rows);
+  const unmet = [];
+  if (results.intent)
+    for (const row of unmetGoals(results.intent.rows))
+      unmet.push(
+        `intent ${row.lang} ${row.intent} ${row.variant}: ${pct(row.rate)} % (goal ${GOALS[row.intent]} %)`,
+      );
+  for (const [suite, goals] of [
+    ['discovery', DISCOVERY_GOALS],
+    ['knowledge', KNOWLEDGE_GOALS],
+  ])
+    if (results[suite])
+      for (const row of unmetMeasureGoals(results[suite].rows, goals))
+        unmet.push(`${suite} ${row.lang} ${row.measure}: ${pct(row.rate)} % (goal ${goals[row.measure]} %)`);
   if (unmet.length === 0) console.log('\nall goals met');
   else {
     console.log('\ngoals not yet met:');
-    for (const row of unmet)
-      console.log(
-        `  ${row.lang} ${row.intent} ${row.variant}: ${pct(row.rate)} % (goal ${GOALS[row.intent]} %)`,
-      );
+    for (const line of unmet) console.log(`  ${line}`);
   }
   return code;
 }

@@ -1,0 +1,8 @@
+/** Types of scripts/eval-discovery.mjs, for the unit tests (TypeScript). */
+import type { DiscoveryQuery } from './eval-discovery-queries.mjs';
+
+export declare const DISCOVERY_FILE: string;
+export declare function readDiscoveryQueries(
+  file: string,
+  CannotRun?: new (message: string) => Error,
+): DiscoveryQuery[];

@@ -1,0 +1,69 @@
+// How the discovery and knowledge suites of `npm run eval` (issue 31 item 8) add their judgements up: one row per
+// language and measure, each judged item worth 0 to 1 (a hit is 1, a miss 0; "of the first three cards, the share that
+// fit" is its share), the row's rate the mean in %. The rows' baseline, its ratchet and the goals work as the intent
+// suite's do (scripts/eval-score.mjs): rates rounded down to one decimal, so the run that wrote them passes its check.
+// No I/O here.
+
+/** How many misses of a row the report lists. */
+export const MEASURE_MISSES_SHOWN = 10;
+
+/**
+ * Adds judged items up into rows, in the order of `languages` × `measures`. An item is `{ lang, measure, value, text,
+ * why, happened }`; `value` is 1 for a hit, 0 for a miss, or a share in between (a partial miss, listed with its why).
+ */
+export function tallyMeasures(items, { languages, measures }) {
+  const rows = new Map();
+  for (const lang of languages) for (const measure of measures) rows.set(`${lang}/${measure}`, null);
+  for (const item of items) {
+    const key = `${item.lang}/${item.measure}`;
+    if (!rows.has(key)) throw new Error(`unknown row ${key}`);
+    if (!(item.value >= 0 && item.value <= 1))
+      throw new Error(`${key}: value ${item.value} is not within 0 to 1`);
+    const row = rows.get(key) ?? {
+      lang: item.lang,
+      measure: item.measure,
+      n: 0,
+      sum: 0,
+      missCount: 0,
+      misses: [],
+    };
+    row.n++;
+    row.sum += item.value;
+    if (item.value < 1) {
+      row.missCount++;
+      if (row.misses.length < MEASURE_MISSES_SHOWN)
+        row.misses.push({ text: item.text, why: item.why, happened: item.happened });
+    }
+    rows.set(key, row);
+  }
+  return [...rows.values()]
+    .filter(Boolean)
+    .map((row) => ({ ...row, rate: row.n === 0 ? 0 : (row.sum * 100) / row.n }));
+}
+
+/** A rate as the baseline stores it: rounded down to one decimal (with a hair of slack for floating sums). */
+export const floorMeasure = (rate) => Math.floor(rate * 10 + 1e-7) / 10;
+
+/** The baseline's figures from a run: `{ en: { measure: rate, … }, de: … }`. */
+export function measureBaseline(rows) {
+  const rates = {};
+  for (const row of rows) {
+    rates[row.lang] ??= {};
+    rates[row.lang][row.measure] = floorMeasure(row.rate);
+  }
+  return rates;
+}
+
+/** The rows below the baseline's figure; rows the baseline does not have are not judged. */
+export function belowMeasureBaseline(rows, rates) {
+  const drops = [];
+  for (const row of rows) {
+    const floor = rates?.[row.lang]?.[row.measure];
+    if (typeof floor !== 'number') continue;
+    if (row.rate < floor - 1e-6) drops.push({ ...row, baseline: floor });
+  }
+  return drops;
+}
+
+/** The rows below their measure's goal. */
+export const unmetMeasureGoals = (rows, goals) => rows.filter((row) => row.rate < goals[row.measure]);
