@@ -1,13 +1,16 @@
 import type { KnowledgeHit } from '../core/engine';
+import { splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
-import { isWordForm, rankedWords, termForms } from './knowledge-terms';
+import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
 
 // Ranking a store's knowledge sections for a shopper's question (DESIGN "Store knowledge"). BM25F over the title
 // (weighted higher) and the text, on the catalog tokenizer's words under their English and German stems
 // (knowledge-terms.ts), with three additions for real questions: a German compound meets its head ("Versandkosten"
 // finds "Versand"), a typo meets the word ("retruns" finds "returns"), and a store-topic word meets the others of its
-// topic ("call" finds "Phone", question-synonyms.ts).
+// topic ("call" finds "Phone", question-synonyms.ts). German compounds are split over the index's own words, both
+// ways: a question's "Versandkosten" meets "Versand" and "Kosten", and a question's "Kosten" meets the text's
+// "Versandkosten" (core/german-words.ts); a verb the text or question split ("gibt … zurück") is one word again.
 //
 // Written here rather than taken from a search library (MiniSearch, Orama, lunr): the scoring needs two things those
 // do not offer together, a question word scored by the best of its two stems instead of their sum, and scores on a
@@ -44,6 +47,9 @@ const PREFIX_WEIGHT = 0.8;
 /** ... the head of a compound it is ("telefonnummer" → "telefon"), one typo away ("retruns" → "returns"), ... */
 const HEAD_WEIGHT = 0.9;
 const TYPO_WEIGHT = 0.75;
+/** ... a part of the question's compound ("versandkosten" → "kosten"), or a compound whose head it is. */
+const PART_WEIGHT = 0.85;
+const COMPOUND_WEIGHT = 0.7;
 /** ... or a word of its store topic ("call" → "phone", question-synonyms.ts). */
 const SYNONYM_WEIGHT = 0.6;
 /**
@@ -54,6 +60,9 @@ const PREFIX_MIN = 5;
 const HEAD_MIN = 5;
 /** A typo is looked for only in words this long; a shorter word is one letter from too many others. */
 const TYPO_MIN = 5;
+/** Parts of a compound are this long at least; a head found inside the index's compounds, this. */
+const COMPOUND_PART_MIN = 3;
+const COMPOUND_HEAD_MIN = 4;
 /** A short prefix may begin many words; the first this many in alphabetical order are taken. */
 const PREFIX_EXPANSIONS_MAX = 64;
 /** The fewest sections rarity is counted over (see `idf` below). */
@@ -154,6 +163,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
     add(section.title, titleCounts, TITLE_WEIGHT);
     if (section.context) add(section.context, titleCounts, CONTEXT_WEIGHT);
     textLengths.push(add(section.text, textCounts, 1));
+    // "Holen Sie Ihre Bestellung im Laden ab" also says "abholen"; the words themselves stay counted.
+    const joined = joinedVerbs(section.text);
+    if (joined.length > 0) add(joined.join(' '), textCounts, 1);
     for (const [id, title] of titleCounts) {
       postingSections[id].push(n);
       postingTitles[id].push(title);
@@ -211,6 +223,14 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       sortedWords ??= terms.filter(isWordForm).sort();
       return sortedWords;
     };
+    let reversedWords: string[] | undefined;
+    /** The indexed letter-only forms, each reversed, sorted: the compounds that end in a form are a range. */
+    const reversedList = () => {
+      reversedWords ??= terms.filter(isWordForm).map(reverse).sort();
+      return reversedWords;
+    };
+    /** Whether a word (part of a compound) is one of the index's own: one of its forms is indexed. */
+    const isKnown = (part: string) => termForms(part).some((form) => termIds.has(form));
     let deletions: Map<string, number[]> | undefined;
     /** Every indexed word and each of its one-letter deletions → the words (SymSpell, distance 1); built on first use. */
     const deletionIndex = () => {
@@ -250,6 +270,27 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         for (let n = form.length - 1; n >= HEAD_MIN; n--) put(termIds.get(form.slice(0, n)), HEAD_WEIGHT);
       }
       for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
+      // A compound of the index's words: each part is looked for.
+      const parts = isWordForm(word) ? splitCompound(word, isKnown, COMPOUND_PART_MIN) : null;
+      for (const part of parts ?? []) for (const form of termForms(part)) put(termIds.get(form), PART_WEIGHT);
+      // A compound of the index whose head the word is, its other part one of the index's words too.
+      for (const form of forms) {
+        if (form.length < COMPOUND_HEAD_MIN || !isWordForm(form)) continue;
+        const list = reversedList();
+        const tail = reverse(form);
+        for (
+          let at = lowerBound(list, tail), taken = 0;
+          at < list.length && taken < PREFIX_EXPANSIONS_MAX;
+          at++
+        ) {
+          if (!list[at].startsWith(tail)) break;
+          taken++;
+          const compound = reverse(list[at]);
+          const modifier = compound.slice(0, compound.length - form.length);
+          if (modifier.length >= COMPOUND_PART_MIN && isCompoundModifier(modifier, isKnown))
+            put(termIds.get(compound), COMPOUND_WEIGHT);
+        }
+      }
       if (found.size > 0) return found;
       for (const form of forms) {
         if (form.length < TYPO_MIN || !isWordForm(form)) continue;
@@ -267,7 +308,10 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       size: count,
       search(query, limit = 3) {
         if (count === 0 || limit <= 0) return [];
-        const words = [...new Set(rankedWords(query))].slice(0, QUERY_WORDS_MAX);
+        const words = [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(
+          0,
+          QUERY_WORDS_MAX,
+        );
         const scores = new Float64Array(count);
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
@@ -327,6 +371,19 @@ function lowerBound(list: readonly string[], value: string): number {
     else high = mid;
   }
   return low;
+}
+
+const reverse = (word: string): string => [...word].reverse().join('');
+
+/** Whether the front of a compound is a known word, with or without a linking "s", "es", "n", "en" or "e". */
+function isCompoundModifier(modifier: string, isKnown: (part: string) => boolean): boolean {
+  if (isKnown(modifier)) return true;
+  for (const link of ['s', 'es', 'n', 'en', 'e']) {
+    if (modifier.endsWith(link) && modifier.length - link.length >= COMPOUND_PART_MIN) {
+      if (isKnown(modifier.slice(0, -link.length))) return true;
+    }
+  }
+  return false;
 }
 
 /** A word and each word made by deleting one of its letters. */
