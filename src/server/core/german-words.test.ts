@@ -53,7 +53,9 @@ describe('separatedVerbs', () => {
     expect(words('Gibt man getragene Schuhe zurück?')).toEqual(['zurückgibt']);
     expect(words('Holen Sie Ihre Bestellung im Laden ab.')).toEqual(['abholen']);
     // A noun inside the clause is not its verb: "Paket" is capitalized, "kommt" is the verb.
-    expect(words('Ihr Paket kommt innerhalb von 3 Tagen an, und wir schicken eine E-Mail.')).toEqual(['ankommt']);
+    expect(words('Ihr Paket kommt innerhalb von 3 Tagen an, und wir schicken eine E-Mail.')).toEqual([
+      'ankommt',
+    ]);
     expect(words('wann kommt meine bestellung an')).toEqual(['ankommt']);
   });
 

@@ -186,7 +186,11 @@ describe('German word forms in the index', () => {
       text: 'Die Lieferung innerhalb Deutschlands dauert 2 Tage. Die Kosten trägt ab 50 € der Shop.',
       source: null,
     },
-    { title: 'Abholung', text: 'Holen Sie Ihre Bestellung im Laden in Berlin ab, meist nach 2 Stunden.', source: null },
+    {
+      title: 'Abholung',
+      text: 'Holen Sie Ihre Bestellung im Laden in Berlin ab, meist nach 2 Stunden.',
+      source: null,
+    },
     { title: 'Gebühren', text: 'Für Rücksendungen aus dem Ausland fallen Rücksendekosten an.', source: null },
   ];
   const german = (query: string) => titles(query, GERMAN);
