@@ -32,6 +32,11 @@ export interface KnowledgeIndex {
   readonly size: number;
   /** The sections that answer `query`, best first, at most `limit` (default 3); none for an unrelated question. */
   search(query: string, limit?: number): KnowledgeHit[];
+  /**
+   * The question's ranked words, and for each its score in every section (0 where it is not found), on the same
+   * scale as `search`: for choosing the lines of a section that answer (knowledge-passage.ts).
+   */
+  wordScores(query: string): { words: string[]; scores: Float64Array[] };
 }
 
 /** BM25's term-frequency saturation; the usual value. */
@@ -304,43 +309,56 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       return found;
     };
 
+    /** The question's words that are ranked: distinct, the first QUERY_WORDS_MAX, split verbs joined where found. */
+    const questionWords = (query: string): string[] =>
+      [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(0, QUERY_WORDS_MAX);
+    /**
+     * One question word's score in each section, into `best`: its best match there ("shipping" found as "ship" and as
+     * "shipping" is still one word of the question). Marks in `titled` the sections whose title holds it.
+     */
+    const scoreWord = (word: string, best: Float64Array, titled?: Uint8Array) => {
+      for (const [id, weight] of matchesOf(word)) {
+        const list = postingSections[id];
+        const held = strength[id];
+        const titles = inTitle[id];
+        const factor = weight * rarity[id];
+        for (let j = 0; j < list.length; j++) {
+          const n = list[j];
+          const value = factor * held[j];
+          if (titled && titles[j]) titled[n] = 1;
+          if (value > best[n]) best[n] = value;
+        }
+      }
+    };
+
     return {
       size: count,
+      wordScores(query) {
+        const words = count === 0 ? [] : questionWords(query);
+        return {
+          words,
+          scores: words.map((word) => {
+            const best = new Float64Array(count);
+            scoreWord(word, best);
+            return best;
+          }),
+        };
+      },
       search(query, limit = 3) {
         if (count === 0 || limit <= 0) return [];
-        const words = [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(
-          0,
-          QUERY_WORDS_MAX,
-        );
+        const words = questionWords(query);
         const scores = new Float64Array(count);
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
-        const touched: number[] = [];
         for (const word of words) {
-          // A word scores in a section by its best match there: "shipping" found as "ship" and as "shipping" is
-          // still one word of the question.
-          for (const [id, weight] of matchesOf(word)) {
-            const list = postingSections[id];
-            const held = strength[id];
-            const titles = inTitle[id];
-            const factor = weight * rarity[id];
-            for (let j = 0; j < list.length; j++) {
-              const n = list[j];
-              const value = factor * held[j];
-              if (titles[j]) titled[n] = 1;
-              if (value > best[n]) {
-                if (best[n] === 0) touched.push(n);
-                best[n] = value;
-              }
-            }
-          }
-          for (const n of touched) {
+          best.fill(0);
+          scoreWord(word, best, titled);
+          for (let n = 0; n < count; n++) {
+            if (best[n] === 0) continue;
             scores[n] += best[n];
             matched[n]++;
-            best[n] = 0;
           }
-          touched.length = 0;
         }
         const ranked: number[] = [];
         for (let n = 0; n < count; n++) {
