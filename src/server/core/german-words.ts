@@ -275,14 +275,15 @@ export function splitCompound(
   for (let i = n - minPart; i >= 0; i--) {
     let chosen: string[] | null = null;
     for (let j = n; j >= i + minPart; j--) {
-      const part = word.slice(i, j);
+      let known: boolean | undefined;
       for (const link of LINKS) {
         const next = j + link.length;
         if (next > n || word.slice(j, next) !== link) continue;
         const rest = best[next];
-        if (rest === null) continue;
-        if (!isKnown(part)) continue;
-        if (chosen === null || rest.length + 1 < chosen.length) chosen = [part, ...rest];
+        if (rest === null || (chosen !== null && rest.length + 1 >= chosen.length)) continue;
+        // The lexicon is asked once per part, and only for a part that would make a better split.
+        known ??= isKnown(word.slice(i, j));
+        if (known) chosen = [word.slice(i, j), ...rest];
       }
     }
     best[i] = chosen;

@@ -1,5 +1,5 @@
 import type { KnowledgeHit } from '../core/engine';
-import { splitCompound } from '../core/german-words';
+import { germanKey, splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
 import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
@@ -68,6 +68,11 @@ const TYPO_MIN = 5;
 /** Parts of a compound are this long at least; a head found inside the index's compounds, this. */
 const COMPOUND_PART_MIN = 3;
 const COMPOUND_HEAD_MIN = 4;
+/**
+ * Longer question words are not split: splitting costs the square of a word's length, and German's long compounds
+ * ("Rücksendeetikettenausdruck") stay under it.
+ */
+const COMPOUND_MAX = 40;
 /** A short prefix may begin many words; the first this many in alphabetical order are taken. */
 const PREFIX_EXPANSIONS_MAX = 64;
 /** The fewest sections rarity is counted over (see `idf` below). */
@@ -103,14 +108,15 @@ export function createKnowledgeIndex(sections: readonly KnowledgeSection[]): Kno
 
 /**
  * {@link createKnowledgeIndex} a slice of text at a time, giving the event loop back between slices: 500 sections of
- * 20,000 characters take about a second to index, which must not hold up every other request of the service.
+ * 20,000 characters take about a second to index, which must not hold up every other request of the service. A slice
+ * is 80,000 characters, some 15 ms of work with the German forms (termForms: three stemmers per new word).
  *
  * @example
  * const index = await buildKnowledgeIndex(sections);
  */
 export async function buildKnowledgeIndex(
   sections: readonly KnowledgeSection[],
-  sliceChars = 200_000,
+  sliceChars = 80_000,
 ): Promise<KnowledgeIndex> {
   const builder = indexBuilder(sections);
   while (builder.addSections(sliceChars)) await new Promise((resolve) => setImmediate(resolve));
@@ -212,6 +218,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
     // The counts are in `strength` and `inTitle` now; the index lives as long as the widget's knowledge does.
     postingTitles.length = 0;
     postingTexts.length = 0;
+    // The words themselves stay (not the stop words), as the lexicon compounds are split over.
+    const indexedWords = new Set<string>();
+    for (const [word, ids] of idsOfWord) if (ids.length > 0) indexedWords.add(word);
     idsOfWord.clear();
     // Inverse document frequency on a fixed scale: 1 for a word of one section, falling towards 0 for a word of all.
     // Counted as if there were at least RARITY_SECTIONS sections: in a store's two sections "Shipping" and "Returns"
@@ -234,8 +243,11 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       reversedWords ??= terms.filter(isWordForm).map(reverse).sort();
       return reversedWords;
     };
-    /** Whether a word (part of a compound) is one of the index's own: one of its forms is indexed. */
-    const isKnown = (part: string) => termForms(part).some((form) => termIds.has(form));
+    /**
+     * Whether a word (part of a compound) is one of the index's own: a word of its texts, or a form of one by its
+     * German key ("liefer" of "Lieferung"). Asked for every piece of a question word, so cheaper than `termForms`.
+     */
+    const isKnown = (part: string) => indexedWords.has(part) || termIds.has(germanKey(part));
     let deletions: Map<string, number[]> | undefined;
     /** Every indexed word and each of its one-letter deletions → the words (SymSpell, distance 1); built on first use. */
     const deletionIndex = () => {
@@ -276,7 +288,8 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       }
       for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
       // A compound of the index's words: each part is looked for.
-      const parts = isWordForm(word) ? splitCompound(word, isKnown, COMPOUND_PART_MIN) : null;
+      const parts =
+        isWordForm(word) && word.length <= COMPOUND_MAX ? splitCompound(word, isKnown, COMPOUND_PART_MIN) : null;
       for (const part of parts ?? []) for (const form of termForms(part)) put(termIds.get(form), PART_WEIGHT);
       // A compound of the index whose head the word is, its other part one of the index's words too.
       for (const form of forms) {
