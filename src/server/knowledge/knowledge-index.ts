@@ -289,7 +289,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
       // A compound of the index's words: each part is looked for.
       const parts =
-        isWordForm(word) && word.length <= COMPOUND_MAX ? splitCompound(word, isKnown, COMPOUND_PART_MIN) : null;
+        isWordForm(word) && word.length <= COMPOUND_MAX
+          ? splitCompound(word, isKnown, COMPOUND_PART_MIN)
+          : null;
       for (const part of parts ?? []) for (const form of termForms(part)) put(termIds.get(form), PART_WEIGHT);
       // A compound of the index whose head the word is, its other part one of the index's words too.
       for (const form of forms) {
