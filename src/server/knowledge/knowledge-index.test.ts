@@ -172,6 +172,56 @@ describe('createKnowledgeIndex().search()', () => {
   });
 });
 
+describe('German word forms in the index', () => {
+  // A German store's sections, in words other than the questions': the nouns where a question has verbs, the parts
+  // where it has a compound, and the other way round.
+  const GERMAN: KnowledgeSection[] = [
+    {
+      title: 'Rückgabe',
+      text: 'Alles, was Sie bei uns gekauft haben, können Sie 30 Tage lang zurückschicken. Schuhe bitte nur drinnen anprobieren.',
+      source: null,
+    },
+    {
+      title: 'Versand',
+      text: 'Die Lieferung innerhalb Deutschlands dauert 2 Tage. Die Kosten trägt ab 50 € der Shop.',
+      source: null,
+    },
+    {
+      title: 'Abholung',
+      text: 'Holen Sie Ihre Bestellung im Laden in Berlin ab, meist nach 2 Stunden.',
+      source: null,
+    },
+    { title: 'Gebühren', text: 'Für Rücksendungen aus dem Ausland fallen Rücksendekosten an.', source: null },
+  ];
+  const german = (query: string) => titles(query, GERMAN);
+
+  it('finds the noun of a separable verb: "zurückgeben" finds "Rückgabe", also split as "gibt … zurück"', () => {
+    expect(german('zurückgeben')[0]).toBe('Rückgabe');
+    expect(german('Kann ich Schuhe zurückgeben, die ich schon gekauft habe?')[0]).toBe('Rückgabe');
+    expect(german('Wie gibt man Schuhe zurück?')[0]).toBe('Rückgabe');
+  });
+
+  it('splits a question’s compound over the index’s words: "Versandkosten" finds "Versand" and "Kosten"', () => {
+    expect(german('Versandkosten')[0]).toBe('Versand');
+    expect(german('Lieferkosten nach Deutschland?')[0]).toBe('Versand');
+  });
+
+  it('meets "Lieferzeit" with "Lieferung", and "abholen" with the text’s "Holen Sie … ab"', () => {
+    expect(german('Lieferzeit')[0]).toBe('Versand');
+    expect(german('Kann ich im Laden abholen?')[0]).toBe('Abholung');
+    expect(german('Wann kann ich die Bestellung abholen?')[0]).toBe('Abholung');
+  });
+
+  it('finds a compound of the text by its head, when its other part is a word of the index too', () => {
+    // "Rücksendekosten": "Rücksendung" is in the text, so "kosten" is found inside it.
+    expect(german('Kosten für Rücksendungen')[0]).toBe('Gebühren');
+  });
+
+  it('does not split a compound whose part the index does not know: "Wanderschuhe" is not "Schuhe"', () => {
+    expect(german('Habt ihr Wanderschuhe?')).toEqual([]);
+  });
+});
+
 describe('buildKnowledgeIndex()', () => {
   it('builds the same index as createKnowledgeIndex, giving the event loop back between slices of text', async () => {
     const long = Array.from({ length: 40 }, (_, i) => ({

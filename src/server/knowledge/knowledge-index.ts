@@ -1,13 +1,16 @@
 import type { KnowledgeHit } from '../core/engine';
+import { germanKey, splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
-import { isWordForm, rankedWords, termForms } from './knowledge-terms';
+import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
 
 // Ranking a store's knowledge sections for a shopper's question (DESIGN "Store knowledge"). BM25F over the title
 // (weighted higher) and the text, on the catalog tokenizer's words under their English and German stems
 // (knowledge-terms.ts), with three additions for real questions: a German compound meets its head ("Versandkosten"
 // finds "Versand"), a typo meets the word ("retruns" finds "returns"), and a store-topic word meets the others of its
-// topic ("call" finds "Phone", question-synonyms.ts).
+// topic ("call" finds "Phone", question-synonyms.ts). German compounds are split over the index's own words, both
+// ways: a question's "Versandkosten" meets "Versand" and "Kosten", and a question's "Kosten" meets the text's
+// "Versandkosten" (core/german-words.ts); a verb the text or question split ("gibt … zurück") is one word again.
 //
 // Written here rather than taken from a search library (MiniSearch, Orama, lunr): the scoring needs two things those
 // do not offer together, a question word scored by the best of its two stems instead of their sum, and scores on a
@@ -29,6 +32,11 @@ export interface KnowledgeIndex {
   readonly size: number;
   /** The sections that answer `query`, best first, at most `limit` (default 3); none for an unrelated question. */
   search(query: string, limit?: number): KnowledgeHit[];
+  /**
+   * The question's ranked words, and for each its score in every section (0 where it is not found), on the same
+   * scale as `search`: for choosing the lines of a section that answer (knowledge-passage.ts).
+   */
+  wordScores(query: string): { words: string[]; scores: Float64Array[] };
 }
 
 /** BM25's term-frequency saturation; the usual value. */
@@ -44,6 +52,9 @@ const PREFIX_WEIGHT = 0.8;
 /** ... the head of a compound it is ("telefonnummer" → "telefon"), one typo away ("retruns" → "returns"), ... */
 const HEAD_WEIGHT = 0.9;
 const TYPO_WEIGHT = 0.75;
+/** ... a part of the question's compound ("versandkosten" → "kosten"), or a compound whose head it is. */
+const PART_WEIGHT = 0.85;
+const COMPOUND_WEIGHT = 0.7;
 /** ... or a word of its store topic ("call" → "phone", question-synonyms.ts). */
 const SYNONYM_WEIGHT = 0.6;
 /**
@@ -54,6 +65,14 @@ const PREFIX_MIN = 5;
 const HEAD_MIN = 5;
 /** A typo is looked for only in words this long; a shorter word is one letter from too many others. */
 const TYPO_MIN = 5;
+/** Parts of a compound are this long at least; a head found inside the index's compounds, this. */
+const COMPOUND_PART_MIN = 3;
+const COMPOUND_HEAD_MIN = 4;
+/**
+ * Longer question words are not split: splitting costs the square of a word's length, and German's long compounds
+ * ("Rücksendeetikettenausdruck") stay under it.
+ */
+const COMPOUND_MAX = 40;
 /** A short prefix may begin many words; the first this many in alphabetical order are taken. */
 const PREFIX_EXPANSIONS_MAX = 64;
 /** The fewest sections rarity is counted over (see `idf` below). */
@@ -89,14 +108,15 @@ export function createKnowledgeIndex(sections: readonly KnowledgeSection[]): Kno
 
 /**
  * {@link createKnowledgeIndex} a slice of text at a time, giving the event loop back between slices: 500 sections of
- * 20,000 characters take about a second to index, which must not hold up every other request of the service.
+ * 20,000 characters take about a second to index, which must not hold up every other request of the service. A slice
+ * is 80,000 characters, some 15 ms of work with the German forms (termForms: three stemmers per new word).
  *
  * @example
  * const index = await buildKnowledgeIndex(sections);
  */
 export async function buildKnowledgeIndex(
   sections: readonly KnowledgeSection[],
-  sliceChars = 200_000,
+  sliceChars = 80_000,
 ): Promise<KnowledgeIndex> {
   const builder = indexBuilder(sections);
   while (builder.addSections(sliceChars)) await new Promise((resolve) => setImmediate(resolve));
@@ -154,6 +174,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
     add(section.title, titleCounts, TITLE_WEIGHT);
     if (section.context) add(section.context, titleCounts, CONTEXT_WEIGHT);
     textLengths.push(add(section.text, textCounts, 1));
+    // "Holen Sie Ihre Bestellung im Laden ab" also says "abholen"; the words themselves stay counted.
+    const joined = joinedVerbs(section.text);
+    if (joined.length > 0) add(joined.join(' '), textCounts, 1);
     for (const [id, title] of titleCounts) {
       postingSections[id].push(n);
       postingTitles[id].push(title);
@@ -195,6 +218,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
     // The counts are in `strength` and `inTitle` now; the index lives as long as the widget's knowledge does.
     postingTitles.length = 0;
     postingTexts.length = 0;
+    // The words themselves stay (not the stop words), as the lexicon compounds are split over.
+    const indexedWords = new Set<string>();
+    for (const [word, ids] of idsOfWord) if (ids.length > 0) indexedWords.add(word);
     idsOfWord.clear();
     // Inverse document frequency on a fixed scale: 1 for a word of one section, falling towards 0 for a word of all.
     // Counted as if there were at least RARITY_SECTIONS sections: in a store's two sections "Shipping" and "Returns"
@@ -211,6 +237,17 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       sortedWords ??= terms.filter(isWordForm).sort();
       return sortedWords;
     };
+    let reversedWords: string[] | undefined;
+    /** The indexed letter-only forms, each reversed, sorted: the compounds that end in a form are a range. */
+    const reversedList = () => {
+      reversedWords ??= terms.filter(isWordForm).map(reverse).sort();
+      return reversedWords;
+    };
+    /**
+     * Whether a word (part of a compound) is one of the index's own: a word of its texts, or a form of one by its
+     * German key ("liefer" of "Lieferung"). Asked for every piece of a question word, so cheaper than `termForms`.
+     */
+    const isKnown = (part: string) => indexedWords.has(part) || termIds.has(germanKey(part));
     let deletions: Map<string, number[]> | undefined;
     /** Every indexed word and each of its one-letter deletions → the words (SymSpell, distance 1); built on first use. */
     const deletionIndex = () => {
@@ -250,6 +287,30 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         for (let n = form.length - 1; n >= HEAD_MIN; n--) put(termIds.get(form.slice(0, n)), HEAD_WEIGHT);
       }
       for (const form of synonymForms(word)) put(termIds.get(form), SYNONYM_WEIGHT);
+      // A compound of the index's words: each part is looked for.
+      const parts =
+        isWordForm(word) && word.length <= COMPOUND_MAX
+          ? splitCompound(word, isKnown, COMPOUND_PART_MIN)
+          : null;
+      for (const part of parts ?? []) for (const form of termForms(part)) put(termIds.get(form), PART_WEIGHT);
+      // A compound of the index whose head the word is, its other part one of the index's words too.
+      for (const form of forms) {
+        if (form.length < COMPOUND_HEAD_MIN || !isWordForm(form)) continue;
+        const list = reversedList();
+        const tail = reverse(form);
+        for (
+          let at = lowerBound(list, tail), taken = 0;
+          at < list.length && taken < PREFIX_EXPANSIONS_MAX;
+          at++
+        ) {
+          if (!list[at].startsWith(tail)) break;
+          taken++;
+          const compound = reverse(list[at]);
+          const modifier = compound.slice(0, compound.length - form.length);
+          if (modifier.length >= COMPOUND_PART_MIN && isCompoundModifier(modifier, isKnown))
+            put(termIds.get(compound), COMPOUND_WEIGHT);
+        }
+      }
       if (found.size > 0) return found;
       for (const form of forms) {
         if (form.length < TYPO_MIN || !isWordForm(form)) continue;
@@ -263,40 +324,56 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
       return found;
     };
 
+    /** The question's words that are ranked: distinct, the first QUERY_WORDS_MAX, split verbs joined where found. */
+    const questionWords = (query: string): string[] =>
+      [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(0, QUERY_WORDS_MAX);
+    /**
+     * One question word's score in each section, into `best`: its best match there ("shipping" found as "ship" and as
+     * "shipping" is still one word of the question). Marks in `titled` the sections whose title holds it.
+     */
+    const scoreWord = (word: string, best: Float64Array, titled?: Uint8Array) => {
+      for (const [id, weight] of matchesOf(word)) {
+        const list = postingSections[id];
+        const held = strength[id];
+        const titles = inTitle[id];
+        const factor = weight * rarity[id];
+        for (let j = 0; j < list.length; j++) {
+          const n = list[j];
+          const value = factor * held[j];
+          if (titled && titles[j]) titled[n] = 1;
+          if (value > best[n]) best[n] = value;
+        }
+      }
+    };
+
     return {
       size: count,
+      wordScores(query) {
+        const words = count === 0 ? [] : questionWords(query);
+        return {
+          words,
+          scores: words.map((word) => {
+            const best = new Float64Array(count);
+            scoreWord(word, best);
+            return best;
+          }),
+        };
+      },
       search(query, limit = 3) {
         if (count === 0 || limit <= 0) return [];
-        const words = [...new Set(rankedWords(query))].slice(0, QUERY_WORDS_MAX);
+        const words = questionWords(query);
         const scores = new Float64Array(count);
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
-        const touched: number[] = [];
         for (const word of words) {
-          // A word scores in a section by its best match there: "shipping" found as "ship" and as "shipping" is
-          // still one word of the question.
-          for (const [id, weight] of matchesOf(word)) {
-            const list = postingSections[id];
-            const held = strength[id];
-            const titles = inTitle[id];
-            const factor = weight * rarity[id];
-            for (let j = 0; j < list.length; j++) {
-              const n = list[j];
-              const value = factor * held[j];
-              if (titles[j]) titled[n] = 1;
-              if (value > best[n]) {
-                if (best[n] === 0) touched.push(n);
-                best[n] = value;
-              }
-            }
-          }
-          for (const n of touched) {
+          best.fill(0);
+          scoreWord(word, best, titled);
+          for (let n = 0; n < count; n++) {
+            if (best[n] === 0) continue;
             scores[n] += best[n];
             matched[n]++;
-            best[n] = 0;
           }
-          touched.length = 0;
         }
         const ranked: number[] = [];
         for (let n = 0; n < count; n++) {
@@ -327,6 +404,19 @@ function lowerBound(list: readonly string[], value: string): number {
     else high = mid;
   }
   return low;
+}
+
+const reverse = (word: string): string => [...word].reverse().join('');
+
+/** Whether the front of a compound is a known word, with or without a linking "s", "es", "n", "en" or "e". */
+function isCompoundModifier(modifier: string, isKnown: (part: string) => boolean): boolean {
+  if (isKnown(modifier)) return true;
+  for (const link of ['s', 'es', 'n', 'en', 'e']) {
+    if (modifier.endsWith(link) && modifier.length - link.length >= COMPOUND_PART_MIN) {
+      if (isKnown(modifier.slice(0, -link.length))) return true;
+    }
+  }
+  return false;
 }
 
 /** A word and each word made by deleting one of its letters. */

@@ -1,5 +1,6 @@
 import { stemmer as englishStem } from '@orama/stemmers/english';
 import { stemmer as germanStem } from '@orama/stemmers/german';
+import { germanKey, separatedVerbs } from '../core/german-words';
 import { isSearchWord, searchWords } from '../core/search-words';
 import { QUESTION_STOP_WORDS } from './question-stop-words';
 
@@ -8,10 +9,14 @@ import { QUESTION_STOP_WORDS } from './question-stop-words';
 // "Versand"), so every word is stemmed with Snowball, the stemmer the field uses for both languages. A question and a
 // section may each be English or German, and a short question says too little to tell which: a word is indexed and
 // searched under both its English and its German stem, and a question's word scores by its best form
-// (knowledge-index.ts), so a form that means nothing in one language costs nothing.
+// (knowledge-index.ts), so a form that means nothing in one language costs nothing. Snowball knows neither German
+// particles nor vowel changes ("zurückgeben" → "zuruckgeb", "Rückgabe" → "ruckgab"): a word's German key
+// (core/german-words.ts: "ruckgeb" for both) is a third form.
 
 const NONE: readonly string[] = [];
 const LETTERS_ONLY = /^\p{L}+$/u;
+/** A German key this short is left out: CISTEM cuts "versenden" to "ver", which says little. */
+const KEY_MIN = 4;
 const cache = new Map<string, readonly string[]>();
 
 /**
@@ -33,16 +38,34 @@ export function termForms(word: string): readonly string[] {
   else {
     const en = englishStem(word);
     const de = germanStem(word);
-    forms = en === de ? [en] : [en, de];
+    const key = germanKey(word);
+    forms = [...new Set([en, de, ...(key.length >= KEY_MIN ? [key] : [])])];
   }
   if (cache.size >= 200_000) cache.clear();
   cache.set(word, forms);
   return forms;
 }
 
-/** The tokenizer's words of a text that have forms, in order, repeats included. */
-export const rankedWords = (text: string): string[] =>
-  searchWords(text).filter((w) => termForms(w).length > 0);
+/**
+ * The tokenizer's words of a text that have forms, in order, repeats included; a German verb the text split is one
+ * word again ("Wie gebe ich das zurück?" → "zurückgebe" in place of "gebe" and "zurück") where `joins` accepts the
+ * joined word (the index: when it holds it; "Habt ihr samstags auf?" is asked with "samstags" alone).
+ */
+export function rankedWords(text: string, joins: (word: string) => boolean = () => true): string[] {
+  const words = searchWords(text);
+  for (const { verb, particle, word } of separatedVerbs(text)) {
+    if (!joins(word)) continue;
+    const at = words.lastIndexOf(particle);
+    const from = at > 0 ? words.lastIndexOf(verb, at - 1) : -1;
+    if (from < 0) continue;
+    words[from] = word;
+    words.splice(at, 1);
+  }
+  return words.filter((w) => termForms(w).length > 0);
+}
+
+/** The verbs a text split, joined back (core/german-words.ts), indexed beside the text's own words. */
+export const joinedVerbs = (text: string): string[] => separatedVerbs(text).map((v) => v.word);
 
 /** Whether a form may match by prefix or typo: letters only (a number must match exactly: "30" is not "300"). */
 export const isWordForm = (form: string): boolean => LETTERS_ONLY.test(form);

@@ -4,7 +4,8 @@
 // which reads well in a narrow chat bubble and on a screen reader.
 
 const ROW = /^\s*\|?(.*?)\|?\s*$/;
-const SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+/** A table's second line: "| --- | :---: |". */
+export const SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
 const cells = (line: string): string[] => (ROW.exec(line)?.[1] ?? '').split('|').map((cell) => cell.trim());
 

@@ -14,7 +14,8 @@ import {
   type ReplyEvent,
 } from '../../core/engine';
 import { detectLanguage, type ReplyLanguage, replyLanguage } from '../../core/reply-language';
-import { tablesAsLists } from '../../knowledge/tables-as-lists';
+import { passageOf } from '../../knowledge/knowledge-passage';
+import { asksForWholeSection } from '../../knowledge/whole-section-request';
 import {
   type CancelOrderState,
   canCancelOrders,
@@ -52,8 +53,10 @@ type Emit = (event: ReplyEvent) => Promise<void>;
 const NO_FACETS: CatalogFacets = { brands: [], categories: [] };
 const DROP = /^(?:cancel|stop|never ?mind|forget it|abbrechen|egal|vergiss es)\b/i;
 const NAME_KEYS = ['firstName', 'first_name', 'givenName', 'name', 'fullName', 'full_name'];
-/** A knowledge section is quoted up to about this many characters, cut at a paragraph. */
-const SECTION_MAX = 1_200;
+/** An answer from the store's knowledge is at most this long (DESIGN "Answers that fit the question")... */
+const KNOWLEDGE_ANSWER_MAX = 600;
+/** ... unless the shopper asks for the whole section, which is quoted up to this many characters. */
+const WHOLE_SECTION_MAX = 8_000;
 /** Added to a general "when does my order arrive?" so the shipping section is found whatever words it uses. */
 const DELIVERY_QUERY = 'shipping delivery time days versand lieferung lieferzeit tage';
 const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt telefon erreichbar';
@@ -162,7 +165,9 @@ export function createLocalEngine(): AssistantEngine {
             language,
           );
           if (hit) {
-            await say(`${sectionAnswer(hit, p)}\n\n${p.orderLookupOffer}`);
+            await say(
+              `${sectionAnswer(hit, p, message, p.orderLookupOffer.length + 2)}\n\n${p.orderLookupOffer}`,
+            );
             return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };
           }
         }
@@ -195,13 +200,13 @@ export function createLocalEngine(): AssistantEngine {
       // A store question ("can I return worn shoes?") is answered from the knowledge even when it names a product;
       // a product request ("waterproof running shoes under 150") from the catalog, saying so when nothing fits.
       if (best && (has(words, 'store') || !constraints.asksForProducts)) {
-        await say(sectionAnswer(best, p));
+        await say(sectionAnswer(best, p, message));
         return { state: {} };
       }
       if (await answerProductRequest(turn, constraints, language, emit, !constraints.asksForProducts))
         return { state: {} };
       if (best) {
-        await say(sectionAnswer(best, p));
+        await say(sectionAnswer(best, p, message));
         return { state: {} };
       }
       await say(`${p.sorryNothing} ${capabilities(turn, p, canCancelOrders(turn, cancelAction), language)}`);
@@ -228,9 +233,11 @@ async function handOver(turn: EngineTurn, language: ReplyLanguage, emit: Emit): 
   }
   const p = PHRASES[language];
   const contact = pickSection(await turn.tools.searchKnowledge(CONTACT_QUERY, 4), language);
+  const intro = p.personNoHandoff(failed);
   await streamText(
     contact
-      ? `${p.personNoHandoff(failed)}\n\n**${contact.title}**\n\n${clipSection(contact.text)}`
+      ? // The contact section's lines about reaching the team (email, phone, hours), under its title.
+        `${intro}\n\n${quoteSection(contact, p, CONTACT_QUERY, `**${contact.title}**`, intro.length + 2)}`
       : p.personNoContact(failed),
     emit,
   );
@@ -241,15 +248,44 @@ function pickSection(hits: KnowledgeHit[], language: ReplyLanguage): KnowledgeHi
   return hits.find((h) => detectLanguage(`${h.title} ${h.text}`) === language) ?? hits[0];
 }
 
-/** "From our "Shipping" information:" and the section, cut at a paragraph when long. */
-const sectionAnswer = (hit: KnowledgeHit, p: Phrases): string =>
-  `${p.fromSection(hit.title)}\n\n${clipSection(hit.text)}`;
+/**
+ * "From our "Shipping" information:" and the passage of the section that answers `question` (knowledge-passage.ts),
+ * the whole answer within KNOWLEDGE_ANSWER_MAX characters (less `reserved`, for what follows it), or the whole
+ * section when the shopper asks for it ("show me the whole return policy").
+ */
+const sectionAnswer = (hit: KnowledgeHit, p: Phrases, question: string, reserved = 0): string =>
+  quoteSection(hit, p, question, p.fromSection(hit.title), reserved);
 
-function clipSection(text: string): string {
-  const trimmed = tablesAsLists(text).trim();
-  if (trimmed.length <= SECTION_MAX) return trimmed;
-  const cut = trimmed.lastIndexOf('\n\n', SECTION_MAX);
-  return `${trimmed.slice(0, cut > SECTION_MAX / 3 ? cut : SECTION_MAX).trimEnd()}…`;
+/**
+ * A heading line, the passage, and where the rest is: a link to the document the section came from, else, when the
+ * passage is not all of it, how to ask for the rest. A passage is the merchant's own markdown, never more.
+ */
+function quoteSection(
+  hit: KnowledgeHit,
+  p: Phrases,
+  question: string,
+  heading: string,
+  reserved: number,
+): string {
+  const link = hit.source ? p.sectionSource(markdownLink(hit.title, hit.source)) : '';
+  const footerRoom = (link || p.wholeSectionHint(hit.title)).length + 2;
+  const room = KNOWLEDGE_ANSWER_MAX - reserved - heading.length - 2 - footerRoom;
+  const passage = passageOf(hit, question, Math.max(room, 120), {
+    whole: asksForWholeSection(question),
+    wholeMaxChars: WHOLE_SECTION_MAX,
+  });
+  const footer = link || (passage.whole ? '' : p.wholeSectionHint(hit.title));
+  return [heading, passage.text, footer].filter(Boolean).join('\n\n');
+}
+
+/** A markdown link to a knowledge document: its text escaped, the URL's spaces and brackets encoded. */
+function markdownLink(text: string, url: string): string {
+  const label = text.replace(/[\\[\]*_`<>]/g, (c) => `\\${c}`);
+  const href = url.replace(
+    /[\s()<>]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `[${label}](${href})`;
 }
 
 /**

@@ -66,6 +66,9 @@ export const PHRASES = {
     askYesNo: (what: string) => `Should I go ahead with ${what}? (yes or no)`,
     orderLookupOffer: 'If you tell me your order number, I can look up where your order is.',
     fromSection: (title: string) => `From our "${title}" information:`,
+    // Under a passage of a section (knowledge-passage.ts): where the rest is.
+    wholeSectionHint: (title: string) => `Ask me for the whole "${title}" section to read all of it.`,
+    sectionSource: (link: string) => `Read more: ${link}`,
     // A widget with no one to hand to (no agents), or a handoff that did not go through (`failed`).
     personNoHandoff: (failed: boolean) =>
       `${failed ? "I couldn't hand you over to a person just now" : "I can't hand you over to a person in this chat"}, ` +
@@ -169,6 +172,9 @@ export const PHRASES = {
     askYesNo: (what: string) => `Soll ich das tun: ${what}? (ja oder nein)`,
     orderLookupOffer: 'Wenn Sie mir Ihre Bestellnummer nennen, sehe ich nach, wo Ihre Bestellung gerade ist.',
     fromSection: (title: string) => `Aus unseren Informationen zu „${title}“:`,
+    wholeSectionHint: (title: string) =>
+      `Fragen Sie mich nach dem ganzen Abschnitt „${title}“, um alles zu lesen.`,
+    sectionSource: (link: string) => `Mehr dazu: ${link}`,
     personNoHandoff: (failed: boolean) =>
       `${failed ? 'Ich konnte Sie gerade nicht an einen Menschen übergeben' : 'Ich kann Sie in diesem Chat nicht an einen Menschen übergeben'}, ` +
       'aber das Team des Shops hilft Ihnen gern. So erreichen Sie es:',

@@ -6,7 +6,9 @@ import { thirdPartyData } from './third-party-data';
 // The store's own knowledge (DESIGN "Store knowledge": widget config `knowledge` and `knowledgeUrls`) as a tool for
 // the model, offered always: a store question (shipping, returns, payment, opening hours, contact) is answered from
 // the best-matching sections, and the answer names the section. The sections are the merchant's documents, possibly
-// fetched from the web, so they reach the model as third-party data.
+// fetched from the web, so they reach the model as third-party data. Whole sections, not the passages the local engine
+// quotes (knowledge-passage.ts): the model picks the lines that answer itself, and a passage chosen by words could
+// leave out the sentence that qualifies them ("… except sale items").
 
 export const SEARCH_STORE_INFO_TOOL = 'search_store_info';
 /** Sections the model gets for one question at most. */

@@ -1,0 +1,173 @@
+import { searchWords } from '../core/search-words';
+import { createKnowledgeIndex } from './knowledge-index';
+import { termForms } from './knowledge-terms';
+import { clip } from './markdown-sections';
+import { type SectionUnit, sectionUnits } from './section-units';
+
+// The lines of a section that answer a question (DESIGN "Answers that fit the question"): "Do you ship to Austria?"
+// is answered by the Austria row of the shipping table, "Can I return shoes I already wore?" by the item about worn
+// shoes, not by the whole policy. A section is cut into its sentences, list items and table rows (section-units.ts);
+// each is scored by the question's words with the same matching as the sections themselves (knowledge-index.ts:
+// stems, German forms, compounds, typos, store-topic words); the best is taken, then others that answer a word of the
+// question the first did not, or answer as well, while they fit. The lines that belong to a chosen one come with it:
+// a list's introduction ("We accept:"), the sub-heading above, the sentence a "This …" or "Dies …" refers back to.
+// A question that names only the section's topic ("returns?") gets the section's opening lines (all of it, when it
+// fits): a short section is not cut for a question that asks about all of it.
+
+/** What a passage is, for the answer to say. */
+export interface Passage {
+  /** The passage's markdown: the section's own lines, in their order, lists as lists. */
+  text: string;
+  /** Whether it is the whole section. */
+  whole: boolean;
+}
+
+/** A question word found in the title counts this much in a line: every line of "Returns" is about returns. */
+const TOPIC_WEIGHT = 0.25;
+/** A title word and a question word of which one begins the other are the same topic from this length on. */
+const TOPIC_PREFIX_MIN = 5;
+/** A further line is taken for its own sake when it scores this share of the best one. */
+const ALSO_GOOD = 0.75;
+/** A sentence that opens with one of these words leans on the one before it. */
+const REFERS_BACK =
+  /^(?:this|that|these|those|it|they|then|there|also|however|but|so|otherwise|dies|diese[rsmn]?|das|dann|dort|dabei|außerdem|aber|jedoch|deshalb|daher|sonst|ansonsten)\b/iu;
+
+/**
+ * The passage of `section` that answers `question`, within `maxChars`; the whole section when `whole` is asked for
+ * (then up to `wholeMaxChars`), or when the question names only its topic and it fits.
+ *
+ * @example
+ * passageOf({ title: 'Shipping', text: '| Country | Time |\n|---|---|\n| Germany | 2 days |\n| Austria | 4 days |' },
+ *   'how long to Austria', 40);
+ * // → { text: '- **Austria**: Time 4 days', whole: false }
+ */
+export function passageOf(
+  section: { title: string; text: string },
+  question: string,
+  maxChars: number,
+  options: { whole?: boolean; wholeMaxChars?: number } = {},
+): Passage {
+  const units = sectionUnits(section.text);
+  const all = render(units, new Set(units.keys()));
+  if (options.whole) {
+    const max = options.wholeMaxChars ?? Number.POSITIVE_INFINITY;
+    return { text: clip(all, max), whole: all.length <= max };
+  }
+
+  const scores = unitScores(section.title, units, question);
+  // Lines that hold a question word beyond the topic's; a line that only says "returns" again answers nothing.
+  const order = [...units.keys()].filter(
+    (n) => scores.value[n] > 0 && scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0),
+  );
+  order.sort((a, b) => scores.value[b] - scores.value[a] || a - b);
+  const chosen = new Set<number>();
+  let length = 0;
+  /** Takes a unit with what belongs to it, if all of it fits; whether it did. */
+  const take = (n: number): boolean => {
+    const adding = [n, ...belonging(units, n)].filter((k) => !chosen.has(k));
+    const next = new Set([...chosen, ...adding]);
+    const size = render(units, next).length;
+    if (size > maxChars) return false;
+    for (const k of adding) chosen.add(k);
+    length = size;
+    return true;
+  };
+
+  if (order.length > 0) {
+    const best = order[0];
+    if (!take(best)) return { text: clip(render(units, new Set([best])), maxChars), whole: false };
+    const covered = new Set(scores.words.filter((_, w) => scores.byWord[w][best] > 0));
+    for (const n of order.slice(1)) {
+      const answersMore = scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0);
+      if (!answersMore && scores.value[n] < ALSO_GOOD * scores.value[best]) continue;
+      if (!take(n)) continue;
+      scores.words.forEach((word, w) => {
+        if (scores.byWord[w][n] > 0) covered.add(word);
+      });
+    }
+  } else {
+    // Only the topic was asked about: the section's opening lines, as many as fit.
+    for (const n of units.keys()) if (!take(n)) break;
+    if (chosen.size === 0) return { text: clip(all, maxChars), whole: false };
+  }
+  return { text: render(units, chosen), whole: length === all.length };
+}
+
+/** Each unit's score for the question; words found in the title count little (TOPIC_WEIGHT). */
+function unitScores(
+  title: string,
+  units: readonly SectionUnit[],
+  question: string,
+): { value: Float64Array; words: string[]; byWord: Float64Array[]; topic: boolean[] } {
+  const index = createKnowledgeIndex(units.map((unit) => ({ title: '', text: unit.text, source: null })));
+  const { words, scores } = index.wordScores(question);
+  const titleForms = searchWords(title).flatMap((word) => termForms(word));
+  const value = new Float64Array(units.length);
+  const byWord: Float64Array[] = [];
+  const topic: boolean[] = [];
+  words.forEach((word, w) => {
+    const row = scores[w];
+    topic.push(namesTopic(word, titleForms));
+    const weight = topic[w] ? TOPIC_WEIGHT : 1;
+    byWord.push(row);
+    for (let n = 0; n < units.length; n++) value[n] += weight * row[n];
+  });
+  // A lead or heading alone answers nothing; it comes with the lines it introduces.
+  units.forEach((unit, n) => {
+    if (unit.kind === 'lead' || unit.kind === 'heading') value[n] = 0;
+  });
+  return { value, words, byWord, topic };
+}
+
+/**
+ * Whether a question word is the section's title word, in some form ("returns" and "Returns and refunds",
+ * "zurückgeben" and "Rückgabe", "Versandkosten" and "Versand"), not merely a word of its topic: "PayPal" and
+ * "installments" ask about a line of "Payment methods".
+ */
+function namesTopic(word: string, titleForms: readonly string[]): boolean {
+  return termForms(word).some((form) =>
+    titleForms.some(
+      (title) =>
+        form === title ||
+        (Math.min(form.length, title.length) >= TOPIC_PREFIX_MIN &&
+          (form.startsWith(title) || title.startsWith(form))),
+    ),
+  );
+}
+
+/** The units that come with unit `n`: its lead or heading, and the sentence it refers back to. */
+function belonging(units: readonly SectionUnit[], n: number): number[] {
+  const out: number[] = [];
+  const unit = units[n];
+  if (unit.lead !== undefined) {
+    out.push(unit.lead);
+    const leadsLead = units[unit.lead].lead;
+    if (leadsLead !== undefined) out.push(leadsLead);
+  }
+  if (unit.kind === 'sentence' && n > 0 && units[n - 1].block === unit.block && REFERS_BACK.test(unit.text))
+    out.push(n - 1, ...belonging(units, n - 1));
+  return out;
+}
+
+/** The chosen units as markdown, in their order: a paragraph's sentences on one line, a list's items as a list. */
+function render(units: readonly SectionUnit[], chosen: ReadonlySet<number>): string {
+  const blocks: string[] = [];
+  let current = -1;
+  let parts: string[] = [];
+  let separator = ' ';
+  const flush = () => {
+    if (parts.length > 0) blocks.push(parts.join(separator));
+    parts = [];
+  };
+  units.forEach((unit, n) => {
+    if (!chosen.has(n)) return;
+    if (unit.block !== current) {
+      flush();
+      current = unit.block;
+      separator = unit.kind === 'item' ? '\n' : ' ';
+    }
+    parts.push(unit.text);
+  });
+  flush();
+  return blocks.join('\n\n');
+}
