@@ -44,6 +44,8 @@ export interface TurnDeps {
     journal?: CallJournal,
     /** The turn's: integrator calls in flight end with it (a shutdown, a take, the deadline). */
     signal?: AbortSignal,
+    /** The language the turn answers in: every integrator call carries it as `Accept-Language` (issue 31). */
+    language?: ReplyLanguage,
   ): EngineTools;
   /**
    * Issue 23, on a shared database: each turn holds a lease on its reply, renewed while it runs, so that another
@@ -285,6 +287,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       undefined,
       journal,
       controller.signal,
+      language,
     );
     const answered = await answerProposal({
       proposals: deps.proposals,
@@ -333,6 +336,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
               }),
             journal,
             controller.signal,
+            language,
           ),
           deps.handoff?.requestHuman &&
             (async () => {
