@@ -13,7 +13,7 @@ import {
   type ProductQuery,
   type ReplyEvent,
 } from '../../core/engine';
-import { detectLanguage, type ReplyLanguage, replyLanguage } from '../../core/reply-language';
+import { detectLanguage, type ReplyLanguage, replyLanguage, shopperTexts } from '../../core/reply-language';
 import { tablesAsLists } from '../../knowledge/tables-as-lists';
 import {
   type CancelOrderState,
@@ -24,7 +24,12 @@ import {
 } from './cancel-order-flow';
 import { cueWords, extractParameters, missingParameters } from './extract-parameters';
 import { matchAction } from './match-action';
-import { cancelOrderAction, orderNumberParameter, orderStatusAction } from './order-actions';
+import {
+  cancelOrderAction,
+  guestEmailParameter,
+  orderNumberParameter,
+  orderStatusAction,
+} from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
 import { answerPageProduct } from './page-product';
 import { PHRASES, type Phrases } from './phrases';
@@ -67,7 +72,7 @@ const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt 
 export function createLocalEngine(): AssistantEngine {
   return {
     async reply(turn, emit) {
-      const language = replyLanguage(turn.message, turn.locale);
+      const language = replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
       const p = PHRASES[language];
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
@@ -131,6 +136,11 @@ export function createLocalEngine(): AssistantEngine {
         const parameter = orderNumberParameter(statusAction);
         if (!parameter) return run(turn, statusAction, {}, emit, p);
         const [first, ...others] = request.orderNumbers;
+        // Whatever else the message gives (a guest's email) is kept for the call.
+        const rest = extractParameters(
+          message,
+          statusAction.parameters.filter((q) => q !== parameter),
+        );
         if (others.length > 0) {
           await say(p.whichOfThese(request.orderNumbers));
           const chips = choicesPart(request.orderNumbers);
@@ -139,7 +149,7 @@ export function createLocalEngine(): AssistantEngine {
             state: {
               pending: {
                 action: statusAction.name,
-                values: {},
+                values: rest,
                 asked: parameter.name,
                 choices: request.orderNumbers,
               },
@@ -147,10 +157,6 @@ export function createLocalEngine(): AssistantEngine {
           };
         }
         if (first !== undefined) {
-          const rest = extractParameters(
-            message,
-            statusAction.parameters.filter((q) => q !== parameter),
-          );
           return run(turn, statusAction, { ...rest, [parameter.name]: first }, emit, p);
         }
         // "How long until my order arrives?": the store's shipping times, and the offer to look one order up.
@@ -303,6 +309,15 @@ async function run(
         : questionFor(parameter, p);
     await streamText(question, emit);
     return { state: { pending: { action: action.name, values, asked: parameter.name } } };
+  }
+  // A guest looking an order up proves it is theirs with its email (issue 31 item 7); a verified customer needs none.
+  const guestEmail =
+    !turn.verifiedCustomer && action === orderStatusAction(turn.actions)
+      ? guestEmailParameter(action)
+      : undefined;
+  if (guestEmail && values[guestEmail.name] === undefined) {
+    await streamText(p.orderEmail, emit);
+    return { state: { pending: { action: action.name, values, asked: guestEmail.name } } };
   }
   // An action that confirms is not called now: the service shows the shopper its `confirm` part, the question.
   if (needsConfirmation(action)) {

@@ -36,13 +36,22 @@ describe('Accept-Language on custom actions', () => {
     expect(statusCalls().map((r) => r.headers['accept-language'])).toEqual(['de']);
   });
 
-  it('a number alone shows no language: the widget locale decides, and a locale the engine does not speak is en', async () => {
-    for (const locale of ['de-AT', 'ar']) {
+  it('a message that shows no language takes the widget locale, and a locale the engine does not speak is en', async () => {
+    await (await kit.chat({ locale: 'de-AT' })).say('status 1003');
+    await (await kit.chat({ locale: 'ar' })).say('status 1003');
+    expect(statusCalls().map((r) => r.headers['accept-language'])).toEqual(['de', 'en']);
+  });
+
+  it("a number alone continues the language of the shopper's question, on a page of the other language", async () => {
+    for (const [locale, question] of [
+      ['de', 'Where is my order?'],
+      ['en', 'Wo ist meine Bestellung?'],
+    ]) {
       const chat = await kit.chat({ locale });
-      await chat.say('Where is my order?');
+      await chat.say(question!);
       await chat.say('1003');
     }
-    expect(statusCalls().map((r) => r.headers['accept-language'])).toEqual(['de', 'en']);
+    expect(statusCalls().map((r) => r.headers['accept-language'])).toEqual(['en', 'de']);
   });
 
   it("a confirmed action's call carries the language of the turn that said yes", async () => {
