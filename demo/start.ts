@@ -56,7 +56,9 @@ try {
   );
   say(`  the chat inline on a help page:              http://localhost:${port}/help.html`);
   say(`  dark, right to left (Arabic):                http://localhost:${port}/?theme=dark&locale=ar`);
-  say(`  signed in as a customer (identity token): http://localhost:${port}/?customer=ada`);
+  say(
+    `  signed in as a customer (identity token): http://localhost:${port}/?customer=ada  (her order: 1001)`,
+  );
   say(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
   say(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   say(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
@@ -69,8 +71,12 @@ try {
     `Integrator: ${demo.integratorUrl}/  (custom actions and /feed.json, every call signature-checked; data in ${dataDir})`,
   );
   say(
-    'Try asking the assistant: "Hi! Where is my order 1002?", "what payment methods do you take", "cancel order 1003", ' +
-      '"I want to talk to someone", "Wo ist meine Bestellung 1001?"',
+    'Try asking the assistant: "Hi! Where is my order 1002?" (a guest then gives grace@example.com), ' +
+      '"what payment methods do you take", "cancel order 1003", "I want to talk to someone", ' +
+      '"Wo ist meine Bestellung 1001?" (signed in as ada, or with ada@example.com)',
+  );
+  say(
+    '  Orders and their owners: 1001 ada, 1002 grace, 1003 katherine, 1004 hedy, 6666 mallory (email <name>@example.com)',
   );
   say(
     `Task API:   SERVICE_URL=${demo.serviceUrl} SERVICE_TASK_KEY=${DEMO_TASK_KEY} npx service-widget task "list running shoes under 100 EUR"`,

@@ -44,6 +44,20 @@ describe('store pages', () => {
     );
   });
 
+  it('says in the header who is signed in, and how a guest sees an order (issue 31 item 7)', async () => {
+    const signing = createStoreApp({
+      rootDir: findPackageRoot(),
+      getServiceUrl: () => SERVICE,
+      identitySecret: 'store-test-identity-secret-0123456789abcdef',
+    });
+    const account = async (path: string) =>
+      /<p class="account">(.*?)<\/p>/.exec(await (await signing.request(path)).text())?.[1] ?? '';
+    expect(await account('/help.html?customer=ada')).toMatch(/^Signed in as <strong>ada<\/strong>.*Sign out/);
+    expect(await account('/index.html')).toMatch(/^Guest: ask about an order with its number and the email/);
+    // A name the store does not sign in is no customer, and never markup.
+    expect(await account('/index.html?customer=%3Cb%3Ex%3C%2Fb%3E')).toMatch(/^Guest:/);
+  });
+
   it('gives every request a fresh base64 nonce', async () => {
     const [a, b] = await Promise.all([app.request('/index.html'), app.request('/index.html')]);
     const [nonceA, nonceB] = [noncesIn(await a.text())[0], noncesIn(await b.text())[0]];

@@ -11,7 +11,7 @@ import { serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { createCart } from './store-cart';
-import { catalogLinks, productPageValues } from './store-catalog-pages';
+import { catalogLinks, html, productPageValues } from './store-catalog-pages';
 
 /** The CSP of /csp.html; `connect-src` and `img-src` fall back to nothing (no `default-src`), so both are open. */
 export const strictCsp = (nonce: string): string =>
@@ -131,6 +131,18 @@ export async function demoIdentityToken(
     .sign(new TextEncoder().encode(secret));
 }
 
+/**
+ * The header's account line (issue 31 item 7, the demo's two ways to see an order): a signed-in customer's name with
+ * a way out, or the guest's way in. Orders are shown to their customer, or to whoever gives the order's email.
+ */
+function accountLine(customer: string | undefined): string {
+  return customer
+    ? `<p class="account">Signed in as <strong>${html(customer)}</strong> (${html(customer)}@example.com): ` +
+        'ask about your orders by number. <a href="?">Sign out</a></p>'
+    : '<p class="account">Guest: ask about an order with its number and the email from your order confirmation. ' +
+        '<a href="?customer=ada">Sign in as Ada</a> (demo)</p>';
+}
+
 /** The Hono app of the store, without a listener (tests can call `app.request`). */
 export function createStoreApp(options: {
   rootDir: string;
@@ -164,11 +176,18 @@ export function createStoreApp(options: {
     const source = path ? await readFileIfExists(path) : null;
     if (!source) return null;
     const nonce = randomBytes(16).toString('base64');
+    const customer = c?.req.query('customer');
+    const identityToken = await demoIdentityToken(options.identitySecret, customer);
     const html = await renderTemplate(source.toString('utf8'), folder, {
       serviceUrl: options.getServiceUrl(),
       nonce,
-      identityToken: await demoIdentityToken(options.identitySecret, c?.req.query('customer')),
-      markup: { CART_COUNT: String(c ? cart.countOf(c) : 0), CATALOG_LINKS: catalog, ...markup },
+      identityToken,
+      markup: {
+        CART_COUNT: String(c ? cart.countOf(c) : 0),
+        CATALOG_LINKS: catalog,
+        ACCOUNT: accountLine(identityToken ? customer : undefined),
+        ...markup,
+      },
     });
     const headers: Record<string, string> = {
       'content-type': MIME['.html'],

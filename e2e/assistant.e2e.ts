@@ -48,7 +48,7 @@ describe('the assistant on the demo store', () => {
   it('looks up "Hi! Where is my order 1001?", answers "what payment methods do you take" from the store, and hands over on "I want to talk to someone"', async () => {
     const { page, console } = await e2e.newPage();
     await openChat(page);
-    const order = await ask(page, 'Hi! Where is my order 1001?', 1);
+    const order = await ask(page, 'Hi! Where is my order 1001? My email is ada@example.com', 1);
     expect(order).toContain('Here is order 1001');
     // The lazy order-card part renders once loaded.
     await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
@@ -70,7 +70,7 @@ describe('the assistant on the demo store', () => {
   it('answers "Wo ist meine Bestellung 1002?" in German with the order card', async () => {
     const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' });
     await openChat(page);
-    const order = await ask(page, 'Wo ist meine Bestellung 1002?', 1);
+    const order = await ask(page, 'Wo ist meine Bestellung 1002? Meine E-Mail ist grace@example.com', 1);
     expect(order).toContain('Hier ist Bestellung 1002');
     await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
     await page.screenshot({ path: `${SHOTS}/bestellung-1002.png` });

@@ -51,7 +51,7 @@ const textParts = (parts: { type: string; text?: string }[]) =>
 describe('a connection that fails', () => {
   it('completes an answer whose stream was cut mid-way, with nothing lost or doubled', async () => {
     const page = await openChat();
-    await send(page, 'Where is order 1002?');
+    await send(page, 'Where is order 1002? grace@example.com');
     // The order lookup is running (the busy line): now the phone goes into a tunnel.
     await widget(page, '.typing').filter({ hasText: 'Looking that up' }).waitFor({ timeout: TIMEOUT });
     await page.context().setOffline(true);

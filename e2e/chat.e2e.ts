@@ -56,20 +56,20 @@ const orderCardText = (page: Page) => widget(page, '[part~="order-card"]').last(
 describe('orders', () => {
   it('shows the order card for an order number, and the XML variant renders the same card', async () => {
     const json = await openStore('/');
-    await ask(json.page, 'Where is my order 1003?');
+    await ask(json.page, 'Where is my order 1003? katherine@example.com');
     await answers(json.page, 1);
     const jsonCard = await orderCardText(json.page);
     expect(jsonCard).toContain('1003');
 
     const xml = await openStore('/?widget=demo-xml');
-    await ask(xml.page, 'Where is my order 1003?');
+    await ask(xml.page, 'Where is my order 1003? katherine@example.com');
     await answers(xml.page, 1);
     expect(await orderCardText(xml.page)).toBe(jsonCard);
   });
 
   it('renders every hostile string of order 6666 as inert text', async () => {
     const { page, dialogs } = await openStore('/');
-    await ask(page, 'Where is order 6666?');
+    await ask(page, 'Where is order 6666? mallory@example.com');
     await answers(page, 1);
     const card = widget(page, '[part~="order-card"]');
     const text = await card.innerText();
@@ -290,7 +290,7 @@ describe('history', () => {
     const { page } = await openStore('/');
     await ask(page, 'Where is my order?');
     await answers(page, 1);
-    await ask(page, '1002');
+    await ask(page, '1002 grace@example.com');
     await answers(page, 2);
     const bubbles = () => widget(page, '.bubble').allInnerTexts();
     const before = await bubbles();
@@ -408,7 +408,7 @@ describe('phones', () => {
     const { page } = await e2e.newPage(MOBILE);
     await page.goto(e2e.url('/'));
     await waitForReady(page);
-    await ask(page, 'Where is order 1002?');
+    await ask(page, 'Where is order 1002? grace@example.com');
     await answers(page, 1);
     // The panel's opening animation scales it: measure it at rest.
     await animationsDone(page);

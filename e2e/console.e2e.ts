@@ -64,7 +64,7 @@ beforeAll(async () => {
   const s = shopper();
   await s.start({ userData: { name: XSS_NAME, tier: 'gold' }, customInstructions: INSTRUCTIONS });
   conversationId = s.id;
-  const reply = await s.say('status of order 6666', 'console-e2e-1');
+  const reply = await s.say('status of order 6666 mallory@example.com', 'console-e2e-1');
   expect(reply.status).toBe(200);
   const events = await readSse(reply);
   expect(events.at(-1)?.event).toBe('message.done');
@@ -362,7 +362,9 @@ describe('/console, reading a conversation', () => {
     const messages = page.locator('.transcript > .message');
     expect(await messages.count()).toBe(2);
     expect(await messages.nth(0).locator('.author').textContent()).toBe('Shopper');
-    expect(await messages.nth(0).locator('.text').textContent()).toBe('status of order 6666');
+    expect(await messages.nth(0).locator('.text').textContent()).toBe(
+      'status of order 6666 mallory@example.com',
+    );
     expect(await messages.nth(1).locator('.author').textContent()).toBe('Assistant');
     expect(await messages.nth(1).getAttribute('data-status')).toBe('done');
 

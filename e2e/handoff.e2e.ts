@@ -93,7 +93,7 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     const shopper = await openStore();
 
     // The assistant first: an order question is answered with its card, and the shopper rates that answer.
-    await type(shopper, 'Hi! Where is my order 1002?');
+    await type(shopper, 'Hi! Where is my order 1002? grace@example.com');
     await untilAnswered(shopper);
     await widget(shopper, '[part="order-card"]').waitFor();
     expect(orderCalls('1002')).toBe(1);
@@ -176,7 +176,7 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     await agent.getByRole('button', { name: 'Hand back to the assistant' }).click();
     await expect.poll(() => status(shopper).textContent()).toBe('You’re back with the assistant');
     expect(await handoffs(shopper)).toEqual(['waiting', 'agent:Anna', 'assistant']);
-    await type(shopper, 'Where is my order 1003?');
+    await type(shopper, 'Where is my order 1003? katherine@example.com');
     await untilAnswered(shopper);
     expect(await status(shopper).count()).toBe(0);
     await expect.poll(() => orderCalls('1003')).toBe(1);

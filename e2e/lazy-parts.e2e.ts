@@ -156,7 +156,7 @@ describe('a card whose chunk is not there yet', () => {
     await page.goto(e2e.url('/csp.html'));
     await waitForReady(page);
     await widget(page, '[part~="launcher"]').click();
-    await ask(page, 'Where is my order 1003?');
+    await ask(page, 'Where is my order 1003? katherine@example.com');
     await answers(page, 1);
     expect(held.length).toBeGreaterThan(0);
     // The answer's text is there, the card is a placeholder, and nothing threw.
@@ -180,7 +180,7 @@ describe('a card whose chunk is not there yet', () => {
     await page.goto(e2e.url('/csp.html'));
     await waitForReady(page);
     await widget(page, '[part~="launcher"]').click();
-    await ask(page, 'Where is my order 1003?');
+    await ask(page, 'Where is my order 1003? katherine@example.com');
     await answers(page, 1);
     await page.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
 
@@ -207,7 +207,7 @@ describe('what the shopper reads stays in place', () => {
     await page.goto(e2e.url('/csp.html'));
     await waitForReady(page);
     await widget(page, '[part~="launcher"]').click();
-    await ask(page, 'Where is my order 1003?');
+    await ask(page, 'Where is my order 1003? katherine@example.com');
     await answers(page, 1);
     for (let i = 1; i <= 6; i++) {
       await ask(page, `Question ${i}: hello`);

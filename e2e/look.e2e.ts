@@ -160,7 +160,7 @@ describe('theme: dark', () => {
         SURFACE.dark,
         'rgb(243, 244, 246)',
       ]);
-      await ask(page, 'Where is my order 1003?');
+      await ask(page, 'Where is my order 1003? katherine@example.com');
       await ask(page, 'Please cancel my order 1004');
       expect(await styleOf(page, '[part~="order-card"]', ['background-color'])).toEqual([SURFACE.dark]);
       expect(await styleOf(page, '.assistant', ['background-color'])).toEqual(['rgb(31, 41, 55)']);
@@ -367,7 +367,7 @@ describe('dark and right to left, with chips and cards', () => {
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SHOTS}/dark-rtl-products-${name}.png` });
 
-      await ask(page, 'Where is my order 1003?');
+      await ask(page, 'Where is my order 1003? katherine@example.com');
       expect(await widget(page, '[part~="order-card"]').count()).toBe(1);
       expect(await widget(page, '[part~="order-card"] ol').getAttribute('aria-label')).toBe('حالة الطلب');
       // The assistant's English text runs, and keeps to, its own direction's start.

@@ -160,7 +160,7 @@ describe.each([
     const tabs = await openTabs(options);
     const { a, b } = tabs;
     await openChat(b);
-    await ask(a, 'Where is order 1002?');
+    await ask(a, 'Where is order 1002? grace@example.com');
     // B shows the question and the answer being written (the order lookup), then the answer.
     await widget(b, '.user').filter({ hasText: 'Where is order 1002?' }).waitFor({ timeout: TIMEOUT });
     await widget(b, '.typing').filter({ hasText: 'Looking that up' }).waitFor({ timeout: TIMEOUT });
@@ -194,7 +194,7 @@ describe.each([
   it('closing the leader tab mid-answer lets the other tab finish it, from where it was', async () => {
     const tabs = await openTabs(options);
     const { a, b } = tabs;
-    await ask(a, 'Where is order 1002?');
+    await ask(a, 'Where is order 1002? grace@example.com');
     await openChat(b);
     await widget(b, '.typing').filter({ hasText: 'Looking that up' }).waitFor({ timeout: TIMEOUT });
     // Tab A asked first, so it leads: it is closed while the answer is still being written.
@@ -210,7 +210,7 @@ describe.each([
 describe('two tabs of the store', () => {
   it('counts an answer as unread in the tab the shopper went to, whose chat is closed, until they open it there', async () => {
     const { a, b } = await openTabs(DESKTOP, (a) => a.addInitScript(backgroundable));
-    await ask(a, 'Where is order 1002?');
+    await ask(a, 'Where is order 1002? grace@example.com');
     // The shopper goes on to tab B while the order is looked up. B had no conversation and a closed chat (no
     // conversation code loaded): it joins when A starts one.
     await toBackground(a);

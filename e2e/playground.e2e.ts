@@ -107,7 +107,7 @@ describe('npm run dev', () => {
     expect(await widget(page, '[part~="composer"]').getAttribute('data-hint')).toBe(
       'Stellen Sie eine Frage…',
     );
-    await input.fill('Wo ist meine Bestellung 1001?');
+    await input.fill('Wo ist meine Bestellung 1001? Meine E-Mail ist ada@example.com');
     await input.press('Enter');
     const answer = widget(page, '.assistant[data-status="done"]').last();
     await answer.waitFor({ timeout: 20_000 });

@@ -125,7 +125,7 @@ describe('the demo log at LOG_LEVEL=trace', () => {
       headers: { 'x-request-id': 'e2e-message-1' },
       body: JSON.stringify({
         clientMessageId: 'm1',
-        text: 'Where is my order 1002?',
+        text: 'Where is my order 1001?',
         identityToken: used.jwt,
       }),
     });

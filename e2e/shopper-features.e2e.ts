@@ -70,7 +70,7 @@ describe('consent: storage "none" and setConsent', () => {
     it(`with storage "none" a whole conversation leaves nothing in localStorage, sessionStorage, cookies or IndexedDB (${name})`, async () => {
       const { page } = await storeWith({ storage: 'none' }, viewport);
       await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
-      await askAndWait(page, 'Where is my order 1001?');
+      await askAndWait(page, 'Where is my order 1001? ada@example.com');
       // The demo store sets no storage of its own (its cart cookie comes only with a cart): the widget's would show.
       expect(await browserStorage(page)).toEqual({
         localStorage: [],
@@ -90,7 +90,7 @@ describe('consent: storage "none" and setConsent', () => {
   it('setConsent(true) mid-conversation keeps the conversation and stores it from then on; setConsent(false) removes it', async () => {
     const { page } = await storeWith({ storage: 'none' });
     await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
-    await askAndWait(page, 'Where is my order 1001?');
+    await askAndWait(page, 'Where is my order 1001? ada@example.com');
     await page.evaluate(() => (window as unknown as TestWindow).Service?.setConsent(true));
     const stored = (await browserStorage(page)).localStorage;
     expect(stored).toEqual(expect.arrayContaining(['_service_demo_conversation', '_service_demo_token']));
@@ -105,7 +105,7 @@ describe('consent: storage "none" and setConsent', () => {
   it('storage "session" keeps the conversation in sessionStorage only (mobile)', async () => {
     const { page } = await storeWith({ storage: 'session' }, MOBILE);
     await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
-    await askAndWait(page, 'Where is my order 1001?');
+    await askAndWait(page, 'Where is my order 1001? ada@example.com');
     const storage = await browserStorage(page);
     expect(storage.localStorage).toEqual([]);
     expect(storage.sessionStorage).toEqual(expect.arrayContaining(['_service_demo_conversation']));
@@ -117,7 +117,7 @@ describe('analytics: "dataLayer"', () => {
     it(`pushes the widget's events as { event: 'service_<name>', ... } without what the shopper typed (${name})`, async () => {
       const { page } = await storeWith({ analytics: 'dataLayer' }, viewport);
       await page.evaluate(() => (window as unknown as TestWindow).Service?.openChat());
-      await askAndWait(page, 'Where is my order 1001?');
+      await askAndWait(page, 'Where is my order 1001? ada@example.com');
       await page.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
       const layer = await page.evaluate(
         () => (window as unknown as { dataLayer: Record<string, unknown>[] }).dataLayer,
@@ -228,7 +228,7 @@ describe('inline mode', () => {
       await widget(page, 'textarea').focus();
       await page.keyboard.press('Escape');
       expect(await isPanelShown(page)).toBe(true);
-      await askAndWait(page, 'Where is my order 1001?');
+      await askAndWait(page, 'Where is my order 1001? ada@example.com');
       expect(await axeViolations(page)).toEqual([]);
       await page.locator('#help-chat').screenshot({ path: `${SHOTS}/inline-${name}.png` });
     });

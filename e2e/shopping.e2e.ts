@@ -126,7 +126,7 @@ describe('starters and choices', () => {
   it('two order numbers in one message: the assistant offers both as chips, a chip answers, and old chips do nothing', async () => {
     const page = await openStore('/', MOBILE);
     await openChat(page);
-    await ask(page, 'what is the status of 1001 and 1002?');
+    await ask(page, 'what is the status of 1001 and 1002? grace@example.com');
     // That answer, by position: later answers come after it.
     const asked = (await widget(page, '.bubble.assistant').count()) - 1;
     const offered = widget(page, '.bubble.assistant').nth(asked).locator('.chip');

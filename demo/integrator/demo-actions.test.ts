@@ -13,7 +13,12 @@ import {
   DEMO_XML_WIDGET_ID,
   demoServiceConfig,
 } from '../demo-servers';
-import { type RunningIntegrator, STORE_HOURS_TEXT, startIntegrator } from './integrator-server';
+import {
+  ORDER_ANSWERS,
+  type RunningIntegrator,
+  STORE_HOURS_TEXT,
+  startIntegrator,
+} from './integrator-server';
 
 let integrator: RunningIntegrator;
 let config: ServiceConfig;
@@ -30,13 +35,18 @@ afterAll(async () => {
 
 const widget = (id: string): WidgetSettings => config.widgets.find((w) => w.id === id)!;
 
-async function call(widgetId: string, name: string, params: Record<string, string>): Promise<MessagePart> {
+async function call(
+  widgetId: string,
+  name: string,
+  params: Record<string, string>,
+  who: { language?: string; user?: { id: string; email?: string } } = {},
+): Promise<MessagePart> {
   const action = widget(widgetId).actions.find((a) => a.name === name);
   if (!action) throw new Error(`no action ${name}`);
   const outcome = await callAction(
     action,
     params,
-    { widgetId, conversationId: 'conv-demo', requestId: randomUUID() },
+    { widgetId, conversationId: 'conv-demo', requestId: randomUUID(), ...who },
     { allowHttpLoopback: config.allowHttpLoopback, signingSecretFor: () => DEMO_SIGNING_SECRET },
   );
   if (!outcome.ok) throw new Error(`${name}: ${outcome.error.code} ${outcome.error.message}`);
@@ -64,27 +74,72 @@ describe('demoServiceConfig()', () => {
     }
     expect(widget(DEMO_WIDGET_ID).actions[0]!.parameters).toEqual([
       { name: 'order_id', type: 'string', description: 'The order number', required: true },
+      {
+        name: 'email',
+        type: 'string',
+        description: 'The email address the order was placed with (not needed for signed-in customers)',
+        required: false,
+      },
     ]);
   });
 });
 
 describe('the wired actions, called by the service', () => {
-  it('"Get order status" answers an order card, as JSON and as XML alike', async () => {
-    const fromJson = await call(DEMO_WIDGET_ID, 'Get order status', { order_id: '1002' });
-    const fromXml = await call(DEMO_XML_WIDGET_ID, 'Get order status', { order_id: '1002' });
+  it('"Get order status" answers an order card to the order\'s email, as JSON and as XML alike', async () => {
+    const params = { order_id: '1002', email: 'grace@example.com' };
+    const fromJson = await call(DEMO_WIDGET_ID, 'Get order status', params);
+    const fromXml = await call(DEMO_XML_WIDGET_ID, 'Get order status', params);
     expect(fromJson.type).toBe('order-card');
     expect(fromXml).toEqual(fromJson);
   });
 
-  it('"Get order status" fails for an unknown order (the integrator answers 404)', async () => {
-    const action = widget(DEMO_WIDGET_ID).actions[0]!;
-    const outcome = await callAction(
-      action,
-      { order_id: '404404' },
-      { widgetId: DEMO_WIDGET_ID, conversationId: 'conv-demo', requestId: randomUUID() },
-      { allowHttpLoopback: true, signingSecretFor: () => DEMO_SIGNING_SECRET },
+  it('"Get order status" shows a signed-in customer their own order without an email', async () => {
+    const part = await call(
+      DEMO_WIDGET_ID,
+      'Get order status',
+      { order_id: '1001' },
+      { user: { id: 'ada' } },
     );
-    expect(outcome).toMatchObject({ ok: false, status: 404 });
+    expect(part).toMatchObject({
+      type: 'order-card',
+      card: { order_id_value: '1001', customer_name: 'Ada Lovelace' },
+    });
+  });
+
+  it('"Get order status" with a number alone shows nothing of the order and says what is needed', async () => {
+    for (const id of ['1001', '404404']) {
+      expect(await call(DEMO_WIDGET_ID, 'Get order status', { order_id: id })).toEqual({
+        type: 'text',
+        text: ORDER_ANSWERS.en.needsProof,
+      });
+    }
+  });
+
+  it('"Get order status": a wrong email, another customer\'s order and an unknown number get one answer', async () => {
+    const answers = [
+      await call(DEMO_WIDGET_ID, 'Get order status', { order_id: '1001', email: 'eve@example.com' }),
+      await call(DEMO_WIDGET_ID, 'Get order status', { order_id: '1002' }, { user: { id: 'ada' } }),
+      await call(DEMO_WIDGET_ID, 'Get order status', { order_id: '404404', email: 'ada@example.com' }),
+    ];
+    for (const answer of answers) expect(answer).toEqual({ type: 'text', text: ORDER_ANSWERS.en.notFound });
+  });
+
+  it('"Get order status" labels its card in the language the service asks for', async () => {
+    const params = { order_id: '1001', email: 'ada@example.com' };
+    const de = await call(DEMO_WIDGET_ID, 'Get order status', params, { language: 'de' });
+    const en = await call(DEMO_WIDGET_ID, 'Get order status', params, { language: 'en' });
+    expect(de).toMatchObject({
+      type: 'order-card',
+      card: { order_id_label: 'Bestellnummer', total_label: 'Gesamt (inkl. MwSt.)' },
+    });
+    expect(en).toMatchObject({
+      type: 'order-card',
+      card: { order_id_label: 'Order number', total_label: 'Total (incl. VAT)' },
+    });
+    expect(await call(DEMO_WIDGET_ID, 'Get order status', { order_id: '1001' }, { language: 'de' })).toEqual({
+      type: 'text',
+      text: ORDER_ANSWERS.de.needsProof,
+    });
   });
 
   it('"Look up a product" answers product cards', async () => {

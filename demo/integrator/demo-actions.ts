@@ -6,7 +6,7 @@
 export type OrderFormat = 'json' | 'xml';
 
 /**
- * The four demo actions for an integrator at `integratorUrl` (no trailing slash). With `orderFormat: 'xml'` the
+ * The three demo actions for an integrator at `integratorUrl` (no trailing slash). With `orderFormat: 'xml'` the
  * "Get order status" action calls `/orders/{order_id}.xml` instead; name and description stay the same, so the
  * engine's choice does not depend on the format.
  * @example
@@ -20,7 +20,16 @@ export function integratorActions(integratorUrl: string, orderFormat: OrderForma
       description: "Looks up an order's status, items and tracking by its order number.",
       method: 'GET' as const,
       url: `${integratorUrl}/orders/{order_id}${orderFormat === 'xml' ? '.xml' : ''}`,
-      parameters: [{ name: 'order_id', type: 'string' as const, description: 'The order number' }],
+      parameters: [
+        { name: 'order_id', type: 'string' as const, description: 'The order number' },
+        // A guest proves the order is theirs with its email; a signed-in customer needs none (issue 31 item 7).
+        {
+          name: 'email',
+          type: 'string' as const,
+          required: false,
+          description: 'The email address the order was placed with (not needed for signed-in customers)',
+        },
+      ],
       enabled: true,
     },
     {

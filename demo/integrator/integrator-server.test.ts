@@ -6,13 +6,13 @@ import { CUSTOM_ACTIONS_VERSION } from '../../src/protocol/action-request';
 import type { OrderCard, ProductCard } from '../../src/protocol/cards';
 import { CATALOG } from './catalog';
 import {
-  NO_ORDER_TEXT,
   NO_PRODUCT_TEXT,
+  ORDER_ANSWERS,
   type RunningIntegrator,
   SUPPORTED_ACTIONS_VERSION,
   startIntegrator,
 } from './integrator-server';
-import { ORDER_IDS } from './orders';
+import { findOrder, ORDER_IDS } from './orders';
 
 const SERVICE_HEADERS = {
   'x-service-custom-actions-version': '2024-11-01',
@@ -38,8 +38,15 @@ const lookup = (body: string, headers: Record<string, string> = {}) =>
     body,
   });
 
-async function jsonOrder(id: string): Promise<OrderCard> {
-  const res = await get(`/orders/${id}`);
+/** The service's headers for a call on behalf of order `id`'s verified customer (x-service-user-id). */
+const asOwnerOf = (id: string, over: Record<string, string> = {}) => ({
+  ...SERVICE_HEADERS,
+  'x-service-user-id': findOrder(id)?.customerId ?? 'nobody',
+  ...over,
+});
+
+async function jsonOrder(id: string, owner = id): Promise<OrderCard> {
+  const res = await get(`/orders/${id}`, asOwnerOf(owner));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return res.json() as Promise<OrderCard>;
@@ -160,7 +167,7 @@ describe('GET /orders/{order_id}', () => {
     ['1003', ['completed', 'failed', 'pending', 'pending']],
     ['1004', ['completed', 'pending', 'pending', 'pending']],
   ])('order %s has the timeline of its state', async (id, expected) => {
-    const res = await get(`/orders/${id}`);
+    const res = await get(`/orders/${id}`, asOwnerOf(id));
     const body = await res.text();
     const part = detectCard(body, res.headers.get('content-type'));
     expect(part?.type).toBe('order-card');
@@ -196,23 +203,125 @@ describe('GET /orders/{order_id}', () => {
   });
 
   it.each(['9999', '1002x', '1002%2F..', 'abc.xml', '9999.xml'])(
-    'answers 404 "%s" with a plain-text reason',
+    'answers "%s", which is no order, with the same plain text as a wrong email',
     async (id) => {
-      const res = await get(`/orders/${id}`);
-      expect(res.status).toBe(404);
+      const res = await get(`/orders/${id}`, asOwnerOf('1002'));
+      expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-      expect(await res.text()).toBe(NO_ORDER_TEXT);
+      expect(await res.text()).toBe(ORDER_ANSWERS.en.notFound);
     },
   );
 
   it('reads an order number written with "#" (percent-encoded by the service)', async () => {
-    expect((await jsonOrder('%231002')).order_id_value).toBe('1002');
+    expect((await jsonOrder('%231002', '1002')).order_id_value).toBe('1002');
+  });
+});
+
+describe('GET /orders/{order_id}: who sees an order (issue 31 item 7)', () => {
+  const text = async (path: string, headers: Record<string, string> = SERVICE_HEADERS) => {
+    const res = await get(path, headers);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    return res.text();
+  };
+
+  it.each(['1001', '1002', '6666', '9999', '1001.xml'])(
+    'a number alone (%s) shows nothing of any order and says what is needed',
+    async (id) => {
+      const answer = await text(`/orders/${id}`);
+      expect(answer).toBe(ORDER_ANSWERS.en.needsProof);
+      expect(answer).not.toMatch(/Ada|Lovelace|€|Credit/);
+    },
+  );
+
+  it('shows the order to its email, whatever the case and spaces', async () => {
+    const res = await get(`/orders/1001?email=${encodeURIComponent('  Ada@Example.COM ')}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as OrderCard).customer_name).toBe('Ada Lovelace');
+  });
+
+  it('shows the order to its verified customer, by id or by verified email', async () => {
+    expect((await jsonOrder('1003')).customer_name).toBe('Katherine Johnson');
+    const byEmail = await get('/orders/1003', {
+      ...SERVICE_HEADERS,
+      'x-service-user-email': 'katherine@example.com',
+    });
+    expect(((await byEmail.json()) as OrderCard).order_id_value).toBe('1003');
+  });
+
+  it('a wrong email, another customer and an unknown number get one answer: no oracle', async () => {
+    const answers = new Set([
+      await text('/orders/1001?email=eve@example.com'),
+      await text('/orders/1001?email=grace@example.com'),
+      await text('/orders/9999?email=ada@example.com'),
+      await text('/orders/1001', asOwnerOf('1002')),
+      await text('/orders/9999', asOwnerOf('1002')),
+      await text(`/orders/1001?email=${'a'.repeat(300)}@example.com`),
+    ]);
+    expect([...answers]).toEqual([ORDER_ANSWERS.en.notFound]);
+  });
+
+  it('only the one `email` parameter counts: another spelling or a second value proves nothing', async () => {
+    // A guest cannot pass themselves off through the email parameter's name in another case or a second value.
+    expect(await text('/orders/1001?EMAIL=ada@example.com')).toBe(ORDER_ANSWERS.en.needsProof);
+    expect(await text('/orders/1001?email=eve@example.com&email=ada@example.com')).toBe(
+      ORDER_ANSWERS.en.notFound,
+    );
+  });
+});
+
+describe("GET /orders/{order_id}: the shopper's language (issue 31 item 5)", () => {
+  it('labels the card in German for Accept-Language: de, amounts in German form too', async () => {
+    const res = await get('/orders/1002', asOwnerOf('1002', { 'accept-language': 'de' }));
+    expect(res.headers.get('content-language')).toBe('de');
+    expect(res.headers.get('vary')).toMatch(/accept-language/i);
+    const card = (await res.json()) as OrderCard;
+    expect(card).toMatchObject({
+      order_id_label: 'Bestellnummer',
+      total_label: 'Gesamt (inkl. MwSt.)',
+      // Intl writes German amounts with a no-break space before the sign.
+      total_amount: '268,75\u00a0€',
+      shipping_label: 'Versand',
+      shipping_method: 'Expressversand, nächster Werktag (9,90\u00a0€)',
+      payment_label: 'Zahlung',
+      payment_method_label: 'Zahlungsart',
+      payment_status_value: 'Bezahlt',
+      order_tracking_label: 'Sendung verfolgen',
+    });
+    expect(statuses(card)).toEqual([
+      'Bestellt:completed',
+      'Bezahlt:completed',
+      'Versandt:in_progress',
+      'Zugestellt:pending',
+    ]);
+    expect(toOrderCard(card)).toEqual(card);
+  });
+
+  it.each([
+    ['de-AT', 'Bestellnummer'],
+    ['fr, de;q=0.8, en;q=0.5', 'Bestellnummer'],
+    ['en', 'Order number'],
+    ['fr', 'Order number'],
+    ['de;q=0, en', 'Order number'],
+  ])('Accept-Language %s → %s', async (header, label) => {
+    const card = (await (
+      await get('/orders/1001', asOwnerOf('1001', { 'accept-language': header }))
+    ).json()) as OrderCard;
+    expect(card.order_id_label).toBe(label);
+  });
+
+  it('says what is needed, and that nothing matches, in German too', async () => {
+    const de = { ...SERVICE_HEADERS, 'accept-language': 'de' };
+    expect(await (await get('/orders/1001', de)).text()).toBe(ORDER_ANSWERS.de.needsProof);
+    expect(await (await get('/orders/1001?email=eve@example.com', de)).text()).toBe(
+      ORDER_ANSWERS.de.notFound,
+    );
   });
 });
 
 describe('GET /orders/{order_id}.xml', () => {
   it.each(ORDER_IDS)('order %s as XML is the same card as the JSON', async (id) => {
-    const res = await get(`/orders/${id}.xml`);
+    const res = await get(`/orders/${id}.xml`, asOwnerOf(id));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
     const xml = await res.text();
@@ -226,7 +335,7 @@ describe('GET /orders/{order_id}.xml', () => {
   });
 
   it('escapes hostile text instead of writing markup', async () => {
-    const xml = await (await get('/orders/6666.xml')).text();
+    const xml = await (await get('/orders/6666.xml', asOwnerOf('6666'))).text();
     expect(xml).toContain('<customer_name>&lt;img src=x onerror=alert(1)&gt;</customer_name>');
     expect(xml).toContain('<name>&lt;script&gt;alert(1)&lt;/script&gt;</name>');
     expect(xml).not.toContain('<script>');
@@ -520,8 +629,11 @@ describe('with a signing secret (DESIGN "Signed outbound calls")', () => {
   const lookupBody = JSON.stringify({ query: 'Lumo Runner' });
 
   it('answers signed custom-action calls, GET and POST', async () => {
-    const order = await fetch(`${signed.url}/orders/1002`, { headers: signedHeaders('GET', '/orders/1002') });
+    const order = await fetch(`${signed.url}/orders/1002`, {
+      headers: { ...signedHeaders('GET', '/orders/1002'), 'x-service-user-id': 'grace' },
+    });
     expect(order.status).toBe(200);
+    expect(((await order.json()) as OrderCard).order_id_value).toBe('1002');
     const product = await fetch(`${signed.url}/products/lookup`, {
       method: 'POST',
       headers: {
@@ -537,8 +649,8 @@ describe('with a signing secret (DESIGN "Signed outbound calls")', () => {
   it('verifies the path as sent, percent-encoding included', async () => {
     const target = '/orders/A%2F42%20%C3%BC?x=%26';
     const res = await fetch(`${signed.url}${target}`, { headers: signedHeaders('GET', target) });
-    expect(res.status).toBe(404);
-    expect(await res.text()).toBe(NO_ORDER_TEXT);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(ORDER_ANSWERS.en.needsProof);
   });
 
   it('refuses with 401 a call without a signature, with another secret, or for another path or body', async () => {

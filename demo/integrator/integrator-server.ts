@@ -10,10 +10,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { verifyServiceSignature } from '../../src/client/verify-service-signature';
 import { buildFeed } from './feed';
 import { IMAGES } from './images';
+import { orderAccess } from './order-access';
 import { createOrderCancellations, SUPPORTED_WEBHOOK_VERSION } from './order-cancellation';
 import { orderToXml } from './order-xml';
 import { orderCard } from './orders';
 import { HOSTILE_PRODUCT_SKU, hostileProductCard, searchProducts, toProductCardJson } from './product-search';
+import { type DemoLanguage, shopperLanguage } from './shopper-language';
 import { DEMO_HELP_DOCUMENT, DEMO_HELP_DOCUMENT_PATH } from './store-knowledge';
 
 /** SPEC "Versioning": the custom-actions version this integrator speaks. */
@@ -23,7 +25,29 @@ const LOOKUP_MAX_BYTES = 8 * 1024;
 /** An order-cancellation request is a few hundred bytes, user data included. */
 const WEBHOOK_MAX_BYTES = 64 * 1024;
 
-export const NO_ORDER_TEXT = 'No order with that number.';
+/**
+ * What an order lookup answers when it shows no order, in the shopper's language. HTTP 200 and plain text, so that
+ * the assistant reads it and the shopper sees it (the service never shows the body of an error status). The same
+ * `notFound` for an unknown number and for a known one with the wrong email or customer: no oracle.
+ */
+export const ORDER_ANSWERS = {
+  en: {
+    needsProof:
+      'To show an order I need the email address it was placed with, together with its number. Signed-in ' +
+      'customers see their own orders without it.',
+    notFound:
+      'No order matches that number and those details. Please check the order number and the email address in ' +
+      'your order confirmation.',
+  },
+  de: {
+    needsProof:
+      'Um eine Bestellung zu zeigen, brauche ich die E-Mail-Adresse, mit der sie aufgegeben wurde, zusammen mit ' +
+      'der Bestellnummer. Angemeldete Kunden sehen ihre eigenen Bestellungen ohne sie.',
+    notFound:
+      'Zu dieser Nummer und diesen Angaben gibt es keine Bestellung. Bitte prüfen Sie die Bestellnummer und die ' +
+      'E-Mail-Adresse in Ihrer Bestellbestätigung.',
+  },
+} satisfies Record<DemoLanguage, unknown>;
 export const NO_PRODUCT_TEXT = 'No product matches that.';
 
 export const STORE_HOURS_TEXT = `**Opening hours of the Berlin store**
@@ -154,9 +178,9 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
     c.text(
       'Demo integrator for service-widget.\n\n' +
         (options.signingSecret ? 'Every call below must carry a valid x-service-signature.\n' : '') +
-        'Custom actions (x-service headers required):\n' +
-        '  GET  /orders/{order_id}       order card, JSON\n' +
-        '  GET  /orders/{order_id}.xml   order card, XML\n' +
+        'Custom actions (x-service headers required; answers in the Accept-Language, English or German):\n' +
+        "  GET  /orders/{order_id}?email=...      order card, JSON, for the order's email or x-service-user-id\n" +
+        '  GET  /orders/{order_id}.xml?email=...  order card, XML\n' +
         '  POST /products/lookup         {"query": "..."} -> product card(s)\n' +
         '  GET  /store-hours             text\n' +
         'Webhooks (x-service headers required):\n' +
@@ -169,15 +193,29 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
     ),
   );
 
-  // One route for both formats: the service fills `{order_id}` percent-encoded, so the id is one path segment.
+  // One route for both formats: the service fills `{order_id}` percent-encoded, so the id is one path segment. Who
+  // asks is the service's verified customer (x-service-user-*) or the guest's `email` query parameter (order-access.ts).
   app.get('/orders/:ref', async (c) => {
     if (options.orderDelayMs) await new Promise((resolve) => setTimeout(resolve, options.orderDelayMs));
+    const language = shopperLanguage(c.req.header('accept-language'));
+    c.header('content-language', language);
+    c.header('vary', 'accept-language');
+    c.header('cache-control', 'no-store');
     const ref = c.req.param('ref');
     const isXml = ref.endsWith('.xml');
     const id = (isXml ? ref.slice(0, -4) : ref).trim().replace(/^#/, '');
-    const card = orderCard(id, base());
-    if (!card) return c.text(NO_ORDER_TEXT, 404);
-    c.header('cache-control', 'no-store');
+    const access = orderAccess(id, {
+      userId: c.req.header('x-service-user-id'),
+      userEmail: c.req.header('x-service-user-email'),
+      email: c.req.query('email'),
+    });
+    if (!access.ok)
+      return c.text(ORDER_ANSWERS[language][access.why === 'needs-proof' ? 'needsProof' : 'notFound']);
+    const card = orderCard(access.order.id, base(), {
+      language,
+      cancelled: cancellations.isCancelled(access.order.id),
+    });
+    if (!card) return c.text(ORDER_ANSWERS[language].notFound);
     if (isXml) return c.body(orderToXml(card), 200, { 'content-type': 'application/xml; charset=utf-8' });
     return c.json(card);
   });
@@ -225,13 +263,18 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
       } catch {
         return c.json({ error: 'The body is not valid JSON.' }, 400);
       }
-      const outcome = cancellations.cancel(body);
+      const language = shopperLanguage(c.req.header('accept-language'));
+      const outcome = cancellations.cancel(body, language);
       if (!outcome.ok)
         return c.json(
           { error: 'The request does not follow version 2024-09-10.', issues: outcome.issues },
           400,
         );
-      return c.json(outcome.response, 200, { 'cache-control': 'no-store' });
+      return c.json(outcome.response, 200, {
+        'cache-control': 'no-store',
+        'content-language': language,
+        vary: 'accept-language',
+      });
     },
   );
 

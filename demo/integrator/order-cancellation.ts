@@ -7,7 +7,8 @@ import {
   type SchemaIssue,
   VERSION,
 } from '../../src/schemas/v20240910';
-import { orderCard } from './orders';
+import { findOrder, orderCard } from './orders';
+import type { DemoLanguage } from './shopper-language';
 
 export const SUPPORTED_WEBHOOK_VERSION = VERSION;
 
@@ -27,43 +28,61 @@ export type CancellationOutcome =
 export function createOrderCancellations() {
   const cancelled = new Set<string>();
   return {
-    cancel(body: unknown): CancellationOutcome {
+    /** `language`: the shopper's (`Accept-Language`), which the reason is written in. */
+    cancel(body: unknown, language: DemoLanguage = 'en'): CancellationOutcome {
       const request = parseOrderCancellationRequest(body);
       if (!request.ok) return { ok: false, issues: request.issues };
       const orderId = request.value.orderId.trim().replace(/^#/, '');
-      return { ok: true, response: decide(orderId, cancelled) };
+      return { ok: true, response: decide(orderId, cancelled, language) };
     },
     isCancelled: (orderId: string) => cancelled.has(orderId),
   };
 }
 
-function decide(orderId: string, cancelled: Set<string>): OrderCancellationResponse {
-  // The card holds everything the decision needs; the image base does not matter here.
-  const card = orderCard(orderId, 'http://demo.invalid');
-  if (!card) {
+const REASONS = {
+  en: {
+    unknown: 'There is no order with that number. Please check the number in your order confirmation.',
+    again: 'It had been cancelled before; nothing else changed.',
+    shipped:
+      'It has already shipped, so it can no longer be cancelled. You can return it free of charge within 30 days ' +
+      'of delivery.',
+    refund: (amount: string, method: string) =>
+      `The refund of ${amount} goes back by ${method} within 5 working days.`,
+    nothingTaken: 'No payment was taken, so there is nothing to refund.',
+  },
+  de: {
+    unknown:
+      'Zu dieser Nummer gibt es keine Bestellung. Bitte prüfen Sie die Nummer in Ihrer Bestellbestätigung.',
+    again: 'Sie war bereits storniert; sonst hat sich nichts geändert.',
+    shipped:
+      'Sie wurde bereits versandt und kann daher nicht mehr storniert werden. Sie können sie innerhalb von 30 Tagen ' +
+      'nach der Zustellung kostenlos zurücksenden.',
+    refund: (amount: string, method: string) =>
+      `Die ${amount} werden innerhalb von 5 Werktagen erstattet (${method}).`,
+    nothingTaken: 'Es wurde keine Zahlung eingezogen, daher gibt es nichts zu erstatten.',
+  },
+} satisfies Record<DemoLanguage, unknown>;
+
+function decide(orderId: string, cancelled: Set<string>, language: DemoLanguage): OrderCancellationResponse {
+  const said = REASONS[language];
+  const order = findOrder(orderId);
+  // The card has the amounts in the shopper's language; the image base does not matter here.
+  const card = orderCard(orderId, 'http://demo.invalid', { language });
+  if (!order || !card) return { cancelled: false, reason: said.unknown };
+  if (cancelled.has(orderId)) return { cancelled: true, reason: said.again };
+  const shipped = order.steps[2];
+  if (shipped === 'completed' || shipped === 'in_progress') {
     return {
       cancelled: false,
-      reason: 'There is no order with that number. Please check the number in your order confirmation.',
-    };
-  }
-  if (cancelled.has(orderId))
-    return { cancelled: true, reason: 'It had been cancelled before; nothing else changed.' };
-  const shipped = card.timeline.step.find((s) => s.label === 'Shipped');
-  if (shipped && (shipped.status === 'completed' || shipped.status === 'in_progress')) {
-    return {
-      cancelled: false,
-      reason:
-        'It has already shipped, so it can no longer be cancelled. You can return it free of charge within 30 days ' +
-        'of delivery.',
+      reason: said.shipped,
       extra: { returnsUrl: 'https://demo-store.example/returns' },
     };
   }
   cancelled.add(orderId);
-  const paid = card.payment_status_value === 'Paid';
   return {
     cancelled: true,
-    reason: paid
-      ? `The refund of ${card.total_amount} goes back by ${card.payment_method_value} within 5 working days.`
-      : 'No payment was taken, so there is nothing to refund.',
+    reason: order.isPaid
+      ? said.refund(card.total_amount ?? '', card.payment_method_value ?? '')
+      : said.nothingTaken,
   };
 }

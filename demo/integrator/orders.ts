@@ -2,8 +2,49 @@
 // point at catalog SKUs, so names, pictures and prices come from the same catalog as the feed.
 import type { OrderCard, OrderItem, OrderStepStatus } from '../../src/protocol/cards';
 import { findBySku, formatCents, productImageUrl, STORE_ORIGIN, toCents } from './catalog';
+import type { DemoLanguage } from './shopper-language';
 
-const STEP_LABELS = ['Ordered', 'Paid', 'Shipped', 'Delivered'] as const;
+/** One text of the demo in each language it speaks. */
+type Texts = Record<DemoLanguage, string>;
+
+/** The card's own words, in the shopper's language (issue 31 item 5: the words around the card are in it too). */
+const LABELS = {
+  en: {
+    steps: ['Ordered', 'Paid', 'Shipped', 'Delivered'],
+    cancelled: 'Cancelled',
+    orderNumber: 'Order number',
+    total: 'Total (incl. VAT)',
+    shipping: 'Shipping',
+    free: 'free',
+    payment: 'Payment',
+    method: 'Method',
+    status: 'Status',
+    refunded: 'Refunded',
+    noPaymentTaken: 'No payment taken',
+    trackParcel: 'Track your parcel',
+    seeOrder: 'See your order',
+  },
+  de: {
+    steps: ['Bestellt', 'Bezahlt', 'Versandt', 'Zugestellt'],
+    cancelled: 'Storniert',
+    orderNumber: 'Bestellnummer',
+    total: 'Gesamt (inkl. MwSt.)',
+    shipping: 'Versand',
+    free: 'kostenlos',
+    payment: 'Zahlung',
+    method: 'Zahlungsart',
+    status: 'Status',
+    refunded: 'Erstattet',
+    noPaymentTaken: 'Keine Zahlung erfolgt',
+    trackParcel: 'Sendung verfolgen',
+    seeOrder: 'Bestellung ansehen',
+  },
+} satisfies Record<DemoLanguage, unknown>;
+
+const EUR_DE = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+/** "€89.95" in English, "89,95 €" in German. */
+const money = (cents: number, language: DemoLanguage) =>
+  language === 'de' ? EUR_DE.format(cents / 100) : formatCents(cents);
 
 interface OrderLine {
   sku: string;
@@ -12,86 +53,119 @@ interface OrderLine {
   name?: string;
 }
 
-interface DemoOrder {
+export interface DemoOrder {
   id: string;
   /** The status of Ordered, Paid, Shipped, Delivered. */
   steps: readonly [OrderStepStatus, OrderStepStatus, OrderStepStatus, OrderStepStatus];
+  /**
+   * Whose order it is (issue 31 item 7): the demo store signs in `?customer=<id>` with the email `<id>@example.com`
+   * (demo/store-server.ts), so `?customer=ada` is the owner of order 1001.
+   */
+  customerId: string;
+  email: string;
   customerName: string;
   lines: OrderLine[];
-  shippingMethod: string;
+  shippingMethod: Texts;
   shippingCents: number;
-  paymentMethod: string;
-  paymentStatus: string;
+  paymentMethod: Texts;
+  /** Whether money was taken: a cancellation then refunds it. */
+  isPaid: boolean;
+  paymentStatus: Texts;
   /** A parcel number once shipped; before that the card links to the order page instead. */
   parcel?: string;
 }
+
+const STANDARD: Texts = {
+  en: 'Standard delivery, 2–3 working days',
+  de: 'Standardversand, 2–3 Werktage',
+};
+const CARD: Texts = { en: 'Credit card', de: 'Kreditkarte' };
+const PAID: Texts = { en: 'Paid', de: 'Bezahlt' };
 
 const ORDERS: readonly DemoOrder[] = [
   {
     id: '1001',
     steps: ['completed', 'completed', 'completed', 'completed'],
+    customerId: 'ada',
+    email: 'ada@example.com',
     customerName: 'Ada Lovelace',
     lines: [
       { sku: 'STR-TEMPO-3', quantity: 1 },
       { sku: 'STR-SOCKS-3', quantity: 2 },
     ],
-    shippingMethod: 'Standard delivery, 2–3 working days',
+    shippingMethod: STANDARD,
     shippingCents: 0,
-    paymentMethod: 'Credit card',
-    paymentStatus: 'Paid',
+    paymentMethod: CARD,
+    isPaid: true,
+    paymentStatus: PAID,
     parcel: '00340434161094042557',
   },
   {
     id: '1002',
     steps: ['completed', 'completed', 'in_progress', 'pending'],
+    customerId: 'grace',
+    email: 'grace@example.com',
     customerName: 'Grace Hopper',
     lines: [
       { sku: 'RW-SUMMIT-MID', quantity: 1 },
       { sku: 'RW-SOCKS-MERINO', quantity: 2 },
       { sku: 'SC-PONCHO', quantity: 1 },
     ],
-    shippingMethod: 'Express delivery, next working day',
+    shippingMethod: { en: 'Express delivery, next working day', de: 'Expressversand, nächster Werktag' },
     shippingCents: 990,
-    paymentMethod: 'PayPal',
-    paymentStatus: 'Paid',
+    paymentMethod: { en: 'PayPal', de: 'PayPal' },
+    isPaid: true,
+    paymentStatus: PAID,
     parcel: '00340434161094042558',
   },
   {
     id: '1003',
     steps: ['completed', 'failed', 'pending', 'pending'],
+    customerId: 'katherine',
+    email: 'katherine@example.com',
     customerName: 'Katherine Johnson',
     lines: [{ sku: 'TH-TREK-45', quantity: 1 }],
-    shippingMethod: 'Standard delivery, 2–3 working days',
+    shippingMethod: STANDARD,
     shippingCents: 0,
-    paymentMethod: 'Credit card',
-    paymentStatus: 'Declined: please update your payment method',
+    paymentMethod: CARD,
+    isPaid: false,
+    paymentStatus: {
+      en: 'Declined: please update your payment method',
+      de: 'Abgelehnt: Bitte aktualisieren Sie Ihre Zahlungsart',
+    },
   },
   {
     id: '1004',
     steps: ['completed', 'pending', 'pending', 'pending'],
+    customerId: 'hedy',
+    email: 'hedy@example.com',
     customerName: 'Hedy Lamarr',
     lines: [
       { sku: 'AQ-STEEL-750', quantity: 2 },
       { sku: 'AQ-KIDS-400', quantity: 1 },
     ],
-    shippingMethod: 'Click & collect in the Berlin store',
+    shippingMethod: { en: 'Click & collect in the Berlin store', de: 'Abholung im Laden in Berlin' },
     shippingCents: 0,
-    paymentMethod: 'Bank transfer',
-    paymentStatus: 'Awaiting payment',
+    paymentMethod: { en: 'Bank transfer', de: 'Überweisung' },
+    isPaid: false,
+    paymentStatus: { en: 'Awaiting payment', de: 'Zahlung ausstehend' },
   },
   // Valid card, hostile text: the widget must show these strings as text, never run them (e2e proves it).
   {
     id: '6666',
     steps: ['completed', 'completed', 'in_progress', 'pending'],
+    customerId: 'mallory',
+    email: 'mallory@example.com',
     customerName: '<img src=x onerror=alert(1)>',
     lines: [
       { sku: 'NL-TECH', quantity: 1, name: '<script>alert(1)</script>' },
       { sku: 'STR-ANKLE-6', quantity: 1, name: "\"><svg onload=alert(1)> & 'quotes'" },
     ],
-    shippingMethod: 'Standard <b>delivery</b> & co',
+    shippingMethod: { en: 'Standard <b>delivery</b> & co', de: 'Standard<b>versand</b> & Co.' },
     shippingCents: 490,
-    paymentMethod: 'Credit card',
-    paymentStatus: 'Paid',
+    paymentMethod: CARD,
+    isPaid: true,
+    paymentStatus: PAID,
     parcel: '00340434161094066660',
   },
 ];
@@ -99,16 +173,35 @@ const ORDERS: readonly DemoOrder[] = [
 /** The order ids the demo knows, for docs and tests. */
 export const ORDER_IDS: readonly string[] = ORDERS.map((o) => o.id);
 
+/** The demo's order with this id, or undefined. */
+export const findOrder = (orderId: string): DemoOrder | undefined => ORDERS.find((o) => o.id === orderId);
+
+export interface OrderCardOptions {
+  /** The shopper's language (`Accept-Language`): labels, steps, methods and amounts in it. Default English. */
+  language?: DemoLanguage;
+  /** The order was cancelled (the order-cancellation webhook): the timeline ends with a completed "Cancelled". */
+  cancelled?: boolean;
+}
+
 /**
  * SPEC's order card for an order id, or `null` for an unknown one. `imageBase` is the integrator's origin, which
- * serves the item pictures; items whose product has none come without `image`.
+ * serves the item pictures; items whose product has none come without `image`. A cancelled order's timeline keeps
+ * what happened and ends with a completed "Cancelled" step: that is how the assistant tells a cancelled order from
+ * one that is only stuck (src/server/engine/local/cancelled-order.ts).
  * @example
  * orderCard('1002', 'http://127.0.0.1:4100')?.timeline.step.map((s) => s.status);
  * // → ['completed', 'completed', 'in_progress', 'pending']
+ * orderCard('1004', 'http://127.0.0.1:4100', { language: 'de', cancelled: true })?.timeline.step.map((s) => s.label);
+ * // → ['Bestellt', 'Storniert']
  */
-export function orderCard(orderId: string, imageBase: string): OrderCard | null {
-  const order = ORDERS.find((o) => o.id === orderId);
+export function orderCard(
+  orderId: string,
+  imageBase: string,
+  { language = 'en', cancelled = false }: OrderCardOptions = {},
+): OrderCard | null {
+  const order = findOrder(orderId);
   if (!order) return null;
+  const t = LABELS[language];
 
   let totalCents = order.shippingCents;
   const items = order.lines.map((line): OrderItem => {
@@ -119,37 +212,51 @@ export function orderCard(orderId: string, imageBase: string): OrderCard | null 
     const item: OrderItem = {
       name: line.name ?? product.name,
       quantity: String(line.quantity),
-      price: formatCents(lineCents),
+      price: money(lineCents, language),
     };
     const image = productImageUrl(product, imageBase);
     if (image) item.image = image;
     return item;
   });
-  const shipping = order.shippingCents ? formatCents(order.shippingCents) : 'free';
+  const shipping = order.shippingCents ? money(order.shippingCents, language) : t.free;
+  const steps = t.steps.map((label, i) => ({ label, status: order.steps[i]! }));
+  const timeline = cancelled
+    ? [
+        ...steps.filter((s) => s.status !== 'pending' && s.status !== 'in_progress'),
+        { label: t.cancelled, status: 'completed' as const },
+      ]
+    : steps;
+  const paymentStatus = cancelled
+    ? order.isPaid
+      ? t.refunded
+      : t.noPaymentTaken
+    : order.paymentStatus[language];
+  // A cancelled parcel is never tracked: the card links to the order page.
+  const parcel = cancelled ? undefined : order.parcel;
 
   return {
-    order_id_label: 'Order number',
+    order_id_label: t.orderNumber,
     order_id_value: order.id,
-    timeline: { step: STEP_LABELS.map((label, i) => ({ label, status: order.steps[i]! })) },
+    timeline: { step: timeline },
     items: { item: items },
-    total_label: 'Total (incl. VAT)',
-    total_amount: formatCents(totalCents),
+    total_label: t.total,
+    total_amount: money(totalCents, language),
     customer_name: order.customerName,
-    shipping_label: 'Shipping',
-    shipping_method: `${order.shippingMethod} (${shipping})`,
-    payment_label: 'Payment',
-    payment_method_label: 'Method',
-    payment_method_value: order.paymentMethod,
-    payment_status_label: 'Status',
-    payment_status_value: order.paymentStatus,
+    shipping_label: t.shipping,
+    shipping_method: `${order.shippingMethod[language]} (${shipping})`,
+    payment_label: t.payment,
+    payment_method_label: t.method,
+    payment_method_value: order.paymentMethod[language],
+    payment_status_label: t.status,
+    payment_status_value: paymentStatus,
     // SPEC: responses may be seen in full, so no address or card number here; the order page sits behind a login.
-    ...(order.parcel
+    ...(parcel
       ? {
-          order_tracking_label: 'Track your parcel',
-          order_tracking_url: `https://tracking.example/parcels/${order.parcel}`,
+          order_tracking_label: t.trackParcel,
+          order_tracking_url: `https://tracking.example/parcels/${parcel}`,
         }
       : {
-          order_tracking_label: 'See your order',
+          order_tracking_label: t.seeOrder,
           order_tracking_url: `${STORE_ORIGIN}/account/orders/${order.id}`,
         }),
   };

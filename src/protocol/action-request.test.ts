@@ -46,6 +46,27 @@ describe('buildActionRequest()', () => {
     expect(CUSTOM_ACTIONS_VERSION).toBe('2024-11-01');
   });
 
+  it('sends the answer language as Accept-Language, and no such header without one', () => {
+    const de = buildActionRequest(action(), { order_id: 'A-1', quantity: 1 }, { ...ids, language: 'de' });
+    expect(de.ok && de.value.headers['accept-language']).toBe('de');
+    const none = buildActionRequest(action(), { order_id: 'A-1', quantity: 1 }, ids);
+    expect(none.ok && Object.keys(none.value.headers)).not.toContain('accept-language');
+  });
+
+  it.each([
+    ['a header line after CR LF', 'de\r\nX-Evil: 1'],
+    ['a comma list', 'de, en;q=0.5'],
+    ['an oversize tag', `de-${'a'.repeat(300)}`],
+    ['garbage', '<script>'],
+    ['an empty string', ''],
+  ])('never puts %s into Accept-Language: the header is left out', (_name, language) => {
+    const req = buildActionRequest(action(), { order_id: 'A-1', quantity: 1 }, { ...ids, language });
+    expect(req.ok).toBe(true);
+    if (!req.ok) return;
+    expect(req.value.headers['accept-language']).toBeUndefined();
+    expect(Object.values(req.value.headers).join('')).not.toMatch(/[\r\n]|X-Evil/);
+  });
+
   it('names the package version in the user agent', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(SERVICE_VERSION).toBe(pkg.version);

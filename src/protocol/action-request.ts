@@ -40,6 +40,11 @@ export interface ActionCallIds {
   user?: { id: string; email?: string } | null;
   /** A call from the console's chat preview or action test (issue 22): `x-service-preview: 1`. */
   preview?: boolean;
+  /**
+   * The language the assistant answers this turn in (`en`, `de`), sent as `Accept-Language` so the integrator can
+   * word its answer and label its card in it (issue 31). Anything that is not a plain language tag is left out.
+   */
+  language?: string;
 }
 
 export interface ActionRequest {
@@ -58,6 +63,18 @@ export type ActionRequestErrorCode =
 export interface ActionRequestError {
   code: ActionRequestErrorCode;
   message: string;
+}
+
+/**
+ * A language tag fit for `Accept-Language`: letters, digits and hyphens only, as short as real tags are. The value is
+ * the service's own answer language today, but the header is built here for every caller, so nothing else (a CR or
+ * LF, a comma list, a page's garbage) can ever become a header line.
+ */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/;
+
+/** The `Accept-Language` value for an answer language, or undefined when it is not a plain language tag. */
+export function acceptLanguageOf(language: string | undefined): string | undefined {
+  return language !== undefined && LANGUAGE_TAG.test(language) ? language : undefined;
 }
 
 /** `{name}`: any non-empty text between braces is a placeholder, so a mistyped one fails loudly instead of silently. */
@@ -171,6 +188,8 @@ export function buildActionRequest(
     'user-agent': USER_AGENT,
   };
   if (ids.preview) headers[PREVIEW_HEADER] = '1';
+  const acceptLanguage = acceptLanguageOf(ids.language);
+  if (acceptLanguage) headers['accept-language'] = acceptLanguage;
   // Only verified claims: `userData` never becomes an identity header.
   if (ids.user) {
     headers['x-service-user-id'] = ids.user.id;

@@ -9,7 +9,7 @@ import type { CallJournal } from '../conversations/turn-calls';
 import type { TurnLeases } from '../conversations/turn-leases';
 import { choicesPart } from '../core/choices';
 import type { AssistantEngine, EngineTools, HandoffOutcome, ReplyEvent } from '../core/engine';
-import { type ReplyLanguage, replyLanguage } from '../core/reply-language';
+import { type ReplyLanguage, replyLanguage, shopperTexts } from '../core/reply-language';
 import { answerProposal } from '../guards/answer-proposal';
 import { confirmingTools } from '../guards/confirming-tools';
 import type { ProposalStore } from '../guards/proposal-store';
@@ -44,6 +44,8 @@ export interface TurnDeps {
     journal?: CallJournal,
     /** The turn's: integrator calls in flight end with it (a shutdown, a take, the deadline). */
     signal?: AbortSignal,
+    /** The language the turn answers in: every integrator call carries it as `Accept-Language` (issue 31). */
+    language?: ReplyLanguage,
   ): EngineTools;
   /**
    * Issue 23, on a shared database: each turn holds a lease on its reply, renewed while it runs, so that another
@@ -275,7 +277,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     const actions = turn.actions.filter((a) => a.enabled);
     // What the service itself says in this turn (a confirmation's question, "nothing was done") is in the shopper's
     // language, as the engine's answer is.
-    const language = replyLanguage(text, turn.conversation.locale);
+    const language = replyLanguage(text, turn.conversation.locale, shopperTexts(earlier));
     // The stored call of a confirmed proposal goes through the identity guard too.
     const tools = deps.toolsFor(
       turn.widgetId,
@@ -285,6 +287,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       undefined,
       journal,
       controller.signal,
+      language,
     );
     const answered = await answerProposal({
       proposals: deps.proposals,
@@ -310,6 +313,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         message: text,
         locale: turn.conversation.locale,
         userData: turn.conversation.userData,
+        verifiedCustomer: turn.conversation.user !== null,
         pageContext: turn.conversation.pageContext,
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,
@@ -333,6 +337,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
               }),
             journal,
             controller.signal,
+            language,
           ),
           deps.handoff?.requestHuman &&
             (async () => {

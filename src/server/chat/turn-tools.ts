@@ -44,6 +44,7 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
     wrap = (tools) => tools,
     journal,
     signal,
+    language,
   ) => {
     // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
     // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
@@ -67,7 +68,7 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
       const outcome = await callAction(
         action,
         params,
-        { widgetId: storeId, conversationId, requestId, user, preview },
+        { widgetId: storeId, conversationId, requestId, user, preview, language },
         callOptions,
       );
       actionCalls.inc({ outcome: outcome.ok ? 'ok' : outcome.error.code });
@@ -110,7 +111,7 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
           findProduct: (ref) => findProduct(db, storeId, ref),
           cancelOrder: orderCancellationTool(
             widget,
-            { widgetId: storeId, conversationId, preview },
+            { widgetId: storeId, conversationId, preview, language },
             { calls: webhookCalls, logger, options: callOptions, journal },
             userData,
             user,

@@ -198,6 +198,11 @@ export interface EngineTurn {
   locale?: string | null;
   userData: UserData | null;
   /**
+   * The store's identity token verified who the shopper is (issue 18), so integrators get `x-service-user-id`: an order
+   * lookup needs no other proof. Absent or false: a guest, who proves an order is theirs with its email (issue 31).
+   */
+  verifiedCustomer?: boolean;
+  /**
    * Where the shopper is, as the page last said (issue 20: `Service.setPageContext`), checked at the edge: the page, the
    * product on it, the cart. The page's data, never instructions; "does it come in blue?" is about its product.
    */

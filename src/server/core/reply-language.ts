@@ -44,6 +44,30 @@ export function localeLanguage(locale: string | null | undefined): ReplyLanguage
   return base === 'de' || base === 'en' ? base : null;
 }
 
-/** The language to answer `message` in: its own when it is plain, else the widget's locale, else English. */
-export const replyLanguage = (message: string, locale?: string | null): ReplyLanguage =>
-  detectLanguage(message) ?? localeLanguage(locale) ?? 'en';
+/**
+ * The language to answer `message` in: its own when it is plain; else the language of the shopper's latest earlier
+ * message that showed one (`earlier`, oldest first), so a German shopper on an English page who answers "Which
+ * order?" with "1001", or "What is your email?" with an address, is still answered in German (issue 31); else the
+ * widget's locale; else English.
+ */
+export function replyLanguage(
+  message: string,
+  locale?: string | null,
+  earlier: readonly string[] = [],
+): ReplyLanguage {
+  const own = detectLanguage(message);
+  if (own) return own;
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const before = detectLanguage(earlier[i]!);
+    if (before) return before;
+  }
+  return localeLanguage(locale) ?? 'en';
+}
+
+/** The texts of the shopper's messages in a history, oldest first: what `replyLanguage` reads as `earlier`. */
+export const shopperTexts = (
+  history: readonly { role: string; parts: readonly { type: string; text?: string }[] }[],
+): string[] =>
+  history
+    .filter((m) => m.role === 'user')
+    .map((m) => m.parts.map((p) => (p.type === 'text' ? (p.text ?? '') : '')).join('\n'));

@@ -1,4 +1,4 @@
-import { SERVICE_VERSION } from '../../protocol/action-request';
+import { acceptLanguageOf, SERVICE_VERSION } from '../../protocol/action-request';
 import type { UserData } from '../../protocol/settings';
 import { PREVIEW_HEADER } from '../../protocol/widget-settings';
 import { formatSchemaIssues } from '../../schemas/schema-result';
@@ -54,6 +54,8 @@ export interface WebhookCallIds {
   requestId: string;
   /** A call from the console's chat preview (issue 22): `x-service-preview: 1`. */
   preview?: boolean;
+  /** The turn's answer language, sent as `Accept-Language` (see ActionCallIds). */
+  language?: string;
 }
 
 export type OrderCancellationOutcome =
@@ -125,6 +127,7 @@ export async function callOrderCancellation(
     };
   }
 
+  const acceptLanguage = acceptLanguageOf(ids.language);
   const response = await guardedFetch(webhook.url, {
     method: 'POST',
     headers: {
@@ -132,6 +135,7 @@ export async function callOrderCancellation(
       'x-service-widget-id': ids.widgetId,
       'x-service-conversation-id': ids.conversationId,
       ...(ids.preview && { [PREVIEW_HEADER]: '1' }),
+      ...(acceptLanguage && { 'accept-language': acceptLanguage }),
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,

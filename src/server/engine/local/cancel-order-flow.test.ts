@@ -1,5 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import type { OrderStepStatus } from '../../../protocol/cards';
+import type { MessagePart } from '../../../protocol/chat';
 import type { ActionDefinition } from '../../config/service-config';
 import type { ConfirmedCall, EngineTools, ReplyEvent } from '../../core/engine';
 import { createLocalEngine } from './local-engine';
@@ -20,15 +22,17 @@ const orderStatus: ActionDefinition = {
  * The engine with tools that record what it asked for. Like the service's tools, a cancellation is only proposed
  * (`awaiting_confirmation`); `confirm` then runs the turn of the shopper's yes, with the result the service's call got.
  */
-function harness(withWebhook = true) {
+function harness(withWebhook = true, statusAnswer: MessagePart = { type: 'text', text: 'Shipped.' }) {
   const cancels: { orderId: string; reason?: string }[] = [];
   const actions: string[] = [];
+  const params: Record<string, unknown>[] = [];
   let state: unknown = null;
   const engine = createLocalEngine();
   const tools: EngineTools = {
-    callAction: async (action) => {
+    callAction: async (action, values) => {
       actions.push(action.name);
-      return { ok: true, aiText: 'Shipped.', part: { type: 'text', text: 'Shipped.' } };
+      params.push(values);
+      return { ok: true, aiText: JSON.stringify(statusAnswer), part: statusAnswer };
     },
     searchKnowledge: async () => [],
     searchProducts: async () => [],
@@ -75,8 +79,22 @@ function harness(withWebhook = true) {
     if (!request) throw new Error('nothing was proposed');
     return turn('Yes', { kind: 'cancel-order', request, result });
   };
-  return { turn, confirm, cancels, actions, state: () => state };
+  return { turn, confirm, cancels, actions, params, state: () => state };
 }
+
+/** An order card whose timeline ends with `last` (completed unless said otherwise). */
+const cardEndingWith = (label: string, status: OrderStepStatus = 'completed'): MessagePart => ({
+  type: 'order-card',
+  card: {
+    order_id_value: '1004',
+    timeline: {
+      step: [
+        { label: 'Ordered', status: 'completed' },
+        { label, status },
+      ],
+    },
+  },
+});
 
 type ConfirmedCancel = Extract<ConfirmedCall, { kind: 'cancel-order' }>;
 
@@ -108,7 +126,9 @@ describe('local engine: cancelling an order', () => {
     expect(
       (await h.confirm({ ok: true, cancelled: false, reason: 'Order 1002 has already shipped.' })).text,
     ).toBe('I could not cancel order 1002. The store says: Order 1002 has already shipped.');
-    expect(h.actions).toEqual([]);
+    // Only the lookups that check whether each order is cancelled already: nothing else before the yes.
+    expect(h.actions).toEqual(['Get order status', 'Get order status']);
+    expect(h.params).toEqual([{ order_id: '1004' }, { order_id: '1002' }]);
   });
 
   it('says in plain words when the store answered garbage or could not be reached', async () => {
@@ -138,7 +158,8 @@ describe('local engine: cancelling an order', () => {
     expect(h.cancels).toEqual([]);
     await h.turn('cancel order 1004');
     const movedOn = await h.turn('Where is my order 1002 right now?');
-    expect(h.actions).toEqual(['Get order status']);
+    // The first lookup checked whether 1004 was cancelled already; the second is the shopper's question.
+    expect(h.params).toEqual([{ order_id: '1004' }, { order_id: '1002' }]);
     expect(movedOn.text).toBe('Shipped.');
     expect(h.cancels).toEqual([{ orderId: '1004' }]);
     expect(h.state()).toEqual({});
@@ -169,5 +190,88 @@ describe('local engine: cancelling an order', () => {
 
   it('mentions cancelling orders in what it can do when the webhook is there', async () => {
     expect((await harness().turn('hello')).text).toMatch(/cancelling orders/);
+  });
+
+  it.each([
+    [
+      'en',
+      'cancel order 1004',
+      'Cancelled',
+      'Order 1004 is already cancelled, so there is nothing more to do:',
+    ],
+    [
+      'en',
+      'please cancel my order 1004',
+      'Order canceled',
+      'Order 1004 is already cancelled, so there is nothing more to do:',
+    ],
+    [
+      'de',
+      'Bitte Bestellung 1004 stornieren',
+      'Storniert',
+      'Bestellung 1004 ist bereits storniert, es ist nichts weiter zu tun:',
+    ],
+  ])(
+    '%s: "%s" for an order the store shows "%s" says so with its card, and asks nothing',
+    async (_l, ask, label, said) => {
+      const h = harness(true, cardEndingWith(label));
+      const reply = await h.turn(ask);
+      expect(reply.text).toBe(said);
+      expect(reply.events.filter((e) => e.type === 'part')).toEqual([
+        { type: 'part', part: cardEndingWith(label) },
+      ]);
+      expect(h.cancels).toEqual([]);
+      expect(h.state()).toEqual({});
+    },
+  );
+
+  it.each([
+    ['a cancellation not done yet', cardEndingWith('Cancelled', 'pending')],
+    ['a step that is no cancellation', cardEndingWith('Shipped')],
+    [
+      'a sentence that only mentions cancelling',
+      cardEndingWith('You can still cancel this order until it ships'),
+    ],
+    ['text, not a card', { type: 'text', text: 'Order 1004 was cancelled.' } as MessagePart],
+  ])('proposes the cancellation as usual when the lookup shows %s', async (_name, answer) => {
+    const h = harness(true, answer);
+    const reply = await h.turn('cancel order 1004');
+    expect(reply.text).toBe('');
+    expect(h.cancels).toEqual([{ orderId: '1004' }]);
+  });
+
+  it('looks the order up with the email the message gives, as a guest must', async () => {
+    const guestStatus: ActionDefinition = {
+      ...orderStatus,
+      parameters: [...orderStatus.parameters, { name: 'email', type: 'string', required: false }],
+    };
+    const engine = createLocalEngine();
+    const params: Record<string, unknown>[] = [];
+    await engine.reply(
+      {
+        widgetId: 'w',
+        conversationId: 'c',
+        history: [],
+        message: 'Please cancel order 1004, my email is hedy@example.com',
+        userData: null,
+        customInstructions: null,
+        actions: [guestStatus],
+        state: null,
+        signal: new AbortController().signal,
+        tools: {
+          callAction: async (_a, values) => {
+            params.push(values);
+            return { ok: true, aiText: '', part: cardEndingWith('Cancelled') };
+          },
+          searchKnowledge: async () => [],
+          searchProducts: async () => [],
+          cancelOrder: async () => {
+            throw new Error('must not be proposed');
+          },
+        },
+      },
+      async () => {},
+    );
+    expect(params).toEqual([{ order_id: '1004', email: 'hedy@example.com' }]);
   });
 });

@@ -1,3 +1,4 @@
+import type { MessagePart } from '../../../protocol/chat';
 import type { ActionDefinition } from '../../config/service-config';
 import { choicesPart } from '../../core/choices';
 import {
@@ -8,10 +9,14 @@ import {
   IDENTITY_REQUIRED,
   isAwaitingConfirmation,
   isUnreadableAnswer,
+  needsConfirmation,
   type ReplyEvent,
 } from '../../core/engine';
 import type { ReplyLanguage } from '../../core/reply-language';
 import { words } from '../../core/text-tokens';
+import { isCancelledOrder } from './cancelled-order';
+import { extractParameters } from './extract-parameters';
+import { orderNumberParameter, orderStatusAction } from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
 import { PHRASES } from './phrases';
 import { streamText } from './stream-text';
@@ -122,6 +127,13 @@ async function propose(
   language: ReplyLanguage,
   emit: Emit,
 ): Promise<FlowResult> {
+  // An order cancelled already is said so at once, with its card: a Yes/No about it would ask for nothing.
+  const cancelled = await cancelledCard(turn, request.orderId);
+  if (cancelled) {
+    await streamText(PHRASES[language].alreadyCancelled(request.orderId), emit);
+    await emit({ type: 'part', part: cancelled });
+    return { state: {} };
+  }
   if (turn.tools.cancelOrder) {
     const result = await turn.tools.cancelOrder(request);
     // The usual case: the service shows the shopper "Cancel order 1003?" with Yes and No; that part is the question.
@@ -153,6 +165,29 @@ async function propose(
     );
   }
   return { state: {} };
+}
+
+/**
+ * The order's card when the store's order-status action shows it cancelled already (cancelled-order.ts), else null.
+ * The lookup is the one a shopper's "where is my order?" makes, with what the message gives besides the number (a
+ * guest's email); an action that would itself need a yes, a refusal or any other answer leaves the proposal as it was.
+ */
+async function cancelledCard(
+  turn: EngineTurn,
+  orderId: string,
+): Promise<Extract<MessagePart, { type: 'order-card' }> | null> {
+  const status = orderStatusAction(turn.actions);
+  const parameter = status && orderNumberParameter(status);
+  if (!status || !parameter || needsConfirmation(status)) return null;
+  const rest = extractParameters(
+    turn.message,
+    status.parameters.filter((q) => q !== parameter),
+  );
+  const result = await turn.tools
+    .callAction(status, { ...rest, [parameter.name]: orderId })
+    .catch(() => null);
+  const part = result?.ok ? result.part : undefined;
+  return part?.type === 'order-card' && isCancelledOrder(part.card) ? part : null;
 }
 
 /** The shopper's confirmed cancellation, as this engine tells it: only a valid `cancelled: true` is a cancellation. */

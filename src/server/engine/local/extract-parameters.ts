@@ -27,6 +27,7 @@ const ID_TOKEN =
   /(?<![\p{L}\p{N}])#?([\p{L}\p{N}][\p{L}\p{N}\-_/.]*\p{N}[\p{L}\p{N}\-_/]*|\p{N})(?![\p{L}\p{N}])/gu;
 const NUMBER = /-?\d+(?:[.,]\d+)?/g;
 const EMAIL = /[^\s@<>()"',;]+@[^\s@<>()"',;]+\.[A-Za-z]{2,}/;
+const EMAILS = new RegExp(EMAIL.source, 'g');
 
 /** The words a shopper would use for a parameter: `order_id` → order, id; `zipCode` → zip, code. */
 export const cueWords = (p: Parameter): string[] =>
@@ -78,7 +79,8 @@ export function extractParameters(
   asked?: string,
 ): Record<string, ParameterValue> {
   const values: Record<string, ParameterValue> = {};
-  const idTokens = [...message.matchAll(ID_TOKEN)].map((m) => m[1]);
+  // An email address is never an identifier: "ada1@example.com" holds no order number "ada1".
+  const idTokens = [...message.replace(EMAILS, ' ').matchAll(ID_TOKEN)].map((m) => m[1]);
   const numbers = message.match(NUMBER) ?? [];
   const said = words(message);
   for (const p of parameters) {

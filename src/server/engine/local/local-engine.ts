@@ -13,7 +13,7 @@ import {
   type ParameterValue,
   type ReplyEvent,
 } from '../../core/engine';
-import { detectLanguage, type ReplyLanguage, replyLanguage } from '../../core/reply-language';
+import { detectLanguage, type ReplyLanguage, replyLanguage, shopperTexts } from '../../core/reply-language';
 import { passageOf } from '../../knowledge/knowledge-passage';
 import { asksForWholeSection } from '../../knowledge/whole-section-request';
 import {
@@ -25,7 +25,12 @@ import {
 } from './cancel-order-flow';
 import { cueWords, extractParameters, missingParameters } from './extract-parameters';
 import { matchAction } from './match-action';
-import { cancelOrderAction, orderNumberParameter, orderStatusAction } from './order-actions';
+import {
+  cancelOrderAction,
+  guestEmailParameter,
+  orderNumberParameter,
+  orderStatusAction,
+} from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
 import { answerPageProduct } from './page-product';
 import { PHRASES, type Phrases } from './phrases';
@@ -72,7 +77,7 @@ const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt 
 export function createLocalEngine(): AssistantEngine {
   return {
     async reply(turn, emit) {
-      const language = replyLanguage(turn.message, turn.locale);
+      const language = replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
       const p = PHRASES[language];
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
@@ -136,6 +141,11 @@ export function createLocalEngine(): AssistantEngine {
         const parameter = orderNumberParameter(statusAction);
         if (!parameter) return run(turn, statusAction, {}, emit, p);
         const [first, ...others] = request.orderNumbers;
+        // Whatever else the message gives (a guest's email) is kept for the call.
+        const rest = extractParameters(
+          message,
+          statusAction.parameters.filter((q) => q !== parameter),
+        );
         if (others.length > 0) {
           await say(p.whichOfThese(request.orderNumbers));
           const chips = choicesPart(request.orderNumbers);
@@ -144,7 +154,7 @@ export function createLocalEngine(): AssistantEngine {
             state: {
               pending: {
                 action: statusAction.name,
-                values: {},
+                values: rest,
                 asked: parameter.name,
                 choices: request.orderNumbers,
               },
@@ -152,10 +162,6 @@ export function createLocalEngine(): AssistantEngine {
           };
         }
         if (first !== undefined) {
-          const rest = extractParameters(
-            message,
-            statusAction.parameters.filter((q) => q !== parameter),
-          );
           return run(turn, statusAction, { ...rest, [parameter.name]: first }, emit, p);
         }
         // "How long until my order arrives?": the store's shipping times, and the offer to look one order up.
@@ -336,6 +342,15 @@ async function run(
         : questionFor(parameter, p);
     await streamText(question, emit);
     return { state: { pending: { action: action.name, values, asked: parameter.name } } };
+  }
+  // A guest looking an order up proves it is theirs with its email (issue 31 item 7); a verified customer needs none.
+  const guestEmail =
+    !turn.verifiedCustomer && action === orderStatusAction(turn.actions)
+      ? guestEmailParameter(action)
+      : undefined;
+  if (guestEmail && values[guestEmail.name] === undefined) {
+    await streamText(p.orderEmail, emit);
+    return { state: { pending: { action: action.name, values, asked: guestEmail.name } } };
   }
   // An action that confirms is not called now: the service shows the shopper its `confirm` part, the question.
   if (needsConfirmation(action)) {

@@ -67,3 +67,10 @@ export const cancelOrderAction = (actions: ActionDefinition[]): ActionDefinition
     [],
     3,
   );
+
+/**
+ * The optional email parameter of an order action (the demo's `email`): how a guest proves an order is theirs
+ * (issue 31 item 7). Optional, because a signed-in customer is proven by the identity token the service forwards.
+ */
+export const guestEmailParameter = (action: ActionDefinition): Parameter | undefined =>
+  action.parameters.find((p) => p.type === 'string' && !p.required && /e-?mail/i.test(p.name));

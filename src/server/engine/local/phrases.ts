@@ -116,6 +116,10 @@ export const PHRASES = {
     cancelNotOffered:
       "I can't cancel orders in this chat. Please contact the store; I can show you how to reach them if you ask for a person.",
     cancelled: (id: string) => `Order ${id} is cancelled.`,
+    alreadyCancelled: (id: string) => `Order ${id} is already cancelled, so there is nothing more to do:`,
+    orderEmail:
+      'To show you the order, I need the email address you placed it with. What is it? (Signed-in customers ' +
+      'see their orders without it.)',
     notCancelledBecause: (id: string, why: string) =>
       `I could not cancel order ${id}. The store says: ${why}`,
     notCancelled: (id: string) => `The store did not cancel order ${id}.`,
@@ -220,6 +224,10 @@ export const PHRASES = {
     cancelNotOffered:
       'Bestellungen kann ich in diesem Chat nicht stornieren. Bitte wenden Sie sich an den Shop; fragen Sie nach einem Mitarbeiter, dann zeige ich Ihnen, wie Sie ihn erreichen.',
     cancelled: (id: string) => `Bestellung ${id} ist storniert.`,
+    alreadyCancelled: (id: string) => `Bestellung ${id} ist bereits storniert, es ist nichts weiter zu tun:`,
+    orderEmail:
+      'Um Ihnen die Bestellung zu zeigen, brauche ich die E-Mail-Adresse, mit der Sie bestellt haben. Wie lautet ' +
+      'sie? (Angemeldete Kunden sehen ihre Bestellungen ohne sie.)',
     notCancelledBecause: (id: string, why: string) =>
       `Ich konnte Bestellung ${id} nicht stornieren. Der Shop schreibt: ${why}`,
     notCancelled: (id: string) => `Der Shop hat Bestellung ${id} nicht storniert.`,
