@@ -243,7 +243,7 @@ async function handOver(turn: EngineTurn, language: ReplyLanguage, emit: Emit): 
   await streamText(
     contact
       ? // The contact section's lines about reaching the team (email, phone, hours), under its title.
-        `${intro}\n\n${quoteSection(contact, p, CONTACT_QUERY, `**${contact.title}**`, intro.length + 2)}`
+        `${intro}\n\n${quoteSection(contact, p, CONTACT_QUERY, `**${contact.title}**`, intro.length + 2, false)}`
       : p.personNoContact(failed),
     emit,
   );
@@ -264,7 +264,8 @@ const sectionAnswer = (hit: KnowledgeHit, p: Phrases, question: string, reserved
 
 /**
  * A heading line, the passage, and where the rest is: a link to the document the section came from, else, when the
- * passage is not all of it, how to ask for the rest. A passage is the merchant's own markdown, never more.
+ * passage is not all of it and `hint` is on, how to ask for the rest. A passage is the merchant's own markdown, never
+ * more.
  */
 function quoteSection(
   hit: KnowledgeHit,
@@ -272,15 +273,16 @@ function quoteSection(
   question: string,
   heading: string,
   reserved: number,
+  hint = true,
 ): string {
   const link = hit.source ? p.sectionSource(markdownLink(hit.title, hit.source)) : '';
-  const footerRoom = (link || p.wholeSectionHint(hit.title)).length + 2;
+  const footerRoom = (link || (hint ? p.wholeSectionHint(hit.title) : '')).length + 2;
   const room = KNOWLEDGE_ANSWER_MAX - reserved - heading.length - 2 - footerRoom;
   const passage = passageOf(hit, question, Math.max(room, 120), {
     whole: asksForWholeSection(question),
     wholeMaxChars: WHOLE_SECTION_MAX,
   });
-  const footer = link || (passage.whole ? '' : p.wholeSectionHint(hit.title));
+  const footer = link || (passage.whole || !hint ? '' : p.wholeSectionHint(hit.title));
   return [heading, passage.text, footer].filter(Boolean).join('\n\n');
 }
 
