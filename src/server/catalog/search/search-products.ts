@@ -223,13 +223,15 @@ export async function searchProductsScored(
 
 /**
  * A `tsquery` literal that matches a product whose kind words hold one of the given names, each with all of its words
- * ("t-shirt" is "t & shirt"); '' for none.
+ * ("t-shirt" is "t & shirt"), whole; '' for none.
  */
 export function kindTsQuery(kinds: readonly string[]): string {
   const alternatives = new Set<string>();
   for (const kind of kinds.slice(0, 20)) {
+    // Whole words, not prefixes: the kind words hold each word and its singular, and "car" must not find "carbon"
+    // or "care".
     const terms = queryTerms(kind).slice(0, 5);
-    if (terms.length > 0) alternatives.add(`(${toTsQuery(terms, '&')})`);
+    if (terms.length > 0) alternatives.add(`(${terms.map((t) => `'${t}'`).join(' & ')})`);
   }
   return [...alternatives].join(' | ');
 }

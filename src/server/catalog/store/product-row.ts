@@ -104,7 +104,7 @@ function searchParts(p: ProductData) {
       storedWords(p.description),
     ),
     codeKeys: [...new Set(codes)],
-    kindWords: distinctWords(name, category),
+    kindWords: distinctWords(name, category, storedWords(typeAttributes(p))),
   };
 }
 
@@ -176,6 +176,27 @@ export function tsvectorPositions(nameWords: readonly string[], textWords: reado
   for (const word of nameWords) put(word, WEIGHT_A);
   for (const word of textWords) put(word, 0);
   return out;
+}
+
+/** Attribute names that say what a product is, as feeds write them (Shopify's product type and tags, Google's). */
+const TYPE_ATTRIBUTES = new Set([
+  'tags',
+  'tag',
+  'type',
+  'product type',
+  'product_type',
+  'producttype',
+  'kind',
+  'keywords',
+]);
+
+/** The values of the attributes that say what the product is ("tags": "fruits, organic"), as one text. */
+function typeAttributes(p: ProductData): string {
+  if (!p.attributes) return '';
+  return Object.entries(p.attributes)
+    .filter(([key]) => TYPE_ATTRIBUTES.has(key.toLowerCase()))
+    .map(([, value]) => value)
+    .join(' ');
 }
 
 /** A brand or category as the filters compare it: NFKC, lowercase, single spaces. */

@@ -205,11 +205,12 @@ export function createLocalEngine(): AssistantEngine {
       const best = pickSection(knowledge, language);
       // A store question ("can I return worn shoes?") is answered from the knowledge even when it names a product;
       // a product request ("waterproof running shoes under 150") from the catalog, saying so when nothing fits.
-      if (best && (has(words, 'store') || !constraints.asksForProducts)) {
+      // A plain request ("do you have phones?") goes to the catalog first, even where the knowledge mentions phones.
+      if (best && !constraints.plainly && (has(words, 'store') || !constraints.asksForProducts)) {
         await say(sectionAnswer(best, p, message));
         return { state: {} };
       }
-      if (await answerProductRequest(turn, constraints, language, emit, !constraints.asksForProducts))
+      if (await answerProductRequest(turn, constraints, language, emit, !constraints.asksForProducts, !!best))
         return { state: {} };
       if (best) {
         await say(sectionAnswer(best, p, message));

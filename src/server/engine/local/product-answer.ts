@@ -25,7 +25,8 @@ type Emit = (event: ReplyEvent) => Promise<void>;
 
 /**
  * Answers a product request; false when the constraints name nothing to search for, or with `onlyWhenFound` when
- * nothing fits (the caller answers otherwise).
+ * nothing fits, or with `knowledgeAnswers` when the catalog has nothing of the kind at all ("habt ihr samstags
+ * auf?" is a question for the store's knowledge, which the caller then answers).
  */
 export async function answerProductRequest(
   turn: EngineTurn,
@@ -33,6 +34,7 @@ export async function answerProductRequest(
   language: ReplyLanguage,
   emit: Emit,
   onlyWhenFound = false,
+  knowledgeAnswers = false,
 ): Promise<boolean> {
   const p = PHRASES[language];
   const hasFilter =
@@ -104,7 +106,7 @@ export async function answerProductRequest(
     )
     .slice(0, NEAREST_MAX);
   // A short phrase that finds nothing at all ("qwertz uiop") may be no product request: the caller answers it.
-  if (near.length === 0 && !c.plainly) return false;
+  if (near.length === 0 && (!c.plainly || knowledgeAnswers)) return false;
   if (nearest.length === 0) {
     await streamText(
       c.kind && near.length === 0 && !hasFilter ? p.noSuchProducts(c.kind.said) : p.nothingFitsAtAll,

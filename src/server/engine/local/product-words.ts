@@ -11,7 +11,7 @@
 /** German word (lowercase, umlauts written out) → its English forms. Plurals and inflections are folded by `baseOf`. */
 const GERMAN_TO_ENGLISH: Record<string, readonly string[]> = {
   // Phones, computers, electronics
-  handy: ['phone', 'smartphone', 'mobile'],
+  handy: ['phone', 'smartphone', 'mobile phone'],
   smartphone: ['smartphone', 'phone'],
   telefon: ['phone'],
   laptop: ['laptop', 'notebook'],
@@ -137,6 +137,17 @@ const GERMAN_TO_ENGLISH: Record<string, readonly string[]> = {
   trinkflasche: ['water bottle', 'bottle'],
   dose: ['can', 'tin'],
   box: ['box'],
+  ausruestung: ['equipment', 'gear'],
+  artikel: ['products', 'items'],
+  sache: ['things', 'stuff'],
+  zeug: ['stuff', 'gear'],
+  bedarf: ['supplies'],
+  geraet: ['appliance', 'device'],
+  zubehoer: ['accessories'],
+  getraenk: ['drink', 'beverage', 'juice', 'water', 'soda'],
+  make: ['makeup'],
+  schminke: ['makeup', 'cosmetics', 'lipstick', 'mascara', 'eyeshadow'],
+  makeup: ['makeup', 'cosmetics', 'mascara', 'lipstick', 'eyeshadow', 'powder', 'nail polish'],
   // Food and pets
   lebensmittel: ['groceries', 'food'],
   essen: ['food'],
@@ -173,6 +184,7 @@ const GERMAN_TO_ENGLISH: Record<string, readonly string[]> = {
   zucker: ['sugar'],
   salz: ['salt'],
   eis: ['ice cream', 'ice'],
+  tier: ['pet', 'animal'],
   hund: ['dog'],
   hunde: ['dog'],
   katze: ['cat'],
@@ -249,6 +261,9 @@ const GERMAN_MODIFIERS: Record<string, readonly string[]> = {
   edelstahl: ['stainless steel', 'steel'],
   stahl: ['steel'],
   gold: ['gold'],
+  golden: ['gold', 'golden'],
+  silbern: ['silver'],
+  hoelzern: ['wood', 'wooden'],
   silber: ['silver'],
   klein: ['small'],
   gross: ['large', 'big'],
@@ -272,6 +287,9 @@ const GERMAN_MODIFIERS: Record<string, readonly string[]> = {
   tee: ['tea'],
   wasser: ['water'],
   kuechen: ['kitchen'],
+  wohn: ['home', 'living'],
+  tier: ['pet', 'animal'],
+  haus: ['home', 'house'],
 };
 
 /**
@@ -284,6 +302,17 @@ const ENGLISH_SYNONYMS: Record<string, readonly string[]> = {
   cellphone: ['smartphone', 'phone'],
   smartphone: ['phone'],
   laptop: ['notebook'],
+  beverage: ['drink', 'juice', 'water', 'soda', 'soft drink'],
+  drink: ['beverage', 'juice', 'water', 'soda'],
+  cosmetic: ['beauty', 'makeup', 'mascara', 'lipstick', 'eyeshadow', 'powder', 'nail polish'],
+  makeup: ['cosmetics', 'mascara', 'lipstick', 'eyeshadow', 'powder', 'nail polish'],
+  lady: ['women', 'womens'],
+  ladies: ['women', 'womens'],
+  gent: ['men', 'mens'],
+  gents: ['men', 'mens'],
+  fruit: ['fruits'],
+  veggie: ['vegetable'],
+  cookware: ['pot', 'pan'],
   notebook: ['laptop'],
   sneaker: ['shoe', 'trainer'],
   trainer: ['sneaker', 'shoe'],
@@ -342,12 +371,18 @@ export const foldGerman = (word: string): string =>
  * The German base form a listed word has, for an inflected or plural word ("schuhe" → "schuh", "wasserdichte" →
  * "wasserdicht", "hunden" → "hund"); undefined when none of its forms is listed.
  */
-function baseOf(word: string, table: Record<string, readonly string[]>): string | undefined {
+function baseOf(word: string, table: Record<string, readonly string[]>, depth = 0): string | undefined {
   if (Object.hasOwn(table, word)) return word;
   for (const ending of ['en', 'er', 'es', 'em', 'e', 'n', 's']) {
     if (word.length - ending.length < 2 || !word.endsWith(ending)) continue;
     const base = word.slice(0, -ending.length);
     if (Object.hasOwn(table, base)) return base;
+    // A plural with an umlaut: "räder" → "rad", "töpfe" → "topf".
+    const plain = base.replace(/(ae|oe|ue)([^aeiou]*)$/, (_, vowel: string, rest: string) => vowel[0] + rest);
+    if (plain !== base && Object.hasOwn(table, plain)) return plain;
+    // An inflected adjective of an adjective form: "goldene" → "golden" → "gold".
+    const deeper = depth === 0 ? baseOf(base, table, 1) : undefined;
+    if (deeper) return deeper;
   }
   return undefined;
 }
@@ -369,6 +404,11 @@ export function splitCompound(word: string): { modifiers: string[]; head: string
     if (!head) continue;
     const front = frontParts(folded.slice(0, at));
     if (front) return { modifiers: front, head };
+    // A front the lists do not know ("Baseball|ausrüstung", "Cricket|schläger") is kept as written: a brand, a sport,
+    // a material the catalog may well name. Only a long one, so that no short word's ending is mistaken for a head.
+    const unknown = folded.slice(0, at).replace(/-$/, '');
+    if (unknown.length >= 4 && at >= 4 && !/(?:s|es|n|en|e|er)$/.test(unknown.slice(-1)))
+      return { modifiers: [unknown], head };
   }
   return null;
 }

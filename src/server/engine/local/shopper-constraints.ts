@@ -45,10 +45,10 @@ const END = String.raw`(?![\p{L}])`;
 /** A whole-word pattern of alternatives, umlauts included. */
 const wordsPattern = (alternatives: string) => new RegExp(`${START}(?:${alternatives})${END}`, 'iu');
 const NUMBER = String.raw`(\d{1,3}(?:[.,' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
-const SIGN = String.raw`(?:€|\$|£|euros|euro|eur|usd|gbp|chf|dollars|dollar|pounds|pound|franken|fr\.)`;
+const SIGN = String.raw`(?:€|\$|£|euros|euro|eur|usd|gbp|chf|dollars|dollar|bucks|buck|pounds|pound|franken|fr\.)`;
 /** An amount: "€150", "150 €", "150 euros", "EUR 150", "150,-", "1.299,00". Group 1 (or 2) is the number. */
 const AMOUNT = String.raw`(?:${SIGN}\s*${NUMBER}|${NUMBER}\s*(?:,-|\.-)?\s*(?:${SIGN})?)`;
-const MAX_CUE = String.raw`(?:under|below|less than|lower than|cheaper than|up to|upto|no more than|not more than|at most|max(?:imum|\.)?|within|budget(?: of| is)?|unter|bis(?: zu)?|höchstens|hoechstens|maximal|max\.?|weniger als|günstiger als|guenstiger als|billiger als|nicht mehr als|nicht über|nicht ueber|<=?)`;
+const MAX_CUE = String.raw`(?:under|below|less than|lower than|cheaper than|up to|upto|no more than|not more than|at most|max(?:imum|\.)?|(?:within|on|with) (?:a|my|our) budget of|within|budget(?: of| is)?|unter|bis(?: zu)?|höchstens|hoechstens|maximal|max\.?|weniger als|günstiger als|guenstiger als|billiger als|nicht mehr als|nicht über|nicht ueber|<=?)`;
 const MIN_CUE = String.raw`(?:over|above|more than|at least|from|starting at|min(?:imum|\.)?|über|ueber|ab|mindestens|mehr als|teurer als|>=?)`;
 const ABOUT_CUE = String.raw`(?:around|about|approximately|roughly|circa|ca\.|ungefähr|ungefaehr|etwa|um die|rund)`;
 const RANGE = new RegExp(
@@ -56,6 +56,11 @@ const RANGE = new RegExp(
   'iu',
 );
 const MAX = new RegExp(String.raw`${START}${MAX_CUE}\s*${AMOUNT}`, 'iu');
+/** A cap written after the amount: "50 dollars max", "80 € maximal", "100 or less", "30 tops". */
+const MAX_AFTER = new RegExp(
+  String.raw`${START}${AMOUNT}\s*(?:max(?:imum)?|at most|or less|or under|or below|tops|höchstens|hoechstens|maximal|oder weniger)${END}`,
+  'iu',
+);
 const MIN = new RegExp(String.raw`${START}${MIN_CUE}\s*${AMOUNT}`, 'iu');
 const ABOUT = new RegExp(String.raw`${START}${ABOUT_CUE}\s*${AMOUNT}`, 'iu');
 /** A bare amount with a currency ("a 150€ watch"): read as a cap. */
@@ -84,6 +89,8 @@ const FILLER = new Set(
     "a an the some any i im i'm me my we you your please pls thanks thank hi hello hey looking look searching search " +
     'for find need want would like d do does have has got sell carry stock show recommend suggest buy get something ' +
     'anything thing things one ones product products item items there is are what which with that good nice new ' +
+    'range right now first only just from by ist sind am von vom zuerst erst nur aber marke brand made sofort jetzt ' +
+    'gleich bitte mal ' +
     "can could you've also just really very is it a an of to in on and or but price priced cost costs " +
     'ich suche suchen brauche brauch hätte haette gern gerne möchte moechte habt ihr haben sie gibt es gibts führt ' +
     'fuehrt führen fuehren verkauft zeig zeigen mir bitte danke hallo ein eine einen einem einer eines der die das den ' +
@@ -137,6 +144,7 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   }
   for (const [pattern, set] of [
     [MAX, (n: number) => (out.maxPrice ??= n)],
+    [MAX_AFTER, (n: number) => (out.maxPrice ??= n)],
     [MIN, (n: number) => (out.minPrice ??= n)],
     [
       ABOUT,
@@ -175,7 +183,10 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
     out.plainly = true;
   }
 
-  let tokens = tokenWords(text.replace(/\b(men|women|kid|children)'s\b/giu, '$1s'));
+  // "Make-up", "T-Shirt", "e-bike": one word, as shoppers mean it (the search matches its parts).
+  let tokens = tokenWords(
+    text.replace(/\b(men|women|kid|children)'s\b/giu, '$1s').replace(/(?<=\p{L})-(?=\p{L})/gu, ''),
+  );
   // The catalog's brands and categories, longest first, as whole runs of words.
   const brand = findFacet(tokens, facets.brands);
   if (brand) {
@@ -187,7 +198,13 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   const headRun: string[] = [];
   const after: string[] = [];
   let inTail = false;
-  for (const word of tokens) {
+  /** Where "pots and pans" names two types: the word before the last "and"/"or" of the named run. */
+  let alsoKind: string | undefined;
+  for (const [i, word] of tokens.entries()) {
+    if (AND.has(word) && !inTail && headRun.length > 0 && i === tokens.length - 2) {
+      alsoKind = headRun.at(-1);
+      continue;
+    }
     if ((PURPOSE.has(word) || WITH.has(word)) && headRun.length > 0) {
       inTail = true;
       continue;
@@ -208,13 +225,28 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   }
 
   // The head is the last word of what the shopper names: adjectives and purposes come before it, in both languages.
-  const head = namedByCategory ? undefined : run.pop();
+  // A word for a kind of goods ("equipment", "gear", "Zubehör") names no type: the word before it does ("tennis
+  // equipment", "Sportausrüstung").
+  let head = namedByCategory ? undefined : run.pop();
+  if (head !== undefined && isGeneric(head)) head = run.pop();
   if (head !== undefined && head.length >= 2) {
     const compound = splitCompound(head);
-    if (compound && compound.modifiers.length > 0) {
+    if (compound && compound.modifiers.length > 0 && isGeneric(compound.head)) {
+      out.kind = wish(compound.modifiers.at(-1) as string);
+      for (const part of compound.modifiers.slice(0, -1)) out.wishes.push(wish(part));
+    } else if (compound && compound.modifiers.length > 0) {
       for (const part of compound.modifiers) out.wishes.push(wish(part));
       out.kind = wish(head, compound.head);
     } else out.kind = wish(head);
+    if (alsoKind && alsoKind !== head && out.kind) {
+      const other = wish(alsoKind);
+      out.kind = {
+        said: `${alsoKind} / ${out.kind.said}`,
+        forms: [...new Set([...other.forms, ...out.kind.forms])],
+      };
+      const at = run.lastIndexOf(alsoKind);
+      if (at >= 0) run.splice(at, 1);
+    }
   }
   for (const word of [...run, ...after]) {
     const compound = splitCompound(word);
@@ -227,6 +259,18 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   if (phrase && (tokens.length > 0 || out.brand || out.category)) out.asksForProducts = true;
   return out;
 }
+
+/** Words for goods in general: a type only with the word before them. */
+const GENERIC = new Set(
+  (
+    'equipment gear accessories accessory stuff supplies supply things goods utensils utensil appliances appliance ' +
+    'essentials products items ausruestung zubehoer artikel bedarf sache sachen ware waren produkt produkte zeug geraet ' +
+    'geraete'
+  ).split(' '),
+);
+const isGeneric = (word: string) => GENERIC.has(foldGerman(word));
+/** Words that join two named types ("pots and pans", "Töpfe oder Pfannen"). */
+const AND = new Set(['and', 'or', 'und', 'oder', '&']);
 
 /** A word and its forms: itself, its singular, and its forms in the other language. */
 function wish(said: string, base?: string): Wish {
