@@ -1,5 +1,7 @@
 // Placeholder product pictures, one per category, served by the integrator at `/images/{name}.svg` so cards and the
-// feed carry image URLs that really load. Plain shapes, no scripts, no external references.
+// feed carry image URLs that really load. Plain shapes, no scripts, no external references. No words drawn in them:
+// a product card shows its picture's middle at 4:3, which cut a label at the bottom in half, and the order card's
+// 40 px thumbnail made it a smudge (the name is beside the picture in both; `<title>` names it).
 import { CATEGORY_IMAGES, type Category } from './catalog';
 
 interface Picture {
@@ -64,9 +66,7 @@ export const IMAGES: ReadonlyMap<string, string> = new Map(
     const svg =
       `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 160 160" role="img">` +
       `<title>${label}</title><rect width="160" height="160" fill="${background}"/>` +
-      `<g fill="${colour}">${shapes}</g>` +
-      `<text x="80" y="148" font-family="sans-serif" font-size="12" text-anchor="middle" fill="#444">${label}</text>` +
-      `</svg>\n`;
+      `<g fill="${colour}">${shapes}</g></svg>\n`;
     return [`${CATEGORY_IMAGES[category]}.svg`, svg];
   }),
 );

@@ -13,6 +13,11 @@ export interface WidgetMessage extends ChatMessage {
   error?: string;
   /** A streaming reply waiting for a custom action (the "looking that up" line). */
   isBusy?: boolean;
+  /**
+   * The service's word on the handoff ("A person from our team will answer you here"), not an answer to rate: the
+   * reply whose turn asked for a person, or the promise the service wrote when the shopper asked from the menu.
+   */
+  isNotice?: boolean;
   /** A user message that answers a `confirm` part with its buttons (its clientMessageId is `confirm-<id>`). */
   answer?: 'yes' | 'no';
   /** A message refused over a limit, until the service's Retry-After is up ("Send again" is disabled meanwhile). */

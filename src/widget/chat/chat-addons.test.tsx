@@ -190,6 +190,25 @@ describe('the thumbs', () => {
     expect(isRateable({ ...answer, id: 'reply-c1' })).toBe(false);
   });
 
+  it('go under no Yes/No question and no handoff notice: neither is an answer to rate', () => {
+    const question: WidgetMessage = {
+      ...answer,
+      parts: [{ type: 'confirm', id: 'p1', text: 'Cancel order 1003?' }],
+    };
+    expect(isRateable(question)).toBe(false);
+    renderAddons({ message: question });
+    expect(screen.queryByRole('button', { name: 'Helpful' })).toBeNull();
+    cleanup();
+    const notice: WidgetMessage = {
+      ...answer,
+      parts: [{ type: 'text', text: 'A person from our team will answer you here.' }],
+      isNotice: true,
+    };
+    expect(isRateable(notice)).toBe(false);
+    renderAddons({ message: notice });
+    expect(screen.queryByRole('button', { name: 'Helpful' })).toBeNull();
+  });
+
   it('post the rating, show it pressed, and a later press replaces it', async () => {
     const { rate } = renderAddons();
     expect(up().getAttribute('aria-pressed')).toBe('false');

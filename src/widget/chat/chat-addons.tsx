@@ -22,9 +22,16 @@ export interface ChatAddonsDeps {
  */
 const isLocalId = (id: string): boolean => id.startsWith('proactive-') || id.startsWith('reply-');
 
-/** Thumbs go under a finished answer of the assistant's that the service stored: not a greeting, agent or shopper. */
+/**
+ * Thumbs go under a finished answer of the assistant's that the service stored: not a greeting, agent or shopper, and
+ * not a question or a notice either (a Yes/No confirm question, the handoff promise): neither is an answer to rate.
+ */
 export const isRateable = (message: WidgetMessage): boolean =>
-  message.role === 'assistant' && message.status === 'done' && !isLocalId(message.id);
+  message.role === 'assistant' &&
+  message.status === 'done' &&
+  !message.isNotice &&
+  !isLocalId(message.id) &&
+  !message.parts.some((part) => part.type === 'confirm');
 
 /**
  * In `assistant` mode, whether a person wrote last (after the shopper's last message): they were handed back and have

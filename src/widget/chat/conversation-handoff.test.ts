@@ -84,6 +84,11 @@ const shown = (store: Store) =>
     m.parts.map((p) => (p.type === 'text' ? p.text : p.type)).join(''),
     m.status,
   ]);
+/** The texts of the messages marked as the handoff's notice (no thumbs under them). */
+const notices = (store: Store) =>
+  store.messages.value
+    .filter((m) => m.isNotice)
+    .map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : p.type)).join(''));
 const eventsRequests = () =>
   service.requests.filter((r) => r.path.startsWith('/v0/widget/shop/conversations/c1/events'));
 
@@ -110,6 +115,7 @@ describe('requestHuman() ("Talk to a person")', () => {
       ['assistant', undefined, 'Someone from our team will answer here shortly.', 'done'],
     ]);
     expect(store.announcement.value).toBe('Someone from our team will answer here shortly.');
+    expect(notices(store)).toEqual(['Someone from our team will answer here shortly.']);
     expect(handoffs).toEqual([{ widgetId: 'shop', mode: 'waiting' }]);
     expect(dispatched.map((e) => [e.type, e.detail])).toEqual([
       ['service:handoff', { widgetId: 'shop', mode: 'waiting' }],
@@ -205,6 +211,8 @@ describe('while a person is asked for or answers', () => {
     await until(() => store.messages.value.at(-1)?.status === 'done', 'the answer');
     await settle();
     expect(shown(store).at(-1)).toEqual(['assistant', undefined, 'Echo: Thanks, and the shoes?', 'done']);
+    // The promise is the notice; the answer after the hand-back is an answer again.
+    expect(notices(store)).toEqual(['Someone from our team will answer here shortly.']);
     expect(eventsRequests()).toHaveLength(opened);
     expect(handoffs.map((h) => h.mode)).toEqual(['waiting', 'assistant']);
   });
@@ -214,6 +222,7 @@ describe('while a person is asked for or answers', () => {
     store.send('I want a human please');
     await until(() => store.mode.value === 'waiting' && service.openStreams() === 1, 'the events stream');
     expect(shown(store).at(-1)).toEqual(['assistant', undefined, 'Echo: I want a human please', 'done']);
+    expect(notices(store)).toEqual(['Echo: I want a human please']);
     expect(handoffs).toEqual([{ widgetId: 'shop', mode: 'waiting' }]);
   });
 
@@ -231,6 +240,8 @@ describe('while a person is asked for or answers', () => {
     expect(again.store.mode.value).toBe('agent');
     expect(again.store.agent.value).toBe('Anna');
     expect(shown(again.store).at(-1)).toEqual(['agent', 'Anna', 'Hello!', 'done']);
+    // The history does not mark the promise: with a person on the conversation, the assistant's last word is it.
+    expect(notices(again.store)).toEqual(['Someone from our team will answer here shortly.']);
     const history = service.requests.filter((r) => r.path.endsWith('/messages') && r.method === 'GET');
     expect(history).toHaveLength(1);
     expect(eventsRequests().at(-1)?.path).toMatch(/lastEventId=\d+$/);

@@ -334,6 +334,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }
       if (id) lastSeq = Math.max(lastSeq, Number(id) || 0);
       if (event.type === 'conversation.mode') {
+        // A person asked for, or taking over, during this reply: the reply says so, and is not an answer to rate.
+        if (event.mode !== 'assistant') change = { ...change, isNotice: true };
         setMode(event.mode, event.agent, true);
         return;
       }
@@ -563,6 +565,8 @@ export function createConversation(deps: ConversationDeps): Conversation {
             {
               id: messageId,
               role: isAgent ? 'agent' : 'assistant',
+              // The service writes no other assistant message outside a turn than the handoff promise.
+              ...(!isAgent && { isNotice: true }),
               ...(isAgent && typeof event.author === 'string' && { author: event.author }),
               parts: [{ type: 'text', text: String(text) }],
               createdAt: new Date().toISOString(),
@@ -598,7 +602,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         const { mode, agent, message } = (await response.json()) as HandoffResponse;
         setStatus('online');
         if (message && !store.messages.peek().some((m) => m.id === message.id)) {
-          store.messages.value = [...store.messages.peek(), { ...message, status: 'done' }];
+          store.messages.value = [...store.messages.peek(), { ...message, status: 'done', isNotice: true }];
           finished(message.id);
         }
         setMode(mode, agent, true);
@@ -841,6 +845,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
           status: m.role === 'user' ? 'sent' : (m.status ?? 'done'),
           error: m.status === 'failed' ? strings.failed : undefined,
         }));
+        // Waiting for a person or with one: no turn has run since, so the assistant's last message is the handoff's
+        // notice. The history does not mark it: after a hand back an older notice is not told apart, and when an agent
+        // took the conversation unasked, the answer before it loses its thumbs on a reload.
+        for (let at = history.length - 1; body.mode !== 'assistant' && body.mode && at >= 0; at--) {
+          if (history[at]?.role !== 'assistant') continue;
+          history[at] = { ...(history[at] as WidgetMessage), isNotice: true };
+          break;
+        }
         break;
       } catch (error) {
         if (signal.aborted) return;

@@ -54,7 +54,7 @@ describe('<OrderCard>', () => {
       ['oc-row', 'Total 141,50 €'],
       ['oc-row', ' Camille Dupont'],
       ['oc-row', 'Shipping Colissimo, 2–3 business days'],
-      ['oc-row', ' Payment'],
+      ['oc-row oc-h', 'Payment'],
       ['oc-row', 'Method Visa •••• 4242'],
       ['oc-row', 'Status Paid'],
       ['oc-track', 'Track my parcel'],

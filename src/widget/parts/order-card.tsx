@@ -148,7 +148,8 @@ export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) 
       {row(card.total_label, card.total_amount)}
       {row(undefined, card.customer_name)}
       {row(card.shipping_label, card.shipping_method)}
-      {hasPayment && row(undefined, card.payment_label)}
+      {/* The payment rows' heading: set apart, not read as a value without its label as the name above is. */}
+      {hasPayment && has(card.payment_label) && <p class="oc-row oc-h">{card.payment_label}</p>}
       {row(card.payment_method_label, card.payment_method_value)}
       {row(card.payment_status_label, card.payment_status_value)}
       {track && (

@@ -61,6 +61,16 @@ describe('<ProductCard>', () => {
     expect(card.textContent).toBe('Merino socks19,90 €');
   });
 
+  it('a picture that fails to load gives way to a quiet tile in its place: no broken image, nothing shifts', () => {
+    const { card } = renderCard(SHOE);
+    fireEvent.error(card.querySelector('img')!);
+    expect(card.querySelector('img')).toBeNull();
+    const tile = card.firstElementChild!;
+    expect(tile.className).toBe('pc-img pc-none'); // the picture's box: same width and aspect ratio
+    expect(tile.textContent).toBe('');
+    expect(card.textContent).toBe('Trail Runner 3Light trail shoe with a grippy sole.129,90 €');
+  });
+
   it('treats a non-http image as missing, never putting it in src', () => {
     for (const image of ['javascript:alert(1)', 'data:image/svg+xml,<svg onload=alert(1)>', '/img.png']) {
       const { card } = renderCard({ ...SOCKS, image });
@@ -166,6 +176,22 @@ describe('<ProductList>', () => {
     const { list, onLinkClick } = renderList([SHOE, SOCKS]);
     fireEvent.click(within(list).getAllByRole('link')[1]!);
     expect(onLinkClick).toHaveBeenCalledExactlyOnceWith(SOCKS.url);
+  });
+
+  // Issue 31: the list's row is as tall as its tallest card, so a card without a picture beside pictured ones was an
+  // empty frame below its price.
+  it('gives a card without a picture a tile in its place when another card has one, and none in a list without', () => {
+    const classes = (list: HTMLElement) =>
+      within(list)
+        .getAllByRole('link')
+        .map((link) => link.firstElementChild?.className);
+    expect(classes(renderList([SHOE, SOCKS, { ...JACKET, image: 'javascript:alert(1)' }]).list)).toEqual([
+      'pc-img',
+      'pc-img pc-none',
+      'pc-img pc-none',
+    ]);
+    cleanup();
+    expect(classes(renderList([SOCKS, JACKET]).list)).toEqual(['pc-name', 'pc-name']);
   });
 
   it('renders an empty list as an empty list, without throwing', () => {

@@ -13,6 +13,8 @@ export interface ProductCardProps extends LinkOptions {
   card: Product;
   strings: Strings;
   cardActions?: CardActions;
+  /** In a list where another card has a picture: without one of its own, a tile takes the picture's place. */
+  isFramed?: boolean;
 }
 
 /** What the page gets of a card: `service:add-to-cart` and `service:product-click`'s `detail.product`. */
@@ -144,11 +146,22 @@ const isShown = (card: Product | null | undefined): card is Product => has(card?
 
 /**
  * One product, the whole card one link (`part="product-card"`), or its content alone when it has no http(s) link.
- * The image box has a fixed aspect ratio, so a picture that loads late shifts nothing; without an image, description
- * or price, those elements are not rendered at all.
+ * The image box has a fixed aspect ratio, so a picture that loads late shifts nothing; without a description or
+ * price, those elements are not rendered at all. Without a picture (none, or one that fails to load) the card shows
+ * none, unless it sits in a list beside pictured cards or its picture failed: then a quiet tile holds the picture's
+ * place, so the cards' rows stay in line and nothing shifts, instead of an empty frame where the list's row height
+ * stretched a shorter card.
  */
-export function ProductCard({ card, strings, cardActions, linkTarget, onLinkClick }: ProductCardProps) {
-  const image = safeHref(card.image, true);
+export function ProductCard({
+  card,
+  strings,
+  cardActions,
+  linkTarget,
+  onLinkClick,
+  isFramed,
+}: ProductCardProps) {
+  const [isBroken, setBroken] = useState(false);
+  const image = isBroken ? undefined : safeHref(card.image, true);
   const onAdd = cardActions?.onAddToCart;
   const onClick = (url: string): void => {
     onLinkClick(url);
@@ -163,7 +176,24 @@ export function ProductCard({ card, strings, cardActions, linkTarget, onLinkClic
       class={onAdd ? 'pc-link' : 'pc'}
       part={onAdd ? undefined : 'product-card'}
     >
-      {image && <img class="pc-img" src={image} alt={card.name} loading="lazy" decoding="async" />}
+      {image ? (
+        <img
+          class="pc-img"
+          src={image}
+          alt={card.name}
+          loading="lazy"
+          decoding="async"
+          onError={() => setBroken(true)}
+        />
+      ) : (
+        (isFramed || isBroken) && (
+          <span class="pc-img pc-none">
+            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path d="M5 8h14l-1 12H6zm4 0V6a3 3 0 0 1 6 0v2" />
+            </svg>
+          </span>
+        )
+      )}
       <span class="pc-name">{card.name}</span>
       {has(card.description) && <span class="pc-desc">{card.description}</span>}
       {has(card.price) && <span class="pc-price">{card.price}</span>}
@@ -199,6 +229,7 @@ const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 
  * styled `list-style: none`).
  */
 export function ProductList({ cards, strings, cardActions, linkTarget, onLinkClick }: ProductListProps) {
+  const isFramed = cards.some((card) => safeHref(card.image, true));
   return (
     <ul class="pcs" aria-label={LIST_NAME[strings.lang] ?? LIST_NAME.en}>
       {cards.map((card) => (
@@ -209,6 +240,7 @@ export function ProductList({ cards, strings, cardActions, linkTarget, onLinkCli
             cardActions={cardActions}
             linkTarget={linkTarget}
             onLinkClick={onLinkClick}
+            isFramed={isFramed}
           />
         </li>
       ))}
