@@ -339,12 +339,12 @@ describe('keyboard and screen readers', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('Where is order');
     await page.keyboard.press('Shift+Enter');
-    await page.keyboard.type('1002?');
-    expect(await widget(page, 'textarea').inputValue()).toBe('Where is order\n1002?');
+    await page.keyboard.type('1002? grace@example.com');
+    expect(await widget(page, 'textarea').inputValue()).toBe('Where is order\n1002? grace@example.com');
     expect(await widget(page, '.user').count()).toBe(0);
     await page.keyboard.press('Enter');
     await answers(page, 1);
-    expect(await widget(page, '.user').innerText()).toBe('Where is order\n1002?');
+    expect(await widget(page, '.user').innerText()).toBe('Where is order\n1002? grace@example.com');
 
     // The polite live region announced the answer.
     const live = await widget(page, '[part="messages"] [aria-live="polite"]').innerText();
