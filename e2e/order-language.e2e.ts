@@ -80,7 +80,9 @@ describe.each(VIEWPORTS)('an order in the shopper language (%s)', (name, viewpor
     expect(await lastCard(page).textContent()).toContain('Bestellnummer');
     await page.screenshot({ path: `${SHOTS}/signed-in-de-${name}.png` });
 
-    expect(await ask(page, 'And where is my order 1001 in English, please?', 2)).toContain('Here is order 1001');
+    expect(await ask(page, 'And where is my order 1001 in English, please?', 2)).toContain(
+      'Here is order 1001',
+    );
     await lastCard(page).waitFor({ timeout: ANSWER_TIMEOUT });
     expect(await lastCard(page).textContent()).toContain('Order number');
 
