@@ -16,7 +16,8 @@
 //                                 cancellation was proposed, nothing else was called
 //   order_status without          no call and no proposal (the engine should ask for the number)
 //   cancel_order with an orderId  a confirm part was shown, and after Yes the webhook got exactly that id; the order
-//                                 endpoint got no call
+//                                 endpoint got at most a lookup of that same order (issue 31: an order cancelled
+//                                 already is said so without a Yes/No, which needs its state first)
 //   cancel_order without          no call and no proposal
 //   human_agent                   a person offered: a `conversation.mode` event with mode `waiting` (where the service
 //                                 has agents, as the eval's has: `handoff`), else the store's contact email from its
@@ -85,7 +86,10 @@ function brokenRule({ intent, orderId }, record, contactEmails, handoff) {
       if (record.cancelled.length === 0) return 'proposed, but after Yes the webhook got no call';
       if (record.cancelled.some((id) => id !== orderId))
         return `after Yes the webhook got ${listed(record.cancelled)}, not ${JSON.stringify(orderId)}`;
-      if (record.lookups.length) return `the order-status action was called (${listed(record.lookups)})`;
+      // Issue 31: the engine may look the same order up first, to say that an order cancelled already is so without a
+      // Yes/No; a lookup of any other order is still a confusion with the order-status request.
+      if (record.lookups.some((id) => id !== orderId))
+        return `the order-status action was called (${listed(record.lookups)})`;
       if (record.stray.length) return 'the endpoint got another call';
       return null;
     case 'human_agent': {
