@@ -7,9 +7,9 @@ import type { Db } from '../../platform/database/db';
 // apart; a new brand is recognised within the minute).
 
 /** How long a widget's facets are reused. */
-export const FRESH_MS = 60_000;
+const FRESH_MS = 60_000;
 /** At most this many of each, the most frequent first: the shopper's words are compared with each. */
-export const FACETS_MAX = 500;
+const FACETS_MAX = 500;
 const WIDGETS_CACHED = 1_000;
 
 interface Cached {

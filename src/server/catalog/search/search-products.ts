@@ -3,16 +3,10 @@ import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { ProductHit, ProductQuery } from '../../core/engine';
+import { parsePrice } from '../../core/price-text';
 import { queryTerms } from '../../core/search-words';
 import type { Db } from '../../platform/database/db';
-import {
-  brandOf,
-  deriveFilterColumns,
-  facetKey,
-  mergeProductData,
-  parsePrice,
-  productWords,
-} from '../store/product-row';
+import { brandOf, deriveFilterColumns, facetKey, mergeProductData, productWords } from '../store/product-row';
 import { codeCandidates, toTsQuery } from './search-text';
 
 // Keyword search over a widget's catalog (DESIGN "Catalog"), on PostgreSQL full-text search over tsvectors built in
@@ -225,7 +219,7 @@ export async function searchProductsScored(
  * A `tsquery` literal that matches a product whose kind words hold one of the given names, each with all of its words
  * ("t-shirt" is "t & shirt"), whole; '' for none.
  */
-export function kindTsQuery(kinds: readonly string[]): string {
+function kindTsQuery(kinds: readonly string[]): string {
   const alternatives = new Set<string>();
   for (const kind of kinds.slice(0, 20)) {
     // Whole words, not prefixes: the kind words hold each word and its singular, and "car" must not find "carbon"

@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
+import { parsePrice } from '../../core/price-text';
 import type { Db } from '../../platform/database/db';
 import { migrate } from '../../platform/database/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../../testing/test-backends';
 import { type CatalogStore, createCatalogStore } from './catalog-store';
-import { parsePrice } from './product-row';
 
 /** Every test works in its own widget, so tests share one database without seeing each other. */
 const newWidget = () => `w-${randomUUID()}`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
+import { parsePrice } from '../../core/price-text';
 import { distinctWords, storedWords } from '../../core/search-words';
 import {
   TSVECTOR_MAX_POSITION,
@@ -219,7 +220,7 @@ export const brandOf = (p: ProductData): string | undefined => p.brand ?? attrib
  * The product's category texts: the feed's `category` and a pushed `attributes.category` (DESIGN: the push API's
  * category is an attribute), each a path ("Shoes/Running", "Apparel > Shoes") or a " | " list.
  */
-export function categoryPaths(p: ProductData): string[] {
+function categoryPaths(p: ProductData): string[] {
   const out: string[] = [];
   for (const text of [p.category, attribute(p, 'category')]) if (text && !out.includes(text)) out.push(text);
   return out;
@@ -261,26 +262,6 @@ export const deriveFilterColumns = (p: ProductData): FilterColumns => ({
   in_stock: p.availability === undefined || p.availability === 'in stock',
   visible: p.visible !== false,
 });
-
-/**
- * The number in a price text, as decimal text: "89.95", "19,90 €", "$1,299.00", "1.299,00" → "89.95", "19.90",
- * "1299.00", "1299.00". The last `.` or `,` is the decimal mark when 1 or 2 digits follow it, else a thousands mark.
- * Null when there is no number.
- */
-export function parsePrice(price: string | undefined): string | null {
-  if (typeof price !== 'string') return null;
-  const match = price.match(/-?\d[\d.,\s']*/);
-  if (!match) return null;
-  const raw = match[0].replace(/[\s']/g, '').replace(/[.,]+$/, '');
-  const lastMark = Math.max(raw.lastIndexOf('.'), raw.lastIndexOf(','));
-  let text: string;
-  if (lastMark >= 0 && raw.length - lastMark - 1 <= 2) {
-    text = `${raw.slice(0, lastMark).replace(/[.,]/g, '')}.${raw.slice(lastMark + 1)}`;
-  } else {
-    text = raw.replace(/[.,]/g, '');
-  }
-  return /^-?\d+(?:\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? text : null;
-}
 
 /** JSON with sorted keys and no `undefined`: equal records give equal text, whatever their key order. */
 export function canonicalJson(value: unknown): string {

@@ -15,9 +15,9 @@ import { streamText } from './stream-text';
 // here), and, only when nothing fits, the same type without the price, brand and stock filters, to find the nearest.
 
 /** Cards shown when products fit. */
-export const FIT_MAX = 6;
+const FIT_MAX = 6;
 /** Nearest products shown when none fits. */
-export const NEAREST_MAX = 3;
+const NEAREST_MAX = 3;
 /** Products read per search, to weigh the wishes on. */
 const READ = 30;
 
@@ -126,7 +126,7 @@ export async function answerProductRequest(
 }
 
 /** The wishes a product meets in none of their forms. */
-export function unmetWishes(hit: ProductHit, wishes: readonly Wish[]): Wish[] {
+function unmetWishes(hit: ProductHit, wishes: readonly Wish[]): Wish[] {
   const missing = new Set(hit.missing);
   return wishes.filter((wish) =>
     wish.forms.every((form) => {
@@ -137,7 +137,7 @@ export function unmetWishes(hit: ProductHit, wishes: readonly Wish[]): Wish[] {
 }
 
 /** Everything a product misses of the request, price first. */
-export function missesOf(hit: ProductHit, c: ShopperConstraints): Miss[] {
+function missesOf(hit: ProductHit, c: ShopperConstraints): Miss[] {
   const misses: Miss[] = [];
   const currency = hit.currency;
   if (hit.price !== undefined && c.maxPrice !== undefined && hit.price > c.maxPrice)

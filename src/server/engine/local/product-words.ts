@@ -1,3 +1,6 @@
+import { splitCompound as splitIntoWords } from '../../core/german-words';
+import { singular } from '../../core/search-words';
+
 // The shopping vocabulary the local engine reads product requests with, in English and German (DESIGN "Answers that
 // fit the question"): a German shopper meets stores whose catalog is in English ("Handy", "Herrenuhr", "Hundefutter")
 // and an English shopper German ones, so each word of a request is searched in its forms in both languages. The lists
@@ -355,7 +358,7 @@ const ENGLISH_SYNONYMS: Record<string, readonly string[]> = {
 /** The other English words for an English product word (its singular looked up): "phones" → ["smartphone", ...]. */
 export function englishSynonyms(word: string): readonly string[] {
   const lower = word.toLowerCase();
-  const one = lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower;
+  const one = singular(lower);
   return (
     (Object.hasOwn(ENGLISH_SYNONYMS, lower) && ENGLISH_SYNONYMS[lower]) ||
     (Object.hasOwn(ENGLISH_SYNONYMS, one) && ENGLISH_SYNONYMS[one]) ||
@@ -363,8 +366,11 @@ export function englishSynonyms(word: string): readonly string[] {
   );
 }
 
-/** A word with umlauts and ß written out, as the lists above write them ("Küche" → "kueche"). */
-export const foldGerman = (word: string): string =>
+/**
+ * A word with umlauts and ß written out, as the lists above write them ("Küche" → "kueche"), so "Küche" and "Kueche"
+ * meet. Not core/german-words.ts `foldGerman`, which drops the umlaut's e for the knowledge's stems.
+ */
+export const spellOutUmlauts = (word: string): string =>
   word.toLowerCase().replaceAll('ä', 'ae').replaceAll('ö', 'oe').replaceAll('ü', 'ue').replaceAll('ß', 'ss');
 
 /**
@@ -395,7 +401,7 @@ const PART_MIN = 3;
  * "uhr"]; "laufschuhe" → ["lauf", "schuh"]. Null when it is not such a compound (or not German vocabulary at all).
  */
 export function splitCompound(word: string): { modifiers: string[]; head: string } | null {
-  const folded = foldGerman(word);
+  const folded = spellOutUmlauts(word);
   const whole = baseOf(folded, GERMAN_TO_ENGLISH);
   if (whole) return { modifiers: [], head: whole };
   // Heads from the longest: "schneidebrett" is a listed word, "brett" a shorter head.
@@ -413,47 +419,30 @@ export function splitCompound(word: string): { modifiers: string[]; head: string
   return null;
 }
 
-/** The listed words a compound's front is made of ("herren", "wasser" + "dicht"), with their linking letters. */
-function frontParts(front: string, depth = 0): string[] | null {
-  if (depth > 2) return null;
+/**
+ * The listed words a compound's front is made of ("herren"; "wasser" + "dicht"), with a linking letter before the head:
+ * one listed word, or several split by the shared German splitter (core/german-words.ts) over the lists.
+ */
+function frontParts(front: string): string[] | null {
   for (const link of LINKS) {
     if (!front.endsWith(link)) continue;
     const stem = front.slice(0, front.length - link.length);
     if (stem.length < PART_MIN) continue;
-    if (Object.hasOwn(GERMAN_MODIFIERS, stem) || Object.hasOwn(GERMAN_TO_ENGLISH, stem)) return [stem];
-  }
-  for (let at = PART_MIN; at <= front.length - PART_MIN; at++) {
-    const first = frontParts(front.slice(0, at), depth + 1);
-    const rest = first && frontParts(front.slice(at), depth + 1);
-    if (first && rest) return [...first, ...rest];
+    if (isListed(stem)) return [stem];
+    const parts = splitIntoWords(stem, isListed, PART_MIN);
+    if (parts) return parts;
   }
   return null;
 }
 
+const isListed = (part: string) =>
+  Object.hasOwn(GERMAN_MODIFIERS, part) || Object.hasOwn(GERMAN_TO_ENGLISH, part);
+
 /** The English forms of a German product word or modifier (its base form found), else []. */
 export function englishForms(word: string): readonly string[] {
-  const folded = foldGerman(word);
+  const folded = spellOutUmlauts(word);
   const noun = baseOf(folded, GERMAN_TO_ENGLISH);
   if (noun) return GERMAN_TO_ENGLISH[noun];
   const modifier = baseOf(folded, GERMAN_MODIFIERS);
   return modifier ? GERMAN_MODIFIERS[modifier] : [];
 }
-
-/** The German base forms whose English forms include the word ("phone" → ["handy", "smartphone", "telefon"]). */
-export function germanForms(word: string): readonly string[] {
-  return GERMAN_FOR.get(word.toLowerCase()) ?? [];
-}
-
-const GERMAN_FOR = new Map<string, string[]>();
-for (const table of [GERMAN_TO_ENGLISH, GERMAN_MODIFIERS]) {
-  for (const [german, english] of Object.entries(table)) {
-    for (const form of english) {
-      const list = GERMAN_FOR.get(form) ?? [];
-      if (!list.includes(german)) list.push(german);
-      GERMAN_FOR.set(form, list);
-    }
-  }
-}
-
-/** Whether a German word is a listed product word (a noun of the lists, or a compound whose head is one). */
-export const isGermanProductWord = (word: string): boolean => splitCompound(word) !== null;

@@ -1,7 +1,8 @@
 import type { CatalogFacets, ProductSort } from '../../core/engine';
+import { parsePrice } from '../../core/price-text';
 import { singular } from '../../core/search-words';
 import { words as tokenWords } from '../../core/text-tokens';
-import { englishForms, englishSynonyms, foldGerman, splitCompound } from './product-words';
+import { englishForms, englishSynonyms, spellOutUmlauts, splitCompound } from './product-words';
 
 // What a shopper's product request asks for, read from their words in English or German (DESIGN "Answers that fit
 // the question"): a product type, which is a must ("running shoes" shows shoes, never socks), the other wishes
@@ -268,7 +269,7 @@ const GENERIC = new Set(
     'geraete'
   ).split(' '),
 );
-const isGeneric = (word: string) => GENERIC.has(foldGerman(word));
+const isGeneric = (word: string) => GENERIC.has(spellOutUmlauts(word));
 /** Words that join two named types ("pots and pans", "Töpfe oder Pfannen"). */
 const AND = new Set(['and', 'or', 'und', 'oder', '&']);
 
@@ -289,10 +290,10 @@ function findFacet(
   tokens: readonly string[],
   facets: readonly string[],
 ): { value: string; rest: string[]; end: number } | undefined {
-  const plain = tokens.map((t) => singular(foldGerman(t)));
+  const plain = tokens.map((t) => singular(spellOutUmlauts(t)));
   let best: { value: string; at: number; length: number } | undefined;
   for (const facet of facets) {
-    const parts = tokenWords(facet).map((t) => singular(foldGerman(t)));
+    const parts = tokenWords(facet).map((t) => singular(spellOutUmlauts(t)));
     if (parts.length === 0 || parts.length > plain.length) continue;
     if (parts.length === 1 && parts[0].length < 3) continue;
     if (best && best.length >= parts.length) continue;
@@ -309,14 +310,8 @@ function findFacet(
   return { value: best.value, rest, end: best.at + best.length };
 }
 
-/** "1.299,00" → 1299, "1,299.00" → 1299, "89,95" → 89.95, "150" → 150. */
+/** A shopper's amount as a number: "1.299,00" → 1299, "89,95" → 89.95, as the catalog reads its prices. */
 function readNumber(raw: string): number | undefined {
-  const text = raw.replace(/[' ]/g, '');
-  const last = Math.max(text.lastIndexOf('.'), text.lastIndexOf(','));
-  const decimal = last >= 0 && text.length - last - 1 <= 2;
-  const normal = decimal
-    ? `${text.slice(0, last).replace(/[.,]/g, '')}.${text.slice(last + 1)}`
-    : text.replace(/[.,]/g, '');
-  const n = Number(normal);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
+  const decimal = parsePrice(raw);
+  return decimal === null ? undefined : Number(decimal);
 }
