@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findOrder } from '../demo/integrator/orders';
 import { findPackageRoot } from '../demo/store-server';
 import { animationsDone, serviceErrors, setupE2E, type TestWindow, VIEWPORTS, waitForReady } from './harness';
 
@@ -226,13 +227,17 @@ const thumbsUnder = (page: Page, has?: string) =>
     .locator('.thumbs')
     .count();
 
+/** The demo order's email, which a guest gives with its number. */
+const emailOf = (order: string) => findOrder(order)?.email ?? '';
+
 describe('the message list never scrolls sideways', () => {
   for (const [name, viewport] of VIEWPORTS) {
     it(`with product cards and an order card, nothing in it is wider, and a sideways swipe moves only the cards (${name})`, async () => {
       const { page, console } = await openStore('/', viewport);
       await ask(page, 'Do you have running shoes under 100 EUR?');
       expect(await widget(page, '.pcs [part~="product-card"]').count()).toBeGreaterThan(2);
-      await ask(page, 'Where is my order 1003?');
+      // A guest gives the order's email with its number (issue 31 item 7).
+      await ask(page, `Where is my order 1003? ${emailOf('1003')}`);
       expect(await widget(page, '[part~="order-card"]').count()).toBe(1);
       expect(await wideInList(page)).toEqual([]);
       await page.screenshot({ path: `${SHOTS}/order-${name}.png` });
@@ -316,7 +321,7 @@ describe('thumbs go under answers only', () => {
   ] as const) {
     it(`none under a Yes/No question or the handoff notice, also after a reload; the answered Yes reads "✓ Yes" (${name}, asked by ${askForPerson})`, async () => {
       const { page, console } = await openStore('/', viewport);
-      await ask(page, `Where is my order ${order}?`);
+      await ask(page, `Where is my order ${order}? ${emailOf(order)}`);
       expect(await thumbsUnder(page, '[part~="order-card"]')).toBe(1);
 
       await ask(page, `Please cancel my order ${order}`);

@@ -108,10 +108,7 @@ export async function answerProductRequest(
   // A short phrase that finds nothing at all ("qwertz uiop") may be no product request: the caller answers it.
   if (near.length === 0 && (!c.plainly || knowledgeAnswers)) return false;
   if (nearest.length === 0) {
-    await streamText(
-      c.kind && near.length === 0 && !hasFilter ? p.noSuchProducts(c.kind.said) : p.nothingFitsAtAll,
-      emit,
-    );
+    await streamText(c.kind && near.length === 0 ? p.noSuchProducts(c.kind.said) : p.nothingFitsAtAll, emit);
     return true;
   }
   const lines = nearest.map(

@@ -255,6 +255,8 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
       for (const part of [...compound.modifiers, compound.head]) out.wishes.push(wish(part));
     } else out.wishes.push(wish(word));
   }
+  // The type as the shopper wrote it ("Herrenuhr", not "herrenuhr"): the answer may name it.
+  if (out.kind) out.kind.said = asWritten(message, out.kind.said);
   // A short phrase that is no question ("running shoes", "Samsung") is a product request.
   const phrase = !QUESTION.test(message.trim()) && tokens.length <= 4;
   if (phrase && (tokens.length > 0 || out.brand || out.category)) out.asksForProducts = true;
@@ -272,6 +274,12 @@ const GENERIC = new Set(
 const isGeneric = (word: string) => GENERIC.has(spellOutUmlauts(word));
 /** Words that join two named types ("pots and pans", "Töpfe oder Pfannen"). */
 const AND = new Set(['and', 'or', 'und', 'oder', '&']);
+
+/** A lowercased word of the message as the message writes it, or the word itself when it is not found whole. */
+function asWritten(message: string, word: string): string {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'))?.[0] ?? word;
+}
 
 /** A word and its forms: itself, its singular, and its forms in the other language. */
 function wish(said: string, base?: string): Wish {

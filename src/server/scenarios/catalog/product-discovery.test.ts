@@ -189,5 +189,11 @@ describe('product discovery through the local engine (issue 31)', () => {
   it('answers a product type the store does not carry plainly, in the message language', async () => {
     expect((await ask('do you sell kayaks?')).text).toMatch(/^Sorry, the store has no kayaks/);
     expect((await ask('habt ihr Zelte?', 'de')).text).toMatch(/^Leider führt der Shop derzeit keine/);
+    // With a price cap too: the store has no tents at any price, which is what the shopper needs to hear, in their
+    // own spelling of the word.
+    expect((await ask('Zelte unter 100 €', 'de')).text).toBe('Leider führt der Shop derzeit keine Zelte.');
+    expect((await ask('kayaks under 300 dollars')).text).toBe(
+      'Sorry, the store has no kayaks at the moment.',
+    );
   });
 });
