@@ -312,6 +312,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         history: earlier,
         message: text,
         locale: turn.conversation.locale,
+        language,
         userData: turn.conversation.userData,
         verifiedCustomer: turn.conversation.user !== null,
         pageContext: turn.conversation.pageContext,

@@ -73,12 +73,13 @@ const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt 
  * typos and filler; calls the store's actions with typed parameters it collects over as many turns as it takes;
  * answers store questions from the store's knowledge, product questions from the catalog, and questions about the
  * product on the page (page-product.ts) from its catalog entry; and says plainly what it can do when nothing matches.
- * It answers in the message's language, else the widget's locale.
+ * It answers in the turn's language (the service works it out: the message's, else the shopper's earlier messages',
+ * else the widget's locale), or works it out the same way when called on its own.
  */
 export function createLocalEngine(): AssistantEngine {
   return {
     async reply(turn, emit) {
-      const language = replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
+      const language = turn.language ?? replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
       const p = PHRASES[language];
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
