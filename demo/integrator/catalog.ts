@@ -1,3 +1,5 @@
+import type { DemoLanguage } from './shopper-language';
+
 // The demo merchant's catalog: one list that the product feed (/feed.json), the product lookup action and the
 // orders all read, so a product the assistant finds, a product in the feed and a line of an order are the same thing.
 
@@ -602,7 +604,11 @@ export function toCents(price: string): number {
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
 }
 
-const EUR = new Intl.NumberFormat('en-IE', { style: 'currency', currency: CURRENCY });
+const EUR: Record<DemoLanguage, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en-IE', { style: 'currency', currency: CURRENCY }),
+  de: new Intl.NumberFormat('de-DE', { style: 'currency', currency: CURRENCY }),
+};
 
-/** A price as shoppers read it: 8995 → "€89.95". */
-export const formatCents = (cents: number): string => EUR.format(cents / 100);
+/** A price as shoppers read it: 8995 → "€89.95" in English, "89,95 €" in German. */
+export const formatCents = (cents: number, language: DemoLanguage = 'en'): string =>
+  EUR[language].format(cents / 100);

@@ -211,11 +211,10 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
     });
     if (!access.ok)
       return c.text(ORDER_ANSWERS[language][access.why === 'needs-proof' ? 'needsProof' : 'notFound']);
-    const card = orderCard(access.order.id, base(), {
+    const card = orderCard(access.order, base(), {
       language,
       cancelled: cancellations.isCancelled(access.order.id),
     });
-    if (!card) return c.text(ORDER_ANSWERS[language].notFound);
     if (isXml) return c.body(orderToXml(card), 200, { 'content-type': 'application/xml; charset=utf-8' });
     return c.json(card);
   });

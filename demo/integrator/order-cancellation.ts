@@ -66,9 +66,9 @@ const REASONS = {
 function decide(orderId: string, cancelled: Set<string>, language: DemoLanguage): OrderCancellationResponse {
   const said = REASONS[language];
   const order = findOrder(orderId);
+  if (!order) return { cancelled: false, reason: said.unknown };
   // The card has the amounts in the shopper's language; the image base does not matter here.
-  const card = orderCard(orderId, 'http://demo.invalid', { language });
-  if (!order || !card) return { cancelled: false, reason: said.unknown };
+  const card = orderCard(order, 'http://demo.invalid', { language });
   if (cancelled.has(orderId)) return { cancelled: true, reason: said.again };
   const shipped = order.steps[2];
   if (shipped === 'completed' || shipped === 'in_progress') {

@@ -41,11 +41,6 @@ const LABELS = {
   },
 } satisfies Record<DemoLanguage, unknown>;
 
-const EUR_DE = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
-/** "€89.95" in English, "89,95 €" in German. */
-const money = (cents: number, language: DemoLanguage) =>
-  language === 'de' ? EUR_DE.format(cents / 100) : formatCents(cents);
-
 interface OrderLine {
   sku: string;
   quantity: number;
@@ -184,23 +179,21 @@ export interface OrderCardOptions {
 }
 
 /**
- * SPEC's order card for an order id, or `null` for an unknown one. `imageBase` is the integrator's origin, which
- * serves the item pictures; items whose product has none come without `image`. A cancelled order's timeline keeps
- * what happened and ends with a completed "Cancelled" step: that is how the assistant tells a cancelled order from
- * one that is only stuck (src/server/engine/local/cancelled-order.ts).
+ * SPEC's order card for an order (the caller has found it: `findOrder`, or `orderAccess` for a shopper's request).
+ * `imageBase` is the integrator's origin, which serves the item pictures; items whose product has none come without
+ * `image`. A cancelled order's timeline keeps what happened and ends with a completed "Cancelled" step: that is how
+ * the assistant tells a cancelled order from one that is only stuck (src/server/engine/local/cancelled-order.ts).
  * @example
- * orderCard('1002', 'http://127.0.0.1:4100')?.timeline.step.map((s) => s.status);
+ * const order = findOrder('1002');
+ * if (order) orderCard(order, 'http://127.0.0.1:4100').timeline.step.map((s) => s.status);
  * // → ['completed', 'completed', 'in_progress', 'pending']
- * orderCard('1004', 'http://127.0.0.1:4100', { language: 'de', cancelled: true })?.timeline.step.map((s) => s.label);
- * // → ['Bestellt', 'Storniert']
+ * // Order 1004, { language: 'de', cancelled: true }: the steps are labelled ['Bestellt', 'Storniert'].
  */
 export function orderCard(
-  orderId: string,
+  order: DemoOrder,
   imageBase: string,
   { language = 'en', cancelled = false }: OrderCardOptions = {},
-): OrderCard | null {
-  const order = findOrder(orderId);
-  if (!order) return null;
+): OrderCard {
   const t = LABELS[language];
 
   let totalCents = order.shippingCents;
@@ -212,13 +205,13 @@ export function orderCard(
     const item: OrderItem = {
       name: line.name ?? product.name,
       quantity: String(line.quantity),
-      price: money(lineCents, language),
+      price: formatCents(lineCents, language),
     };
     const image = productImageUrl(product, imageBase);
     if (image) item.image = image;
     return item;
   });
-  const shipping = order.shippingCents ? money(order.shippingCents, language) : t.free;
+  const shipping = order.shippingCents ? formatCents(order.shippingCents, language) : t.free;
   const steps = t.steps.map((label, i) => ({ label, status: order.steps[i]! }));
   const timeline = cancelled
     ? [
@@ -240,7 +233,7 @@ export function orderCard(
     timeline: { step: timeline },
     items: { item: items },
     total_label: t.total,
-    total_amount: money(totalCents, language),
+    total_amount: formatCents(totalCents, language),
     customer_name: order.customerName,
     shipping_label: t.shipping,
     shipping_method: `${order.shippingMethod[language]} (${shipping})`,

@@ -6,7 +6,7 @@ import { searchProducts } from './catalog/search/search-products';
 import { type CatalogStore, createCatalogStore } from './catalog/store/catalog-store';
 import { type ChatService, createChatService } from './chat/chat-service';
 import { requestHuman } from './chat/request-human';
-import { turnTools } from './chat/turn-tools';
+import { turnTools, vouchedUser } from './chat/turn-tools';
 import type { ServiceConfig, WidgetSettings } from './config/service-config';
 import { type ChatStore, createChatStore } from './conversations/chat-store';
 import { clusterHub } from './conversations/cluster-hub';
@@ -281,6 +281,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     loadState: turns.loadState,
     saveState: turns.saveState,
     toolsFor: turnTools({ db, logger, widgetOf, previews, knowledge, handoff, webhookCalls, actionOptions }),
+    vouchedUser: (widgetId, storedUser) => vouchedUser(widgetOf(widgetId), storedUser),
     proposals: createProposalStore(db),
     actionsOf: (id) => widgetOf(id)?.actions ?? [],
     instructionsOf: (id) => widgetOf(id)?.instructions,

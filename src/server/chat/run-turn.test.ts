@@ -58,6 +58,7 @@ describe('runTurn()', () => {
           searchKnowledge: async () => [],
           searchProducts: async () => [],
         }),
+        vouchedUser: () => null,
         turnTimeoutMs: 10_000,
       },
       {
@@ -109,6 +110,7 @@ describe('runTurn()', () => {
           searchKnowledge: async () => [],
           searchProducts: async () => [],
         }),
+        vouchedUser: () => null,
         turnTimeoutMs: 10_000,
       },
       {

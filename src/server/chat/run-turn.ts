@@ -48,6 +48,12 @@ export interface TurnDeps {
     language?: ReplyLanguage,
   ): EngineTools;
   /**
+   * The verified customer `toolsFor` vouches for to integrators, of the conversation's stored one (turn-tools.ts
+   * `vouchedUser`: none once the widget's identity is off). The engine is told the shopper is a verified customer
+   * only then, so it asks a shopper no longer vouched for the proof a guest gives (an order's email).
+   */
+  vouchedUser(widgetId: string, storedUser: VerifiedUser | null): VerifiedUser | null;
+  /**
    * Issue 23, on a shared database: each turn holds a lease on its reply, renewed while it runs, so that another
    * instance takes the turn over if this one dies; and journals its integrator calls, so that the taker never repeats
    * a completed one. Absent (one process, unit tests): neither.
@@ -312,8 +318,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         history: earlier,
         message: text,
         locale: turn.conversation.locale,
+        language,
         userData: turn.conversation.userData,
-        verifiedCustomer: turn.conversation.user !== null,
+        verifiedCustomer: deps.vouchedUser(turn.widgetId, turn.conversation.user) !== null,
         pageContext: turn.conversation.pageContext,
         instructions: turn.instructions ?? null,
         customInstructions: turn.conversation.customInstructions,

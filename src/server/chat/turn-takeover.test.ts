@@ -42,6 +42,7 @@ describe('a taken-over turn', () => {
       searchKnowledge: async () => [],
       searchProducts: async () => [],
     }),
+    vouchedUser: () => null,
     turnTimeoutMs: 10_000,
     ...extra,
   });

@@ -9,6 +9,7 @@ import { guardIdentity } from '../guards/require-identity';
 import type { HandoffStore } from '../handoff/handoff-store';
 import type { KnowledgeService } from '../knowledge/knowledge-service';
 import type { Db } from '../platform/database/db';
+import type { VerifiedUser } from '../platform/identity-token';
 import type { Logger } from '../platform/logger';
 import { actionCalls } from '../platform/metrics';
 import { newRequestId } from '../platform/outbound-signature';
@@ -30,6 +31,16 @@ export interface TurnToolsDeps {
 }
 
 /**
+ * The verified customer the service vouches for in a turn: the one stored with the conversation, passed on only while
+ * the widget still has `identity`. Once the merchant turns identity off, nothing checks who continues the
+ * conversation, so nothing may vouch for them either: integrators hear no user, and the engine treats them as a guest.
+ */
+export const vouchedUser = (
+  widget: WidgetSettings | undefined,
+  storedUser: VerifiedUser | null,
+): VerifiedUser | null => (widget?.identity ? storedUser : null);
+
+/**
  * The tools a turn hands its engine, in the order a call passes through them: the identity guard outermost, then the
  * turn's `wrap` (confirmations), then the mode guard, then the integrator. Each call is journaled when the turn could
  * be taken over by another instance (issue 23).
@@ -46,10 +57,8 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
     signal,
     language,
   ) => {
-    // A customer verified while the widget had `identity` is passed on only while it still has it: once the merchant
-    // turns identity off, nothing checks who continues the conversation, so nothing may vouch for them either.
     const widget = widgetOf(widgetId);
-    const user = widget?.identity ? storedUser : null;
+    const user = vouchedUser(widget, storedUser);
     // A preview conversation (issue 22) runs its draft's settings on the live widget's catalog and documents, and
     // tells every integrator it calls that this is a preview.
     const baseId = previews.baseOf(widgetId);

@@ -3,6 +3,7 @@ import type { Availability } from '../../protocol/catalog';
 import type { ChatMessage, MessagePart, PageContext } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config/service-config';
+import type { ReplyLanguage } from './reply-language';
 
 export type ParameterValue = string | number | boolean;
 
@@ -192,10 +193,17 @@ export interface EngineTurn {
   history: ChatMessage[];
   message: string;
   /**
-   * The widget's locale (`en`, `de`, ...) as the page set it, when the widget sent one; the engine answers in it unless
-   * the message is plainly in another language it speaks.
+   * The widget's locale (`en`, `de`, ...) as the page set it, when the widget sent one. Only the last resort of the
+   * answer's language (reply-language.ts): the message's own language comes first, then that of the shopper's earlier
+   * messages. A remote model is told it as the page's locale.
    */
   locale?: string | null;
+  /**
+   * The language to answer in, worked out once by the service for the whole turn (`replyLanguage` of the message, the
+   * shopper's earlier messages and the locale), so the engine's answer and what the service itself says agree. Absent
+   * (an engine called on its own, as in its unit tests): the engine works it out the same way.
+   */
+  language?: ReplyLanguage;
   userData: UserData | null;
   /**
    * The store's identity token verified who the shopper is (issue 18), so integrators get `x-service-user-id`: an order

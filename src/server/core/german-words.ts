@@ -1,3 +1,5 @@
+import { writtenWords } from './text-tokens';
+
 // German word forms for matching a shopper's words against a store's (DESIGN "Answers that fit the question"): a
 // question says "zurückgeben", "gibt … zurück" or "Versandkosten" where the store wrote "Rückgabe", "Versand" and
 // "Kosten". Three things of the language meet them:
@@ -230,13 +232,14 @@ export interface SeparatedVerb {
 export function separatedVerbs(text: string): SeparatedVerb[] {
   const out: SeparatedVerb[] = [];
   for (const clause of text.split(CLAUSE_BREAK)) {
-    const words = clause.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-    if (!words || words.length < 3) continue;
+    // Tokenized once: the words as written, for their capitals below, and lowercased.
+    const original = writtenWords(clause);
+    const words = original.map((w) => w.toLowerCase());
+    if (words.length < 3) continue;
     const particle = words[words.length - 1];
     if (!TRAILING_PARTICLES.has(foldGerman(particle))) continue;
     // The verb comes first or second, after one part of the clause ("Wie", "Ihr Paket"); a capitalized word inside
     // a clause is a noun, not the verb.
-    const original = clause.match(/[\p{L}\p{N}]+/gu) ?? [];
     const verb = words
       .slice(0, Math.min(3, words.length - 1))
       .find(
@@ -250,8 +253,8 @@ export function separatedVerbs(text: string): SeparatedVerb[] {
   return out;
 }
 
-/** German compounds join with these linking letters ("Lieferung-s-bedingungen", "Tag-es-zeit"). */
-const LINKS = ['', 's', 'es', 'n', 'en', 'e'];
+/** German compounds join with these linking letters ("Lieferung-s-bedingungen", "Tag-es-zeit"), or with none. */
+export const COMPOUND_LINKS: readonly string[] = ['', 's', 'es', 'n', 'en', 'e'];
 
 /**
  * A compound's parts, each a word `isKnown` accepts (the caller's lexicon: the index's own words), or null when the
@@ -276,7 +279,7 @@ export function splitCompound(
     let chosen: string[] | null = null;
     for (let j = n; j >= i + minPart; j--) {
       let known: boolean | undefined;
-      for (const link of LINKS) {
+      for (const link of COMPOUND_LINKS) {
         const next = j + link.length;
         if (next > n || word.slice(j, next) !== link) continue;
         const rest = best[next];

@@ -20,3 +20,23 @@ export function parsePrice(price: string | undefined): string | null {
   }
   return /^-?\d+(?:\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? text : null;
 }
+
+/**
+ * An amount in a currency as `locale` writes it: "€169.00" in "en", "169,00 €" in "de-DE". Null when `currency` is not
+ * a three-letter code Intl knows, so that each caller keeps its own fallback (the bare number, the feed's own text).
+ *
+ * @example
+ * formatMoney(169, 'eur', 'en'); // → '€169.00'
+ * formatMoney(169, 'XYZW', 'en'); // → null
+ */
+export function formatMoney(amount: number, currency: string, locale: string): string | null {
+  if (!/^[A-Za-z]{3}$/.test(currency)) return null;
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
+      amount,
+    );
+  } catch {
+    // Not a currency Intl knows.
+    return null;
+  }
+}

@@ -9,8 +9,11 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** A text's words as written, in order: its runs of letters and digits. */
+export const writtenWords = (text: string): string[] => text.match(/[\p{L}\p{N}]+/gu) ?? [];
+
 /** Lowercased words of a text, in order (diacritics kept: "größe" stays one word). */
-export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+export const words = (text: string): string[] => writtenWords(text.toLowerCase());
 
 /** A crude stem: enough to match "orders"/"order", "shipping"/"shipped"/"ship", "hours"/"hour". */
 export function stem(word: string): string {

@@ -1,5 +1,5 @@
 import type { KnowledgeHit } from '../core/engine';
-import { germanKey, splitCompound } from '../core/german-words';
+import { COMPOUND_LINKS, germanKey, splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
 import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
 import { synonymForms } from './question-synonyms';
@@ -328,10 +328,12 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
     const questionWords = (query: string): string[] =>
       [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(0, QUERY_WORDS_MAX);
     /**
-     * One question word's score in each section, into `best`: its best match there ("shipping" found as "ship" and as
-     * "shipping" is still one word of the question). Marks in `titled` the sections whose title holds it.
+     * One question word's score in each section, into `best` (all zeros on the way in): its best match there
+     * ("shipping" found as "ship" and as "shipping" is still one word of the question). Marks in `titled` the sections
+     * whose title holds it. Returns the sections it scores in, so that a search reads (and clears) only those.
      */
-    const scoreWord = (word: string, best: Float64Array, titled?: Uint8Array) => {
+    const scoreWord = (word: string, best: Float64Array, titled?: Uint8Array): number[] => {
+      const touched: number[] = [];
       for (const [id, weight] of matchesOf(word)) {
         const list = postingSections[id];
         const held = strength[id];
@@ -341,9 +343,13 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
           const n = list[j];
           const value = factor * held[j];
           if (titled && titles[j]) titled[n] = 1;
-          if (value > best[n]) best[n] = value;
+          if (value > best[n]) {
+            if (best[n] === 0) touched.push(n);
+            best[n] = value;
+          }
         }
       }
+      return touched;
     };
 
     return {
@@ -367,12 +373,10 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
         for (const word of words) {
-          best.fill(0);
-          scoreWord(word, best, titled);
-          for (let n = 0; n < count; n++) {
-            if (best[n] === 0) continue;
+          for (const n of scoreWord(word, best, titled)) {
             scores[n] += best[n];
             matched[n]++;
+            best[n] = 0;
           }
         }
         const ranked: number[] = [];
@@ -408,11 +412,11 @@ function lowerBound(list: readonly string[], value: string): number {
 
 const reverse = (word: string): string => [...word].reverse().join('');
 
-/** Whether the front of a compound is a known word, with or without a linking "s", "es", "n", "en" or "e". */
+/** Whether the front of a compound is a known word, with or without one of German's linking letters. */
 function isCompoundModifier(modifier: string, isKnown: (part: string) => boolean): boolean {
   if (isKnown(modifier)) return true;
-  for (const link of ['s', 'es', 'n', 'en', 'e']) {
-    if (modifier.endsWith(link) && modifier.length - link.length >= COMPOUND_PART_MIN) {
+  for (const link of COMPOUND_LINKS) {
+    if (link && modifier.endsWith(link) && modifier.length - link.length >= COMPOUND_PART_MIN) {
       if (isKnown(modifier.slice(0, -link.length))) return true;
     }
   }

@@ -1,4 +1,4 @@
-import { SEPARATOR, tablesAsLists } from './tables-as-lists';
+import { startsTable, tableEnd, tablesAsLists } from './tables-as-lists';
 
 // A section's markdown as the pieces a passage is chosen from (knowledge-passage.ts): the sentences of its paragraphs,
 // its list items, its table rows (as list items that name their columns, tables-as-lists.ts), and the lines that
@@ -87,9 +87,9 @@ export function sectionUnits(markdown: string): SectionUnit[] {
     }
     if (startsTable(lines, i)) {
       // A table: each row a list item that names its columns, under the paragraph that introduces it.
-      const table: string[] = [];
-      for (; i < lines.length && lines[i].includes('|') && lines[i].trim() !== ''; i++) table.push(lines[i]);
-      i--;
+      const end = tableEnd(lines, i);
+      const table = lines.slice(i, end);
+      i = end - 1;
       flushParagraph(true);
       inList = false;
       block++;
@@ -145,10 +145,6 @@ export function sectionUnits(markdown: string): SectionUnit[] {
   if (!inList) flushParagraph(false);
   return units;
 }
-
-/** Whether a table starts at line `i`: a line with "|" over a separator line. */
-const startsTable = (lines: readonly string[], i: number): boolean =>
-  lines[i].includes('|') && i + 1 < lines.length && SEPARATOR.test(lines[i + 1]);
 
 /**
  * A paragraph's sentences: cut after ".", "!", "?" or "…" (and a closing quote or bracket) where the next begins with

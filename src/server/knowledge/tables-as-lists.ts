@@ -5,9 +5,20 @@
 
 const ROW = /^\s*\|?(.*?)\|?\s*$/;
 /** A table's second line: "| --- | :---: |". */
-export const SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+const SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
 const cells = (line: string): string[] => (ROW.exec(line)?.[1] ?? '').split('|').map((cell) => cell.trim());
+
+/** Whether a table starts at line `i`: a line with "|" over a separator line. */
+export const startsTable = (lines: readonly string[], i: number): boolean =>
+  lines[i].includes('|') && i + 1 < lines.length && SEPARATOR.test(lines[i + 1]);
+
+/** Where the table's rows from line `from` on end: at the first line that is blank or has no "|". */
+export function tableEnd(lines: readonly string[], from: number): number {
+  let i = from;
+  while (i < lines.length && lines[i].includes('|') && lines[i].trim() !== '') i++;
+  return i;
+}
 
 /**
  * @example
@@ -18,22 +29,21 @@ export function tablesAsLists(markdown: string): string {
   const lines = markdown.split('\n');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const header = lines[i];
-    if (header.includes('|') && i + 1 < lines.length && SEPARATOR.test(lines[i + 1])) {
-      const names = cells(header);
-      i += 2;
-      for (; i < lines.length && lines[i].includes('|') && lines[i].trim() !== ''; i++) {
-        const [first, ...rest] = cells(lines[i]);
+    if (startsTable(lines, i)) {
+      const names = cells(lines[i]);
+      const end = tableEnd(lines, i + 2);
+      for (const row of lines.slice(i + 2, end)) {
+        const [first, ...rest] = cells(row);
         const described = rest
           .map((cell, k) => (cell ? `${names[k + 1] ? `${names[k + 1]} ` : ''}${cell}` : ''))
           .filter(Boolean)
           .join('; ');
         out.push(`- **${first}**${described ? `: ${described}` : ''}`);
       }
-      i--;
+      i = end - 1;
       continue;
     }
-    out.push(header);
+    out.push(lines[i]);
   }
   return out.join('\n');
 }

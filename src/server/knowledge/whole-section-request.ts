@@ -10,7 +10,7 @@
 const WHOLE =
   /\b(?:whole|full|entire|complete|all|ganzen?|gesamten?|vollständigen?|kompletten?|komplett|alle)\b/iu;
 const TEXT_WORD =
-  /^(?:polic(?:y|ies)|terms|conditions|rules|section|page|text|info|information|details|document|faq|agb|bedingungen|richtlinien?|regeln|regelungen|abschnitt|seite|infos?|informationen|text|details|hinweise|bestimmungen)$/iu;
+  /^(?:polic(?:y|ies)|terms|conditions|rules|section|page|text|infos?|information|details|document|faq|agb|bedingungen|richtlinien?|regeln|regelungen|abschnitt|seite|informationen|hinweise|bestimmungen)$/iu;
 /** German compounds whose head is a word for a text ("Rückgaberichtlinie", "Versandbedingungen", "Lieferinfos"). */
 const TEXT_HEAD =
   /(?:richtlinien?|bedingungen|regeln|regelungen|bestimmungen|hinweise|infos|informationen)$/iu;

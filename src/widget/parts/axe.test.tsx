@@ -2,7 +2,7 @@ import { signal } from '@preact/signals';
 import { cleanup, render } from '@testing-library/preact';
 import axe from 'axe-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orderCard } from '../../../demo/integrator/orders';
+import { findOrder, orderCard } from '../../../demo/integrator/orders';
 import fixture from '../../cards/fixtures/order.json';
 import type { OrderCard } from '../../protocol';
 import { pickStrings } from '../locales/all';
@@ -53,7 +53,10 @@ describe('message parts under axe-core', () => {
           part={{ type: 'product-card', card: { url: 'javascript:x', name: 'C', price: '3 €' } }}
         />
         <PartView {...p} part={{ type: 'order-card', card: fixture as OrderCard }} />
-        <PartView {...p} part={{ type: 'order-card', card: orderCard('6666', 'http://127.0.0.1:4100')! }} />
+        <PartView
+          {...p}
+          part={{ type: 'order-card', card: orderCard(findOrder('6666')!, 'http://127.0.0.1:4100') }}
+        />
         <PartView
           {...p}
           part={{

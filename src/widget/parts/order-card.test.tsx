@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { orderCard } from '../../../demo/integrator/orders';
+import { findOrder, orderCard } from '../../../demo/integrator/orders';
 import fixture from '../../cards/fixtures/order.json';
 import { ORDER_CARD_TEXT_FIELDS, type OrderCard as Order, type OrderStepStatus } from '../../protocol';
 import { ALL_STRINGS, pickStrings } from '../locales/all';
@@ -231,7 +231,7 @@ describe('<OrderCard>', () => {
   });
 
   it("shows the demo integrator's hostile order 6666 as text", () => {
-    const card = orderCard('6666', 'http://127.0.0.1:4100')!;
+    const card = orderCard(findOrder('6666')!, 'http://127.0.0.1:4100');
     const { root } = renderOrder(card);
     expectInert(root);
     for (const text of [

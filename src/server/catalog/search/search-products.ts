@@ -3,7 +3,7 @@ import { isHttpUrl } from '../../../cards/safe-url';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
 import type { ProductHit, ProductQuery } from '../../core/engine';
-import { parsePrice } from '../../core/price-text';
+import { formatMoney, parsePrice } from '../../core/price-text';
 import { queryTerms } from '../../core/search-words';
 import type { Db } from '../../platform/database/db';
 import { brandOf, deriveFilterColumns, facetKey, mergeProductData, productWords } from '../store/product-row';
@@ -293,13 +293,9 @@ export function toProductCard(product: CatalogProduct): ProductCard | null {
 function formatPrice(price: string, currency: string | undefined): string {
   const code = currency?.trim().toUpperCase();
   if (!code) return price;
-  if (/^\d+(?:\.\d+)?$/.test(price) && /^[A-Z]{3}$/.test(code)) {
-    try {
-      return new Intl.NumberFormat('en', { style: 'currency', currency: code }).format(Number(price));
-    } catch {
-      // Not a currency Intl knows: fall through.
-    }
-  }
+  const money = /^\d+(?:\.\d+)?$/.test(price) ? formatMoney(Number(price), code, 'en') : null;
+  if (money !== null) return money;
+  // Not a number, or not a currency Intl knows: the feed's own text, with the code when it is a bare number.
   return /[^\d.,\s-]/.test(price) ? price : `${price} ${code}`;
 }
 

@@ -15,8 +15,7 @@ import {
 import type { ReplyLanguage } from '../../core/reply-language';
 import { words } from '../../core/text-tokens';
 import { isCancelledOrder } from './cancelled-order';
-import { extractParameters } from './extract-parameters';
-import { orderNumberParameter, orderStatusAction } from './order-actions';
+import { orderNumberParameter, orderStatusAction, valuesBesideOrderNumber } from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
 import { PHRASES } from './phrases';
 import { streamText } from './stream-text';
@@ -179,10 +178,7 @@ async function cancelledCard(
   const status = orderStatusAction(turn.actions);
   const parameter = status && orderNumberParameter(status);
   if (!status || !parameter || needsConfirmation(status)) return null;
-  const rest = extractParameters(
-    turn.message,
-    status.parameters.filter((q) => q !== parameter),
-  );
+  const rest = valuesBesideOrderNumber(turn.message, status, parameter);
   const result = await turn.tools
     .callAction(status, { ...rest, [parameter.name]: orderId })
     .catch(() => null);

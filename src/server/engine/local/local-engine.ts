@@ -30,6 +30,7 @@ import {
   guestEmailParameter,
   orderNumberParameter,
   orderStatusAction,
+  valuesBesideOrderNumber,
 } from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
 import { answerPageProduct } from './page-product';
@@ -72,12 +73,13 @@ const CONTACT_QUERY = 'contact email e-mail phone telephone hours reach kontakt 
  * typos and filler; calls the store's actions with typed parameters it collects over as many turns as it takes;
  * answers store questions from the store's knowledge, product questions from the catalog, and questions about the
  * product on the page (page-product.ts) from its catalog entry; and says plainly what it can do when nothing matches.
- * It answers in the message's language, else the widget's locale.
+ * It answers in the turn's language (the service works it out: the message's, else the shopper's earlier messages',
+ * else the widget's locale), or works it out the same way when called on its own.
  */
 export function createLocalEngine(): AssistantEngine {
   return {
     async reply(turn, emit) {
-      const language = replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
+      const language = turn.language ?? replyLanguage(turn.message, turn.locale, shopperTexts(turn.history));
       const p = PHRASES[language];
       const say = (text: string) => streamText(text, emit);
       const state = (turn.state ?? {}) as LocalState;
@@ -142,10 +144,7 @@ export function createLocalEngine(): AssistantEngine {
         if (!parameter) return run(turn, statusAction, {}, emit, p);
         const [first, ...others] = request.orderNumbers;
         // Whatever else the message gives (a guest's email) is kept for the call.
-        const rest = extractParameters(
-          message,
-          statusAction.parameters.filter((q) => q !== parameter),
-        );
+        const rest = valuesBesideOrderNumber(message, statusAction, parameter);
         if (others.length > 0) {
           await say(p.whichOfThese(request.orderNumbers));
           const chips = choicesPart(request.orderNumbers);
@@ -336,24 +335,24 @@ async function run(
   emit: Emit,
   p: Phrases,
 ): Promise<{ state: LocalState }> {
-  const missing = missingParameters(action, values);
-  if (missing.length > 0) {
-    const parameter = missing[0];
-    const question =
-      parameter === orderNumberParameter(action) && !parameter.description
-        ? p.whichOrder
-        : questionFor(parameter, p);
-    await streamText(question, emit);
-    return { state: { pending: { action: action.name, values, asked: parameter.name } } };
-  }
-  // A guest looking an order up proves it is theirs with its email (issue 31 item 7); a verified customer needs none.
+  // A guest looking an order up proves it is theirs with its email (issue 31 item 7), asked after everything the
+  // action requires; a verified customer needs none.
   const guestEmail =
     !turn.verifiedCustomer && action === orderStatusAction(turn.actions)
       ? guestEmailParameter(action)
       : undefined;
-  if (guestEmail && values[guestEmail.name] === undefined) {
-    await streamText(p.orderEmail, emit);
-    return { state: { pending: { action: action.name, values, asked: guestEmail.name } } };
+  const missing = missingParameters(action, values);
+  if (guestEmail && values[guestEmail.name] === undefined) missing.push(guestEmail);
+  if (missing.length > 0) {
+    const parameter = missing[0];
+    const question =
+      parameter === guestEmail
+        ? p.orderEmail
+        : parameter === orderNumberParameter(action) && !parameter.description
+          ? p.whichOrder
+          : questionFor(parameter, p);
+    await streamText(question, emit);
+    return { state: { pending: { action: action.name, values, asked: parameter.name } } };
   }
   // An action that confirms is not called now: the service shows the shopper its `confirm` part, the question.
   if (needsConfirmation(action)) {

@@ -1,4 +1,6 @@
 import type { ActionDefinition } from '../../config/service-config';
+import type { ParameterValue } from '../../core/engine';
+import { extractParameters } from './extract-parameters';
 import type { Concept } from './lexicon';
 import { shopperWords } from './shopper-words';
 
@@ -32,6 +34,20 @@ export function orderNumberParameter(action: ActionDefinition): Parameter | unde
   const strings = action.parameters.filter((p) => p.type === 'string' && p.required);
   return strings.length === 1 ? strings[0] : undefined;
 }
+
+/**
+ * What a message gives an order action besides the order number (a guest's email): kept for the call, while the
+ * number itself is read by the order-number rules (order-numbers.ts), not as a plain parameter.
+ */
+export const valuesBesideOrderNumber = (
+  message: string,
+  action: ActionDefinition,
+  numberParameter: Parameter,
+): Record<string, ParameterValue> =>
+  extractParameters(
+    message,
+    action.parameters.filter((q) => q !== numberParameter),
+  );
 
 function best(
   actions: ActionDefinition[],

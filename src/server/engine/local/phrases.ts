@@ -1,3 +1,4 @@
+import { formatMoney } from '../../core/price-text';
 import type { ReplyLanguage } from '../../core/reply-language';
 import type { Miss } from './product-miss';
 
@@ -7,16 +8,10 @@ import type { Miss } from './product-miss';
 /** A price in the answer's language: "€169.00" / "169,00 €"; the bare number when the currency is unknown. */
 function money(amount: number, currency: string | undefined, language: ReplyLanguage): string {
   const locale = language === 'de' ? 'de-DE' : 'en';
-  if (currency && /^[A-Za-z]{3}$/.test(currency)) {
-    try {
-      return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
-        amount,
-      );
-    } catch {
-      // Not a currency Intl knows: the number alone.
-    }
-  }
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount);
+  return (
+    (currency ? formatMoney(amount, currency, locale) : null) ??
+    new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(amount)
+  );
 }
 
 const list = (items: string[], and: string): string =>
@@ -38,18 +33,20 @@ export const PHRASES = {
     nothingFitsAtAll: 'Nothing in the store matches everything you asked for.',
     nearestAre: (n: number) => (n === 1 ? 'This one comes closest:' : `These ${n} come closest:`),
     noSuchProducts: (kind: string) => `Sorry, the store has no ${kind} at the moment.`,
-    miss: (m: Miss) =>
-      m.kind === 'above'
-        ? `${money(m.price, m.currency, 'en')}, above your ${money(m.cap, m.currency, 'en')}`
-        : m.kind === 'below'
-          ? `${money(m.price, m.currency, 'en')}, below your ${money(m.floor, m.currency, 'en')}`
-          : m.kind === 'stock'
-            ? 'out of stock'
-            : m.kind === 'brand'
-              ? m.brand
-                ? `by ${m.brand}, not ${m.wanted}`
-                : `not by ${m.wanted}`
-              : `not ${m.said}`,
+    miss: (m: Miss): string => {
+      switch (m.kind) {
+        case 'above':
+          return `${money(m.price, m.currency, 'en')}, above your ${money(m.cap, m.currency, 'en')}`;
+        case 'below':
+          return `${money(m.price, m.currency, 'en')}, below your ${money(m.floor, m.currency, 'en')}`;
+        case 'stock':
+          return 'out of stock';
+        case 'brand':
+          return m.brand ? `by ${m.brand}, not ${m.wanted}` : `not by ${m.wanted}`;
+        case 'wish':
+          return `not ${m.said}`;
+      }
+    },
     hereIsOrder: (id: string) => `Here is order ${id}:`,
     hereIsWhatIFound: 'Here is what I found:',
     hereIsProduct: 'Here is the product:',
@@ -147,18 +144,20 @@ export const PHRASES = {
     nothingFitsAtAll: 'Leider passt im Shop nichts zu allen Ihren Wünschen.',
     nearestAre: (n: number) => (n === 1 ? 'Am nächsten kommt dieses:' : `Am nächsten kommen diese ${n}:`),
     noSuchProducts: (kind: string) => `Leider führt der Shop derzeit keine ${kind}.`,
-    miss: (m: Miss) =>
-      m.kind === 'above'
-        ? `${money(m.price, m.currency, 'de')}, über Ihren ${money(m.cap, m.currency, 'de')}`
-        : m.kind === 'below'
-          ? `${money(m.price, m.currency, 'de')}, unter Ihren ${money(m.floor, m.currency, 'de')}`
-          : m.kind === 'stock'
-            ? 'nicht auf Lager'
-            : m.kind === 'brand'
-              ? m.brand
-                ? `von ${m.brand}, nicht ${m.wanted}`
-                : `nicht von ${m.wanted}`
-              : `nicht ${m.said}`,
+    miss: (m: Miss): string => {
+      switch (m.kind) {
+        case 'above':
+          return `${money(m.price, m.currency, 'de')}, über Ihren ${money(m.cap, m.currency, 'de')}`;
+        case 'below':
+          return `${money(m.price, m.currency, 'de')}, unter Ihren ${money(m.floor, m.currency, 'de')}`;
+        case 'stock':
+          return 'nicht auf Lager';
+        case 'brand':
+          return m.brand ? `von ${m.brand}, nicht ${m.wanted}` : `nicht von ${m.wanted}`;
+        case 'wish':
+          return `nicht ${m.said}`;
+      }
+    },
     hereIsOrder: (id: string) => `Hier ist Bestellung ${id}:`,
     hereIsWhatIFound: 'Das habe ich gefunden:',
     hereIsProduct: 'Hier ist das Produkt:',

@@ -98,10 +98,15 @@ describe('attack: a header through the locale', () => {
       body: JSON.stringify({ clientMessageId: 'evil-1', text: 'Where is order 1003?', locale }),
     });
     expect(sent.status).toBe(400);
+    expect(statusCalls()).toEqual([]);
+    // A valid message in the same conversation does reach the integrator, so the checks below have a call to look
+    // at. It shows no language of its own, so the conversation's locale decides: "en" as created. Every hostile
+    // locale begins with "de": had a refused request left it in the conversation, this call would hear de, or worse.
+    await chat.say('status 1003');
+    expect(statusCalls().map((r) => r.headers['accept-language'])).toEqual(['en']);
     for (const request of kit.integrator.requests) {
       expect(request.headers['x-evil']).toBeUndefined();
       expect(request.rawHeaderNames.map((h) => h.toLowerCase())).not.toContain('x-evil');
     }
-    expect(statusCalls()).toEqual([]);
   });
 });
