@@ -31,8 +31,9 @@
 // Scoring (scripts/eval-score.mjs, unit-tested beside it; docs/performance.md "Measuring the assistant"), per message:
 //   order_status with orderId   the order endpoint got exactly that id, and no cancellation was proposed
 //   order_status without        no call and no proposal (the engine should ask for the number)
-//   cancel_order with orderId   a confirm part was shown, after Yes the webhook got exactly that id, and the order
-//                               endpoint got no call
+//   cancel_order with orderId   a confirm part was shown, and after Yes the webhook got exactly that id; the order
+//                               endpoint got at most a lookup of that same order (issue 31: an order cancelled
+//                               already is said so without a Yes/No, which needs its state first)
 //   cancel_order without        no call, no proposal
 //   human_agent                 a `conversation.mode` event with mode `waiting`, or (until handoff exists) the
 //                               contact email of the Contact/Kontakt section in the reply; and no call, no proposal
