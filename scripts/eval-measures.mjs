@@ -4,6 +4,12 @@
 // suite's do (scripts/eval-score.mjs): rates rounded down to one decimal, so the run that wrote them passes its check.
 // No I/O here.
 
+/** A reply's text on one line for a miss's report, cut to `max` characters, in quotes. */
+export const quote = (text, max = 160) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+};
+
 /** How many misses of a row the report lists. */
 export const MEASURE_MISSES_SHOWN = 10;
 
