@@ -12,8 +12,8 @@ import {
   describeDiscoveryTurn,
   judgeDiscovery,
 } from './eval-discovery-score.mjs';
-import { MEASURE_MISSES_SHOWN, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool, table } from './eval-wire.mjs';
+import { pct, reportMeasures, table, tallyMeasures } from './eval-measures.mjs';
+import { firstMessage, runPool } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DISCOVERY_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
@@ -69,23 +69,8 @@ export async function runDiscovery({ bases, widget, queries, concurrency, locale
   };
 }
 
-const pct = (rate) => rate.toFixed(1);
-
 /** The rows' table, a breakdown by kind of query, then each row's misses. */
 export function reportDiscovery({ rows, judged }, baseline) {
-  console.log(
-    table(
-      ['lang', 'measure', 'n', 'rate %', 'goal %', 'baseline %'],
-      rows.map((row) => [
-        row.lang,
-        row.measure,
-        row.n,
-        pct(row.rate),
-        DISCOVERY_GOALS[row.measure],
-        typeof baseline?.[row.lang]?.[row.measure] === 'number' ? pct(baseline[row.lang][row.measure]) : '–',
-      ]),
-    ),
-  );
   // Which wishes go wrong: per kind of query (scripts/eval-discovery-queries.mjs), the mean of each measure.
   const kinds = new Map();
   for (const { query, verdicts } of judged) {
@@ -100,26 +85,22 @@ export function reportDiscovery({ rows, judged }, baseline) {
   }
   const cell = (kind, measure) =>
     kind.counts[measure] ? pct((kind.sums[measure] * 100) / kind.counts[measure]) : '';
-  console.log(
-    `\nby kind of query:\n${table(
-      ['lang', 'kind', 'n', 'fit3 %', 'found %', 'none %'],
-      [...kinds.values()]
-        .sort((a, b) => a.lang.localeCompare(b.lang) * -1 || a.kind.localeCompare(b.kind))
-        .map((kind) => [
-          kind.lang,
-          kind.kind,
-          kind.n,
-          cell(kind, 'fit3'),
-          cell(kind, 'found'),
-          cell(kind, 'none'),
-        ]),
-    )}`,
+  const byKind = table(
+    ['lang', 'kind', 'n', 'fit3 %', 'found %', 'none %'],
+    [...kinds.values()]
+      .sort((a, b) => a.lang.localeCompare(b.lang) * -1 || a.kind.localeCompare(b.kind))
+      .map((kind) => [
+        kind.lang,
+        kind.kind,
+        kind.n,
+        cell(kind, 'fit3'),
+        cell(kind, 'found'),
+        cell(kind, 'none'),
+      ]),
   );
-  for (const row of rows) {
-    if (!row.missCount) continue;
-    const more = row.missCount > row.misses.length ? ` (first ${MEASURE_MISSES_SHOWN})` : '';
-    console.log(`\nmisses discovery ${row.lang} ${row.measure}: ${row.missCount} of ${row.n}${more}`);
-    for (const miss of row.misses)
-      console.log(`  ${JSON.stringify(miss.text)}\n      ${miss.why}: ${miss.happened}`);
-  }
+  reportMeasures('discovery', rows, {
+    goals: DISCOVERY_GOALS,
+    baseline,
+    more: `\nby kind of query:\n${byKind}`,
+  });
 }

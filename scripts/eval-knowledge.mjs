@@ -5,14 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  describeKnowledgeTurn,
-  judgeKnowledge,
-  KNOWLEDGE_GOALS,
-  KNOWLEDGE_MEASURES,
-} from './eval-knowledge-score.mjs';
-import { MEASURE_MISSES_SHOWN, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool, table } from './eval-wire.mjs';
+import { describeKnowledgeTurn, judgeKnowledge, KNOWLEDGE_MEASURES } from './eval-knowledge-score.mjs';
+import { tallyMeasures } from './eval-measures.mjs';
+import { firstMessage, runPool } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KNOWLEDGE_DIR = resolve(root, 'test-data/eval-knowledge');
@@ -104,30 +99,4 @@ export async function runKnowledge({ bases, widget, questions, concurrency, loca
   const order = new Map(questions.map((q, i) => [q.text, i]));
   items.sort((a, b) => order.get(a.text) - order.get(b.text));
   return { rows: tallyMeasures(items, { languages: ['en', 'de'], measures: KNOWLEDGE_MEASURES }) };
-}
-
-const pct = (rate) => rate.toFixed(1);
-
-/** The rows' table, then each row's misses. */
-export function reportKnowledge({ rows }, baseline) {
-  console.log(
-    table(
-      ['lang', 'measure', 'n', 'rate %', 'goal %', 'baseline %'],
-      rows.map((row) => [
-        row.lang,
-        row.measure,
-        row.n,
-        pct(row.rate),
-        KNOWLEDGE_GOALS[row.measure],
-        typeof baseline?.[row.lang]?.[row.measure] === 'number' ? pct(baseline[row.lang][row.measure]) : '–',
-      ]),
-    ),
-  );
-  for (const row of rows) {
-    if (!row.missCount) continue;
-    const more = row.missCount > row.misses.length ? ` (first ${MEASURE_MISSES_SHOWN})` : '';
-    console.log(`\nmisses knowledge ${row.lang} ${row.measure}: ${row.missCount} of ${row.n}${more}`);
-    for (const miss of row.misses)
-      console.log(`  ${JSON.stringify(miss.text)}\n      ${miss.why}: ${miss.happened}`);
-  }
 }

@@ -122,13 +122,3 @@ export async function runPool(jobs, concurrency, work) {
     }),
   );
 }
-
-/** A fixed-width table: the first two columns left-aligned, the rest right-aligned. */
-export function table(header, rows) {
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
-  const line = (row) =>
-    row
-      .map((cell, i) => (i < 2 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])))
-      .join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}

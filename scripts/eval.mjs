@@ -73,11 +73,17 @@ import {
   KNOWLEDGE_FILE,
   knowledgeSections,
   readKnowledgeQuestions,
-  reportKnowledge,
   runKnowledge,
 } from './eval-knowledge.mjs';
 import { KNOWLEDGE_GOALS } from './eval-knowledge-score.mjs';
-import { belowMeasureBaseline, measureBaseline, unmetMeasureGoals } from './eval-measures.mjs';
+import {
+  belowMeasureBaseline,
+  measureBaseline,
+  pct,
+  reportMeasures,
+  table,
+  unmetMeasureGoals,
+} from './eval-measures.mjs';
 import {
   baselineRates,
   belowBaseline,
@@ -91,7 +97,7 @@ import {
   unmetGoals,
 } from './eval-score.mjs';
 import { wrapUtterance } from './eval-variants.mjs';
-import { closeWire, firstMessage, ORIGIN, request, runPool, streamTurn, table } from './eval-wire.mjs';
+import { closeWire, firstMessage, ORIGIN, request, runPool, streamTurn } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/eval-entry.js');
@@ -436,8 +442,6 @@ function select(utterances, { sample, limit }) {
 // ---------------------------------------------------------------------------------------------------------------
 // The report.
 
-const pct = (rate) => rate.toFixed(1);
-
 function report(rows, baseline) {
   const lines = [];
   for (const lang of LANGUAGES)
@@ -708,7 +712,10 @@ async function main() {
   }
   if (results.knowledge) {
     console.log(`\n== knowledge: ${knowledgeQuestions.length} store questions\n`);
-    reportKnowledge(results.knowledge, stored?.knowledge?.rates);
+    reportMeasures('knowledge', results.knowledge.rows, {
+      goals: KNOWLEDGE_GOALS,
+      baseline: stored?.knowledge?.rates,
+    });
   }
 
   const written = { date: new Date().toISOString().slice(0, 10), src: srcCommit() };
