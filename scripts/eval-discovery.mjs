@@ -2,8 +2,7 @@
 // store widget, whose catalog is DummyJSON's 194 products downloaded as a schema.org feed (scripts/eval-catalog.mjs);
 // each reply's cards and first sentence judged against the query's computed expectation
 // (scripts/eval-discovery-queries.mjs makes the queries, scripts/eval-discovery-score.mjs judges).
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productIndex, readCatalog } from './eval-catalog.mjs';
 import {
@@ -12,7 +11,7 @@ import {
   describeDiscoveryTurn,
   judgeDiscovery,
 } from './eval-discovery-score.mjs';
-import { pct, reportMeasures, table, tallyMeasures } from './eval-measures.mjs';
+import { pct, readJsonl, reportMeasures, table, tallyMeasures } from './eval-measures.mjs';
 import { firstMessage, runPool } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,27 +19,20 @@ export const DISCOVERY_FILE = resolve(root, 'test-data/eval-discovery-queries.js
 
 /** The committed queries, checked: each names a language, a text and the ids that fit (possibly none). */
 export function readDiscoveryQueries(file, CannotRun = Error) {
-  if (!existsSync(file)) throw new CannotRun(`the discovery queries ${file} are missing`);
   const ids = new Set(readCatalog().map((p) => p.id));
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line, i) => [line, i])
-    .filter(([line]) => line.trim())
-    .map(([line, i]) => {
-      const where = `${relative(process.cwd(), file)}:${i + 1}`;
-      let row;
-      try {
-        row = JSON.parse(line);
-      } catch (error) {
-        throw new CannotRun(`${where}: not JSON (${error.message})`);
-      }
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
       if (!['en', 'de'].includes(row?.lang)) throw new CannotRun(`${where}: lang must be en or de`);
       if (typeof row.text !== 'string' || !row.text.trim())
         throw new CannotRun(`${where}: text must be a string`);
       if (!Array.isArray(row.fits) || !row.fits.every((id) => ids.has(id)))
         throw new CannotRun(`${where}: fits must list catalog product ids`);
       return row;
-    });
+    },
+    `the discovery queries ${file} are missing`,
+  );
 }
 
 /**

@@ -2,11 +2,11 @@
 // store widget, whose knowledge is test-data/eval-knowledge/store-en.md and store-de.md (written for this project:
 // test-data/eval-README.md), each reply judged for the passage that answers and its length
 // (scripts/eval-knowledge-score.mjs).
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeKnowledgeTurn, judgeKnowledge, KNOWLEDGE_MEASURES } from './eval-knowledge-score.mjs';
-import { tallyMeasures } from './eval-measures.mjs';
+import { readJsonl, tallyMeasures } from './eval-measures.mjs';
 import { firstMessage, runPool } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,20 +47,11 @@ export function knowledgeSections() {
 
 /** The questions, checked: language, text, the section they are about and the pieces of the answering passage. */
 export function readKnowledgeQuestions(file, CannotRun = Error) {
-  if (!existsSync(file)) throw new CannotRun(`the knowledge questions ${file} are missing`);
   const titles = new Set(knowledgeSections().map((s) => s.title));
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line, i) => [line, i])
-    .filter(([line]) => line.trim())
-    .map(([line, i]) => {
-      const where = `${relative(process.cwd(), file)}:${i + 1}`;
-      let row;
-      try {
-        row = JSON.parse(line);
-      } catch (error) {
-        throw new CannotRun(`${where}: not JSON (${error.message})`);
-      }
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
       if (!['en', 'de'].includes(row?.lang)) throw new CannotRun(`${where}: lang must be en or de`);
       if (typeof row.text !== 'string' || !row.text.trim())
         throw new CannotRun(`${where}: text must be a string`);
@@ -77,7 +68,9 @@ export function readKnowledgeQuestions(file, CannotRun = Error) {
       )
         throw new CannotRun(`${where}: expect must list strings (or lists of alternatives)`);
       return row;
-    });
+    },
+    `the knowledge questions ${file} are missing`,
+  );
 }
 
 /** Sends each question in a new conversation on `widget`, judges the reply; resolves with the rows. */

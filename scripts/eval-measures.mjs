@@ -3,7 +3,32 @@
 // fit" is its share), the row's rate the mean in %. The rows' baseline, its ratchet and the goals work as the intent
 // suite's do (scripts/eval-score.mjs): rates rounded down to one decimal, so the run that wrote them passes its check.
 // Also what every suite's report is made of (quote, pct, table) and the two suites' report (reportMeasures). No I/O
-// here but reportMeasures's printing.
+// here but readJsonl's reading and reportMeasures's printing.
+import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+/**
+ * The rows of a JSONL set, blank lines skipped, each as `check(row, where)` returns it (`where` names the file and
+ * line for its errors). A missing file (saying `missing`) or a line that is no JSON throws `CannotRun`.
+ */
+export function readJsonl(file, CannotRun, check, missing = `${file} is missing`) {
+  if (!existsSync(file)) throw new CannotRun(missing);
+  const shown = relative(process.cwd(), file);
+  const name = shown.startsWith('..') ? file : shown;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => {
+      if (!line.trim()) return [];
+      const where = `${name}:${i + 1}`;
+      let row;
+      try {
+        row = JSON.parse(line);
+      } catch (error) {
+        throw new CannotRun(`${where}: not JSON (${error.message})`);
+      }
+      return [check(row, where)];
+    });
+}
 
 /** A reply's text on one line for a miss's report, cut to `max` characters, in quotes. */
 export const quote = (text, max = 160) => {

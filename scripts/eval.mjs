@@ -80,6 +80,7 @@ import {
   belowMeasureBaseline,
   measureBaseline,
   pct,
+  readJsonl,
   reportMeasures,
   table,
   unmetMeasureGoals,
@@ -400,28 +401,20 @@ async function runTurn(base, endpoint, text, locale) {
 // The messages.
 
 function readSet(lang, file) {
-  if (!existsSync(file)) throw new CannotRun(`the ${lang} set ${file} is missing`);
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const out = [];
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
-    const shown = relative(process.cwd(), file);
-    const where = `${shown.startsWith('..') ? file : shown}:${i + 1}`;
-    let row;
-    try {
-      row = JSON.parse(line);
-    } catch (error) {
-      throw new CannotRun(`${where}: not JSON (${error.message})`);
-    }
-    if (typeof row?.text !== 'string' || !row.text.trim())
-      throw new CannotRun(`${where}: text must be a string`);
-    if (!INTENTS.includes(row.intent))
-      throw new CannotRun(`${where}: intent must be one of ${INTENTS.join(', ')}`);
-    if (row.orderId !== undefined && (typeof row.orderId !== 'string' || !row.orderId))
-      throw new CannotRun(`${where}: orderId must be a non-empty string when present`);
-    out.push({ lang, text: row.text, intent: row.intent, orderId: row.orderId });
-  });
-  return out;
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
+      if (typeof row?.text !== 'string' || !row.text.trim())
+        throw new CannotRun(`${where}: text must be a string`);
+      if (!INTENTS.includes(row.intent))
+        throw new CannotRun(`${where}: intent must be one of ${INTENTS.join(', ')}`);
+      if (row.orderId !== undefined && (typeof row.orderId !== 'string' || !row.orderId))
+        throw new CannotRun(`${where}: orderId must be a non-empty string when present`);
+      return { lang, text: row.text, intent: row.intent, orderId: row.orderId };
+    },
+    `the ${lang} set ${file} is missing`,
+  );
 }
 
 /** The widget's locale for a message of `lang`: the page's language (auto), none, or one tag for all. */
