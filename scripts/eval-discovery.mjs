@@ -11,8 +11,7 @@ import {
   describeDiscoveryTurn,
   judgeDiscovery,
 } from './eval-discovery-score.mjs';
-import { pct, readJsonl, reportMeasures, table, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool } from './eval-wire.mjs';
+import { pct, readJsonl, reportMeasures, table } from './eval-measures.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DISCOVERY_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
@@ -35,29 +34,13 @@ export function readDiscoveryQueries(file, CannotRun = Error) {
   );
 }
 
-/**
- * Sends each query in a new conversation on `widget` (spread over `bases`, `concurrency` at once), judges the reply.
- * Resolves with the rows (per language and measure) and the judged queries.
- */
-export async function runDiscovery({ bases, widget, queries, concurrency, locale, progress }) {
-  const match = productIndex(readCatalog());
-  const items = [];
-  const judged = [];
-  await runPool(queries, concurrency, async (query, worker) => {
-    const { turn } = await firstMessage(bases[worker % bases.length], widget, query.text, locale(query.lang));
-    const record = { text: '', cards: [], ...turn };
-    const happened = describeDiscoveryTurn(record, query.fits, match);
-    const verdicts = judgeDiscovery(query, record, match);
-    for (const verdict of verdicts) items.push({ lang: query.lang, text: query.text, happened, ...verdict });
-    judged.push({ query, verdicts });
-    progress?.();
-  });
-  // Items arrive in completion order; the misses are listed in the queries' order.
-  const order = new Map(queries.map((q, i) => [q.text, i]));
-  items.sort((a, b) => order.get(a.text) - order.get(b.text));
+/** How runJudged (scripts/eval-wire.mjs) judges a discovery reply: its cards matched to `catalog`'s products. */
+export function discoveryJudging(catalog) {
+  const match = productIndex(catalog);
   return {
-    rows: tallyMeasures(items, { languages: ['en', 'de'], measures: DISCOVERY_MEASURES }),
-    judged,
+    measures: DISCOVERY_MEASURES,
+    judge: (query, record) => judgeDiscovery(query, record, match),
+    describe: (query, record) => describeDiscoveryTurn(record, query.fits, match),
   };
 }
 
@@ -65,7 +48,7 @@ export async function runDiscovery({ bases, widget, queries, concurrency, locale
 export function reportDiscovery({ rows, judged }, baseline) {
   // Which wishes go wrong: per kind of query (scripts/eval-discovery-queries.mjs), the mean of each measure.
   const kinds = new Map();
-  for (const { query, verdicts } of judged) {
+  for (const { message: query, verdicts } of judged) {
     const key = `${query.lang} ${query.kind}`;
     const kind = kinds.get(key) ?? { lang: query.lang, kind: query.kind, n: 0, sums: {}, counts: {} };
     kind.n++;

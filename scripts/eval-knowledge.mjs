@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeKnowledgeTurn, judgeKnowledge, KNOWLEDGE_MEASURES } from './eval-knowledge-score.mjs';
-import { readJsonl, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool } from './eval-wire.mjs';
+import { readJsonl } from './eval-measures.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KNOWLEDGE_DIR = resolve(root, 'test-data/eval-knowledge');
@@ -73,23 +72,9 @@ export function readKnowledgeQuestions(file, CannotRun = Error) {
   );
 }
 
-/** Sends each question in a new conversation on `widget`, judges the reply; resolves with the rows. */
-export async function runKnowledge({ bases, widget, questions, concurrency, locale, progress }) {
-  const items = [];
-  await runPool(questions, concurrency, async (question, worker) => {
-    const { turn } = await firstMessage(
-      bases[worker % bases.length],
-      widget,
-      question.text,
-      locale(question.lang),
-    );
-    const record = { text: '', ...turn };
-    const happened = describeKnowledgeTurn(record);
-    for (const verdict of judgeKnowledge(question, record))
-      items.push({ lang: question.lang, text: question.text, happened, ...verdict });
-    progress?.();
-  });
-  const order = new Map(questions.map((q, i) => [q.text, i]));
-  items.sort((a, b) => order.get(a.text) - order.get(b.text));
-  return { rows: tallyMeasures(items, { languages: ['en', 'de'], measures: KNOWLEDGE_MEASURES }) };
-}
+/** How runJudged (scripts/eval-wire.mjs) judges a knowledge reply. */
+export const KNOWLEDGE_JUDGING = {
+  measures: KNOWLEDGE_MEASURES,
+  judge: judgeKnowledge,
+  describe: (_, record) => describeKnowledgeTurn(record),
+};

@@ -2,6 +2,7 @@
 // request, each reply's event stream read to its end (SPEC/docs/service.md "Chat protocol (v0)"). Only the public
 // interface: what a widget on a store page sends and sees.
 import http from 'node:http';
+import { tallyMeasures } from './eval-measures.mjs';
 
 /** The store page the eval's widgets allow. */
 export const ORIGIN = 'http://eval-shop.test';
@@ -121,4 +122,44 @@ export async function runPool(jobs, concurrency, work) {
       while (next < jobs.length) await work(jobs[next++], worker);
     }),
   );
+}
+
+/**
+ * The discovery and knowledge suites' run: sends each message (`{ lang, text }`) in a new conversation on `widget`
+ * (spread over `bases`, `concurrency` at once) and judges the reply: `judge(message, record)` gives its verdicts (`{
+ * measure, value, why }`), `describe(message, record)` what happened, in a few words. Resolves with the rows per
+ * language and measure (their misses in the messages' order) and each message with its verdicts.
+ */
+export async function runJudged({
+  bases,
+  widget,
+  messages,
+  concurrency,
+  locale,
+  progress,
+  measures,
+  judge,
+  describe,
+}) {
+  const items = [];
+  const judged = [];
+  await runPool(messages, concurrency, async (message, worker) => {
+    const { turn } = await firstMessage(
+      bases[worker % bases.length],
+      widget,
+      message.text,
+      locale(message.lang),
+    );
+    const record = { text: '', cards: [], ...turn };
+    const happened = describe(message, record);
+    const verdicts = judge(message, record);
+    for (const verdict of verdicts)
+      items.push({ lang: message.lang, text: message.text, happened, ...verdict });
+    judged.push({ message, verdicts });
+    progress?.();
+  });
+  // Items arrive in completion order; the misses are listed in the messages' order.
+  const order = new Map(messages.map((m, i) => [m.text, i]));
+  items.sort((a, b) => order.get(a.text) - order.get(b.text));
+  return { rows: tallyMeasures(items, { languages: ['en', 'de'], measures }), judged };
 }

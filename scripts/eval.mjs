@@ -67,13 +67,18 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serveParent, startChildProcess } from './child-rpc.mjs';
 import { feedOf, readCatalog } from './eval-catalog.mjs';
-import { DISCOVERY_FILE, readDiscoveryQueries, reportDiscovery, runDiscovery } from './eval-discovery.mjs';
+import {
+  DISCOVERY_FILE,
+  discoveryJudging,
+  readDiscoveryQueries,
+  reportDiscovery,
+} from './eval-discovery.mjs';
 import { DISCOVERY_GOALS } from './eval-discovery-score.mjs';
 import {
   KNOWLEDGE_FILE,
+  KNOWLEDGE_JUDGING,
   knowledgeSections,
   readKnowledgeQuestions,
-  runKnowledge,
 } from './eval-knowledge.mjs';
 import { KNOWLEDGE_GOALS } from './eval-knowledge-score.mjs';
 import {
@@ -98,7 +103,7 @@ import {
   unmetGoals,
 } from './eval-score.mjs';
 import { wrapUtterance } from './eval-variants.mjs';
-import { closeWire, firstMessage, ORIGIN, request, runPool, streamTurn } from './eval-wire.mjs';
+import { closeWire, firstMessage, ORIGIN, request, runJudged, runPool, streamTurn } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/eval-entry.js');
@@ -640,29 +645,23 @@ async function main() {
       )),
     );
     if (want('discovery')) await loadStoreCatalog(services, readCatalog().length);
-    const locale = (lang) => localeOf(opts.locale, lang);
-    const bases = services.map((service) => service.url);
+    const runStoreSuite = (messages, judging) =>
+      runJudged({
+        bases: services.map((service) => service.url),
+        widget: STORE_WIDGET,
+        messages,
+        concurrency: opts.concurrency,
+        locale: (lang) => localeOf(opts.locale, lang),
+        progress: tick,
+        ...judging,
+      });
     for (const suite of opts.suites) {
       const at = performance.now();
       if (suite === 'intent') results.intent = await runIntentSuite(opts, services, endpoint, tick);
       if (suite === 'discovery')
-        results.discovery = await runDiscovery({
-          bases,
-          widget: STORE_WIDGET,
-          queries: discoveryQueries,
-          concurrency: opts.concurrency,
-          locale,
-          progress: tick,
-        });
+        results.discovery = await runStoreSuite(discoveryQueries, discoveryJudging(readCatalog()));
       if (suite === 'knowledge')
-        results.knowledge = await runKnowledge({
-          bases,
-          widget: STORE_WIDGET,
-          questions: knowledgeQuestions,
-          concurrency: opts.concurrency,
-          locale,
-          progress: tick,
-        });
+        results.knowledge = await runStoreSuite(knowledgeQuestions, KNOWLEDGE_JUDGING);
       seconds[suite] = (performance.now() - at) / 1000;
     }
   } finally {
