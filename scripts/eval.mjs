@@ -425,14 +425,17 @@ function readSet(lang, file) {
 /** The widget's locale for a message of `lang`: the page's language (auto), none, or one tag for all. */
 const localeOf = (option, lang) => (option === 'auto' ? lang : option === 'none' ? undefined : option);
 
-/** --sample then --limit, per intent, in file order. */
-function select(utterances, { sample, limit }) {
+/**
+ * --sample (every 4th) then --limit (the first N) per group, in file order: the rows whose `key` is each of `groups` in
+ * turn (the intent suite's per intent, the discovery and knowledge suites' per language).
+ */
+function select(rows, key, groups, { sample, limit }) {
   const out = [];
-  for (const intent of INTENTS) {
-    let rows = utterances.filter((u) => u.intent === intent);
-    if (sample) rows = rows.filter((_, i) => i % 4 === 0);
-    if (limit !== undefined) rows = rows.slice(0, limit);
-    out.push(...rows);
+  for (const group of groups) {
+    let mine = rows.filter((row) => row[key] === group);
+    if (sample) mine = mine.filter((_, i) => i % 4 === 0);
+    if (limit !== undefined) mine = mine.slice(0, limit);
+    out.push(...mine);
   }
   return out;
 }
@@ -557,18 +560,6 @@ function options() {
   };
 }
 
-/** --lang, then --sample (every 4th) and --limit (the first N) per language, in file order. */
-function selectRows(rows, { langs, sample, limit }) {
-  const out = [];
-  for (const lang of langs) {
-    let mine = rows.filter((row) => row.lang === lang);
-    if (sample) mine = mine.filter((_, i) => i % 4 === 0);
-    if (limit !== undefined) mine = mine.slice(0, limit);
-    out.push(...mine);
-  }
-  return out;
-}
-
 /** The store widget's catalog, downloaded now by each service process; stops the run unless all 194 products are in. */
 async function loadStoreCatalog(services, expected) {
   for (const service of services) {
@@ -587,7 +578,9 @@ async function loadStoreCatalog(services, expected) {
 
 /** The intent suite (issue 19): each message plain and wrapped, scored by what the service did. */
 async function runIntentSuite(opts, services, endpoint, tick) {
-  const utterances = opts.langs.flatMap((lang) => select(readSet(lang, opts.files[lang]), opts));
+  const utterances = opts.langs.flatMap((lang) =>
+    select(readSet(lang, opts.files[lang]), 'intent', INTENTS, opts),
+  );
   const jobs = utterances.flatMap((u) => [
     { ...u, variant: 'plain', sent: u.text },
     { ...u, variant: 'wrapped', sent: wrapUtterance(u.text, u.lang, SEED).text },
@@ -615,10 +608,10 @@ async function main() {
   const want = (suite) => opts.suites.includes(suite);
   // Read and check every set before anything starts.
   const discoveryQueries = want('discovery')
-    ? selectRows(readDiscoveryQueries(opts.discoveryFile, CannotRun), opts)
+    ? select(readDiscoveryQueries(opts.discoveryFile, CannotRun), 'lang', opts.langs, opts)
     : [];
   const knowledgeQuestions = want('knowledge')
-    ? selectRows(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), opts)
+    ? select(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), 'lang', opts.langs, opts)
     : [];
   if (want('intent')) for (const lang of opts.langs) readSet(lang, opts.files[lang]);
   const store = want('discovery') || want('knowledge');
