@@ -4,7 +4,7 @@
 // (scripts/eval-discovery-queries.mjs makes the queries, scripts/eval-discovery-score.mjs judges).
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productIndex, readCatalog } from './eval-catalog.mjs';
+import { productIndex } from './eval-catalog.mjs';
 import {
   DISCOVERY_GOALS,
   DISCOVERY_MEASURES,
@@ -16,9 +16,9 @@ import { pct, readJsonl, reportMeasures, table } from './eval-measures.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DISCOVERY_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
 
-/** The committed queries, checked: each names a language, a text and the ids that fit (possibly none). */
-export function readDiscoveryQueries(file, CannotRun = Error) {
-  const ids = new Set(readCatalog().map((p) => p.id));
+/** The committed queries, checked: each names a language, a text and the ids of `catalog` that fit (possibly none). */
+export function readDiscoveryQueries(file, catalog, CannotRun = Error) {
+  const ids = new Set(catalog.map((p) => p.id));
   return readJsonl(
     file,
     CannotRun,

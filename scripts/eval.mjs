@@ -320,12 +320,12 @@ const orderCard = (id) => ({
 
 const emptyCalls = () => ({ lookups: [], cancelled: [], stray: [] });
 
-async function startEndpoint() {
+async function startEndpoint(catalog) {
   /** conversation id → { lookups, cancelled, stray } */
   const calls = new Map();
   const unattributed = [];
   /** The store's feed, as its shop serves it (the discovery suite's catalog). */
-  const feed = JSON.stringify(feedOf(readCatalog()));
+  const feed = JSON.stringify(feedOf(catalog));
   let feedDownloads = 0;
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -606,9 +606,10 @@ async function main() {
     );
   warnIfStale();
   const want = (suite) => opts.suites.includes(suite);
-  // Read and check every set before anything starts.
+  // Read and check every set before anything starts; the catalog once, for the store's feed and the discovery suite.
+  const catalog = readCatalog();
   const discoveryQueries = want('discovery')
-    ? select(readDiscoveryQueries(opts.discoveryFile, CannotRun), 'lang', opts.langs, opts)
+    ? select(readDiscoveryQueries(opts.discoveryFile, catalog, CannotRun), 'lang', opts.langs, opts)
     : [];
   const knowledgeQuestions = want('knowledge')
     ? select(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), 'lang', opts.langs, opts)
@@ -620,7 +621,7 @@ async function main() {
     `eval: suites ${opts.suites.join(', ')} on ${opts.services} service process${opts.services > 1 ? 'es' : ''}…`,
   );
   const began = performance.now();
-  const endpoint = await startEndpoint();
+  const endpoint = await startEndpoint(catalog);
   const services = [];
   const results = {};
   const seconds = {};
@@ -637,7 +638,7 @@ async function main() {
         Array.from({ length: opts.services }, () => startServiceChild(configFor(endpoint.url, { store }))),
       )),
     );
-    if (want('discovery')) await loadStoreCatalog(services, readCatalog().length);
+    if (want('discovery')) await loadStoreCatalog(services, catalog.length);
     const runStoreSuite = (messages, judging) =>
       runJudged({
         bases: services.map((service) => service.url),
@@ -652,7 +653,7 @@ async function main() {
       const at = performance.now();
       if (suite === 'intent') results.intent = await runIntentSuite(opts, services, endpoint, tick);
       if (suite === 'discovery')
-        results.discovery = await runStoreSuite(discoveryQueries, discoveryJudging(readCatalog()));
+        results.discovery = await runStoreSuite(discoveryQueries, discoveryJudging(catalog));
       if (suite === 'knowledge')
         results.knowledge = await runStoreSuite(knowledgeQuestions, KNOWLEDGE_JUDGING);
       seconds[suite] = (performance.now() - at) / 1000;
@@ -691,7 +692,7 @@ async function main() {
   }
   if (results.discovery) {
     console.log(
-      `\n== discovery: ${discoveryQueries.length} product requests to the DummyJSON catalog (${readCatalog().length} products, feed downloaded ${endpoint.feedDownloads()} times)\n`,
+      `\n== discovery: ${discoveryQueries.length} product requests to the DummyJSON catalog (${catalog.length} products, feed downloaded ${endpoint.feedDownloads()} times)\n`,
     );
     reportDiscovery(results.discovery, stored?.discovery?.rates);
   }
