@@ -25,6 +25,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inStock, readCatalog } from './eval-catalog.mjs';
+import { generator, hash } from './eval-variants.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const QUERIES_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
@@ -356,22 +357,9 @@ export function fitting(products, want) {
 // ---------------------------------------------------------------------------------------------------------------
 // The seeded stream: every choice comes from it, in a fixed order.
 
-function hash(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-/** mulberry32: small, fast, and the same on every Node. */
+/** Choices drawn from the wrapped variants' generator (scripts/eval-variants.mjs): mulberry32, seeded by FNV-1a. */
 export function randomStream(seed) {
-  let state = hash(seed);
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = generator(hash(seed));
   const pick = (list) => list[Math.floor(next() * list.length)];
   const shuffle = (list) => {
     const out = [...list];
