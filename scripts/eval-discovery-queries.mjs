@@ -303,7 +303,7 @@ export const TYPES = [
 ];
 
 /** Colours as titles name them (`title` words, any of them), and as shoppers write them before a plural. */
-export const COLOURS = [
+const COLOURS = [
   { key: 'red', title: ['red'], en: 'red', de: 'rot' },
   { key: 'black', title: ['black'], en: 'black', de: 'schwarz' },
   { key: 'blue', title: ['blue'], en: 'blue', de: 'blau' },
@@ -315,7 +315,7 @@ export const COLOURS = [
 ];
 
 /** Attributes as title or tag words, and as shoppers write them before a plural (German: the adjective's stem). */
-export const ATTRIBUTES = [{ key: 'wireless', words: ['wireless'], en: 'wireless', de: 'kabellos' }];
+const ATTRIBUTES = [{ key: 'wireless', words: ['wireless'], en: 'wireless', de: 'kabellos' }];
 
 // ---------------------------------------------------------------------------------------------------------------
 // What fits.

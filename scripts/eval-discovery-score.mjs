@@ -95,7 +95,7 @@ const RULES = {
 };
 
 /** The reply as a shopper reads it: markdown links as their text, no emphasis, heading or list marks. */
-export function plainText(markdown) {
+function plainText(markdown) {
   return markdown
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

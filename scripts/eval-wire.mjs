@@ -7,7 +7,7 @@ import { tallyMeasures } from './eval-measures.mjs';
 /** The store page the eval's widgets allow. */
 export const ORIGIN = 'http://eval-shop.test';
 /** One request (a turn's whole reply stream included) that takes longer than this is a failed turn. */
-export const REQUEST_DEADLINE_MS = 60_000;
+const REQUEST_DEADLINE_MS = 60_000;
 
 const agent = new http.Agent({ keepAlive: true });
 
@@ -35,7 +35,7 @@ export function request(url, { method = 'GET', headers = {}, body } = {}) {
 }
 
 /** The events of a complete `text/event-stream` body, as `{ event, data }`. */
-export function eventsOf(text) {
+function eventsOf(text) {
   const events = [];
   for (const block of text.split('\n\n')) {
     let event = 'message';
