@@ -3,65 +3,34 @@
 // person answered with the store's contact. The local engine, the demo integrator and the demo's knowledge are all
 // real; screenshots go to test-results/ for a person to look at.
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setupE2E, type TestWindow, waitForReady } from './harness';
+import { ANSWER_TIMEOUT, askNth, openChatAt, setupE2E, widget } from './harness';
 
 const e2e = setupE2E();
-const ANSWER_TIMEOUT = 15_000;
 const SHOTS = 'test-results/assistant';
 
 beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
-
-async function answered(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (n) =>
-      (window as unknown as TestWindow).__e2e
-        .host()
-        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
-        .length === n,
-    count,
-    { timeout: ANSWER_TIMEOUT },
-  );
-}
-
-/** Types a question into the open panel and waits for the answer; returns the answer's text. */
-async function ask(page: Page, question: string, count: number): Promise<string> {
-  const input = widget(page, 'textarea');
-  await input.fill(question);
-  await input.press('Enter');
-  await answered(page, count);
-  return (await widget(page, '.assistant').last().textContent()) ?? '';
-}
-
-async function openChat(page: Page): Promise<void> {
-  await page.goto(e2e.url('/'));
-  await waitForReady(page);
-  await widget(page, '[part~="launcher"]').click();
-}
-
 describe('the assistant on the demo store', () => {
   it('looks up "Hi! Where is my order 1001?", answers "what payment methods do you take" from the store, and hands over on "I want to talk to someone"', async () => {
     const { page, console } = await e2e.newPage();
-    await openChat(page);
-    const order = await ask(page, 'Hi! Where is my order 1001? My email is ada@example.com', 1);
+    await openChatAt(page, e2e.url('/'));
+    const order = await askNth(page, 'Hi! Where is my order 1001? My email is ada@example.com', 1);
     expect(order).toContain('Here is order 1001');
     // The lazy order-card part renders once loaded.
     await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
     await page.screenshot({ path: `${SHOTS}/order-1001.png` });
 
-    const payment = await ask(page, 'what payment methods do you take', 2);
+    const payment = await askNth(page, 'what payment methods do you take', 2);
     expect(payment).toMatch(/From our "[^"]*Payment[^"]*" information/i);
     expect(payment).toMatch(/PayPal/);
     await page.screenshot({ path: `${SHOTS}/payment.png` });
 
     // The demo has agents: the request hands the conversation over at once, and the answer is the service's promise
     // (e2e/handoff.e2e.ts follows it into the console).
-    const person = await ask(page, 'I want to talk to someone', 3);
+    const person = await askNth(page, 'I want to talk to someone', 3);
     expect(person).toMatch(/asked a person from our team/);
     await page.screenshot({ path: `${SHOTS}/person.png` });
     expect(console.filter((l) => l.type === 'error' || l.type === 'pageerror')).toEqual([]);
@@ -69,12 +38,12 @@ describe('the assistant on the demo store', () => {
 
   it('answers "Wo ist meine Bestellung 1002?" in German with the order card', async () => {
     const { page } = await e2e.newPage({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' });
-    await openChat(page);
-    const order = await ask(page, 'Wo ist meine Bestellung 1002? Meine E-Mail ist grace@example.com', 1);
+    await openChatAt(page, e2e.url('/'));
+    const order = await askNth(page, 'Wo ist meine Bestellung 1002? Meine E-Mail ist grace@example.com', 1);
     expect(order).toContain('Hier ist Bestellung 1002');
     await widget(page, '.assistant article.oc').last().waitFor({ timeout: ANSWER_TIMEOUT });
     await page.screenshot({ path: `${SHOTS}/bestellung-1002.png` });
-    const shipping = await ask(page, 'Wie lange dauert der Versand?', 2);
+    const shipping = await askNth(page, 'Wie lange dauert der Versand?', 2);
     expect(shipping).toMatch(/Aus unseren Informationen zu „Versand/);
     await page.screenshot({ path: `${SHOTS}/versand.png` });
   });

@@ -10,7 +10,7 @@ import {
   type Frame,
   type Page,
 } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type DemoOptions, type RunningDemo, startDemo } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
 // One Chromium set-up for the e2e specs and the benchmark scripts.
@@ -343,11 +343,17 @@ export const animationsDone = (target: Target): Promise<void> =>
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
 
+/** How long a spec waits for the assistant's answer. */
+export const ANSWER_TIMEOUT = 15_000;
+
+/** A part of the widget, by a selector inside its shadow root (Playwright's CSS pierces open shadow roots). */
+export const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
+
 /**
  * Waits until the conversation ends in a finished answer: the last bubble is the assistant's and done. (A reply is in
  * the list before its first word, as the typing line, and a proactive message answered sits above the question.)
  */
-export async function untilAnswered(page: Page, timeout = 15_000): Promise<void> {
+export async function untilAnswered(page: Page, timeout = ANSWER_TIMEOUT): Promise<void> {
   await page.waitForFunction(
     () => {
       const bubbles = document.querySelector('service-widget')?.shadowRoot?.querySelectorAll('.bubble');
@@ -357,4 +363,63 @@ export async function untilAnswered(page: Page, timeout = 15_000): Promise<void>
     null,
     { timeout },
   );
+}
+
+/** How many answers in the chat have ended (done or failed). */
+export const answered = (page: Page): Promise<number> =>
+  widget(page, '.assistant:is([data-status="done"], [data-status="failed"])').count();
+
+/** Waits until `count` answers in the chat have ended (done or failed). */
+export async function untilAnswers(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      (window as unknown as TestWindow).__e2e
+        .host()
+        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
+        .length === n,
+    count,
+    { timeout: ANSWER_TIMEOUT },
+  );
+}
+
+/** Opens the chat of a ready page, as a shopper does: the launcher clicked, the panel shown, its animations ended. */
+export async function openChat(page: Page): Promise<void> {
+  await widget(page, '[part~="launcher"]').click();
+  await expect.poll(() => widget(page, '[part~="panel"]').isVisible()).toBe(true);
+  await animationsDone(page);
+}
+
+/** Goes to `url` and, once the widget is ready, opens its chat. */
+export async function openChatAt(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForReady(page);
+  await openChat(page);
+}
+
+/** Waits for one more ended answer than `before`, then for its cards (lazy chunks, pictures) to settle. */
+export async function nextAnswer(page: Page, before: number): Promise<void> {
+  await expect.poll(() => answered(page), { timeout: ANSWER_TIMEOUT }).toBeGreaterThan(before);
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+  await animationsDone(page);
+}
+
+/** Sends `question` from the open chat, as a shopper would, and waits for the answer and its cards to settle. */
+export async function ask(page: Page, question: string): Promise<void> {
+  const before = await answered(page);
+  const input = widget(page, 'textarea');
+  await input.fill(question);
+  await input.press('Enter');
+  await nextAnswer(page, before);
+}
+
+/**
+ * Sends `question` from the open chat and waits until `count` answers have ended (it is the count-th); resolves with
+ * the last answer's text.
+ */
+export async function askNth(page: Page, question: string, count: number): Promise<string> {
+  const input = widget(page, 'textarea');
+  await input.fill(question);
+  await input.press('Enter');
+  await untilAnswers(page, count);
+  return (await widget(page, '.assistant').last().textContent()) ?? '';
 }

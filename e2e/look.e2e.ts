@@ -9,64 +9,34 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findPackageRoot } from '../demo/store-server';
 import {
   animationsDone,
+  answered,
+  ask,
   DESKTOP,
   launcherBox,
+  nextAnswer,
+  openChat,
   serviceErrors,
   setupE2E,
   type TestWindow,
   VIEWPORTS,
   waitForReady,
+  widget,
 } from './harness';
 
 const e2e = setupE2E();
 const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
 const SHOTS = resolve(findPackageRoot(), 'test-results/look');
-const ANSWER_TIMEOUT = 15_000;
 
 /** `--bg` of each scheme (src/widget/launcher.css), as Chromium computes it. */
 const SURFACE = { light: 'rgb(255, 255, 255)', dark: 'rgb(17, 24, 39)' };
 
 beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
-const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
-
 async function readyStore(path: string, viewport: BrowserContextOptions = DESKTOP) {
   const opened = await e2e.newPage(viewport);
   await opened.page.goto(e2e.url(path));
   await waitForReady(opened.page);
   return opened;
-}
-
-async function openChat(page: Page): Promise<void> {
-  await widget(page, '[part~="launcher"]').click();
-  await expect.poll(() => widget(page, '[part~="panel"]').isVisible()).toBe(true);
-  await animationsDone(page);
-}
-
-/** Answers ended (done or failed) in the chat. */
-const answered = (page: Page) =>
-  page.evaluate(
-    () =>
-      (window as unknown as TestWindow).__e2e
-        .host()
-        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
-        .length ?? 0,
-  );
-
-/** Waits for one more answer than `before`, then for its cards (lazy chunks, pictures) to settle. */
-async function nextAnswer(page: Page, before: number): Promise<void> {
-  await expect.poll(() => answered(page), { timeout: ANSWER_TIMEOUT }).toBeGreaterThan(before);
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
-  await animationsDone(page);
-}
-
-/** Sends `question` from the open chat, as a shopper would, and waits for the answer. */
-async function ask(page: Page, question: string): Promise<void> {
-  const before = await answered(page);
-  const input = widget(page, 'textarea');
-  await input.fill(question);
-  await input.press('Enter');
-  await nextAnswer(page, before);
 }
 
 /** axe-core over the widget, colour contrast included. */

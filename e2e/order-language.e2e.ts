@@ -6,59 +6,38 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, setupE2E, type TestWindow, VIEWPORTS, waitForReady } from './harness';
+import {
+  ANSWER_TIMEOUT,
+  askNth,
+  DESKTOP,
+  openChatAt,
+  setupE2E,
+  untilAnswers,
+  VIEWPORTS,
+  widget,
+} from './harness';
 
 const e2e = setupE2E();
-const ANSWER_TIMEOUT = 15_000;
 const SHOTS = 'test-results/order-language';
 
 beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
-
-async function answered(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (n) =>
-      (window as unknown as TestWindow).__e2e
-        .host()
-        ?.shadowRoot?.querySelectorAll('.assistant[data-status="done"], .assistant[data-status="failed"]')
-        .length === n,
-    count,
-    { timeout: ANSWER_TIMEOUT },
-  );
-}
-
-/** Types a question into the open panel and waits for the answer; returns the answer's text. */
-async function ask(page: Page, question: string, count: number): Promise<string> {
-  const input = widget(page, 'textarea');
-  await input.fill(question);
-  await input.press('Enter');
-  await answered(page, count);
-  return (await widget(page, '.assistant').last().textContent()) ?? '';
-}
-
-async function openChat(page: Page, path: string): Promise<void> {
-  await page.goto(e2e.url(path));
-  await waitForReady(page);
-  await widget(page, '[part~="launcher"]').click();
-}
-
 const lastCard = (page: Page) => widget(page, '.assistant').last().locator('[part~="order-card"]');
 
 describe.each(VIEWPORTS)('an order in the shopper language (%s)', (name, viewport) => {
   it('a guest on an English page: asked in German for the email, nothing shown; then a German card', async () => {
     const { page, console } = await e2e.newPage({ ...viewport, locale: 'en-US' });
-    await openChat(page, '/');
+    await openChatAt(page, e2e.url('/'));
     expect(await page.locator('.account').textContent()).toMatch(/^Guest: ask about an order/);
-    const asked = await ask(page, 'Wo ist meine Bestellung 1001?', 1);
+    const asked = await askNth(page, 'Wo ist meine Bestellung 1001?', 1);
     expect(asked).toMatch(/^Um Ihnen die Bestellung zu zeigen, brauche ich die E-Mail-Adresse/);
     expect(await widget(page, '[part~="order-card"]').count()).toBe(0);
     expect(await widget(page, '[part~="panel"]').textContent()).not.toContain('Ada Lovelace');
     await page.screenshot({ path: `${SHOTS}/guest-asked-${name}.png` });
 
-    const shown = await ask(page, 'ada@example.com', 2);
+    const shown = await askNth(page, 'ada@example.com', 2);
     expect(shown).toContain('Hier ist Bestellung 1001');
     const card = lastCard(page);
     await card.waitFor({ timeout: ANSWER_TIMEOUT });
@@ -73,21 +52,21 @@ describe.each(VIEWPORTS)('an order in the shopper language (%s)', (name, viewpor
 
   it('signed in as ada: her order at once, in German for a German question and in English for an English one', async () => {
     const { page } = await e2e.newPage({ ...viewport, locale: 'en-US' });
-    await openChat(page, '/?customer=ada');
+    await openChatAt(page, e2e.url('/?customer=ada'));
     expect(await page.locator('.account').textContent()).toMatch(/^Signed in as ada/);
-    expect(await ask(page, 'Wo ist meine Bestellung 1001?', 1)).toContain('Hier ist Bestellung 1001');
+    expect(await askNth(page, 'Wo ist meine Bestellung 1001?', 1)).toContain('Hier ist Bestellung 1001');
     await lastCard(page).waitFor({ timeout: ANSWER_TIMEOUT });
     expect(await lastCard(page).textContent()).toContain('Bestellnummer');
     await page.screenshot({ path: `${SHOTS}/signed-in-de-${name}.png` });
 
-    expect(await ask(page, 'And where is my order 1001 in English, please?', 2)).toContain(
+    expect(await askNth(page, 'And where is my order 1001 in English, please?', 2)).toContain(
       'Here is order 1001',
     );
     await lastCard(page).waitFor({ timeout: ANSWER_TIMEOUT });
     expect(await lastCard(page).textContent()).toContain('Order number');
 
     // Another customer's order is no order of hers: no card, the same words as for an unknown number.
-    const other = await ask(page, 'Where is my order 1002?', 3);
+    const other = await askNth(page, 'Where is my order 1002?', 3);
     expect(other).toMatch(/^No order matches that number/);
     expect(await widget(page, '[part~="order-card"]').count()).toBe(2);
   });
@@ -96,20 +75,20 @@ describe.each(VIEWPORTS)('an order in the shopper language (%s)', (name, viewpor
 describe('an order cancelled already', () => {
   it('is said so, with its card, and no Yes/No is asked', async () => {
     const { page } = await e2e.newPage(DESKTOP);
-    await openChat(page, '/?customer=hedy');
-    await ask(page, 'Please cancel my order 1004', 1);
+    await openChatAt(page, e2e.url('/?customer=hedy'));
+    await askNth(page, 'Please cancel my order 1004', 1);
     await widget(page, 'fieldset.cf').getByRole('button', { name: 'Yes' }).click();
-    await answered(page, 2);
+    await untilAnswers(page, 2);
     expect(await widget(page, '.assistant').last().textContent()).toMatch(/^Order 1004 is cancelled\./);
 
-    const again = await ask(page, 'Cancel order 1004', 3);
+    const again = await askNth(page, 'Cancel order 1004', 3);
     expect(again).toMatch(/^Order 1004 is already cancelled, so there is nothing more to do/);
     expect(await widget(page, 'fieldset.cf').count()).toBe(1);
     await lastCard(page).waitFor({ timeout: ANSWER_TIMEOUT });
     expect(await lastCard(page).textContent()).toContain('Cancelled');
     await page.screenshot({ path: `${SHOTS}/already-cancelled.png` });
 
-    const german = await ask(page, 'Bitte Bestellung 1004 stornieren', 4);
+    const german = await askNth(page, 'Bitte Bestellung 1004 stornieren', 4);
     expect(german).toMatch(/^Bestellung 1004 ist bereits storniert/);
     expect(await widget(page, 'fieldset.cf').count()).toBe(1);
     await lastCard(page).waitFor({ timeout: ANSWER_TIMEOUT });

@@ -10,14 +10,23 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../demo/integrator/orders';
 import { findPackageRoot } from '../demo/store-server';
-import { animationsDone, serviceErrors, setupE2E, type TestWindow, VIEWPORTS, waitForReady } from './harness';
+import {
+  ANSWER_TIMEOUT,
+  animationsDone,
+  answered,
+  ask,
+  openChat,
+  serviceErrors,
+  setupE2E,
+  type TestWindow,
+  VIEWPORTS,
+  waitForReady,
+  widget,
+} from './harness';
 
 const e2e = setupE2E();
 const SHOTS = resolve(findPackageRoot(), 'test-results/shopper-sees');
-const ANSWER_TIMEOUT = 15_000;
 beforeAll(() => mkdir(SHOTS, { recursive: true }));
-
-const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
 
 async function openStore(path: string, viewport: BrowserContextOptions) {
   const opened = await e2e.newPage(viewport);
@@ -25,26 +34,6 @@ async function openStore(path: string, viewport: BrowserContextOptions) {
   await waitForReady(opened.page);
   await openChat(opened.page);
   return opened;
-}
-
-async function openChat(page: Page): Promise<void> {
-  await widget(page, '[part~="launcher"]').click();
-  await expect.poll(() => widget(page, '[part~="panel"]').isVisible()).toBe(true);
-  await animationsDone(page);
-}
-
-/** Answers ended (done or failed) in the chat. */
-const answered = (page: Page) =>
-  widget(page, '.assistant:is([data-status="done"], [data-status="failed"])').count();
-
-/** Sends `question` from the open chat, as a shopper would, and waits for the answer and its cards to settle. */
-async function ask(page: Page, question: string): Promise<void> {
-  const before = await answered(page);
-  await widget(page, 'textarea').fill(question);
-  await widget(page, 'textarea').press('Enter');
-  await expect.poll(() => answered(page), { timeout: ANSWER_TIMEOUT }).toBeGreaterThan(before);
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
-  await animationsDone(page);
 }
 
 /**

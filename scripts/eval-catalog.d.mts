@@ -21,9 +21,6 @@ export interface CardLike {
   price?: string;
 }
 
-export declare const CATALOG_FILE: string;
-export declare const CURRENCY: string;
-export declare const STORE_ORIGIN: string;
 export declare function inStock(product: CatalogItem): boolean;
 export declare function readCatalog(file?: string): CatalogItem[];
 export declare function productUrl(product: CatalogItem): string;

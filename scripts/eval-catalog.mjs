@@ -7,12 +7,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const CATALOG_FILE = resolve(root, 'test-data/catalog-dummyjson/products.json');
+const CATALOG_FILE = resolve(root, 'test-data/catalog-dummyjson/products.json');
 
 /** The store's currency: DummyJSON's prices are dollar amounts. */
-export const CURRENCY = 'USD';
+const CURRENCY = 'USD';
 /** Where the store's product pages would be: every card is matched back to its product by this URL or by its id. */
-export const STORE_ORIGIN = 'https://eval-store.example';
+const STORE_ORIGIN = 'https://eval-store.example';
 
 /** DummyJSON's availabilityStatus as schema.org availability: low stock is still in stock. */
 const AVAILABILITY = {

@@ -28,7 +28,6 @@ export interface ProductType {
   de: Array<{ sg: string; pl: string; acc: string; g: 'm' | 'f' | 'n' | 'pl'; mass?: boolean }>;
 }
 
-export declare const QUERIES_FILE: string;
 export declare const SEED: string;
 export declare const PER_LANGUAGE: number;
 export declare const NOTHING_PER_LANGUAGE: number;

@@ -22,12 +22,11 @@
 //              price_desc: the three dearest. A shopper who asks for the cheapest wants to see the cheapest first
 // A query whose `fits` is empty is one where nothing fits: the answer must say so (scripts/eval-discovery-score.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inStock, readCatalog } from './eval-catalog.mjs';
+import { DISCOVERY_FILE } from './eval-discovery.mjs';
+import { generator, hash } from './eval-variants.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const QUERIES_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
 export const SEED = 'issue-31-discovery';
 /** Queries per language, and how many of them have nothing that fits (about a fifth). */
 export const PER_LANGUAGE = 80;
@@ -304,7 +303,7 @@ export const TYPES = [
 ];
 
 /** Colours as titles name them (`title` words, any of them), and as shoppers write them before a plural. */
-export const COLOURS = [
+const COLOURS = [
   { key: 'red', title: ['red'], en: 'red', de: 'rot' },
   { key: 'black', title: ['black'], en: 'black', de: 'schwarz' },
   { key: 'blue', title: ['blue'], en: 'blue', de: 'blau' },
@@ -316,7 +315,7 @@ export const COLOURS = [
 ];
 
 /** Attributes as title or tag words, and as shoppers write them before a plural (German: the adjective's stem). */
-export const ATTRIBUTES = [{ key: 'wireless', words: ['wireless'], en: 'wireless', de: 'kabellos' }];
+const ATTRIBUTES = [{ key: 'wireless', words: ['wireless'], en: 'wireless', de: 'kabellos' }];
 
 // ---------------------------------------------------------------------------------------------------------------
 // What fits.
@@ -356,22 +355,9 @@ export function fitting(products, want) {
 // ---------------------------------------------------------------------------------------------------------------
 // The seeded stream: every choice comes from it, in a fixed order.
 
-function hash(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-/** mulberry32: small, fast, and the same on every Node. */
+/** Choices drawn from the wrapped variants' generator (scripts/eval-variants.mjs): mulberry32, seeded by FNV-1a. */
 export function randomStream(seed) {
-  let state = hash(seed);
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = generator(hash(seed));
   const pick = (list) => list[Math.floor(next() * list.length)];
   const shuffle = (list) => {
     const out = [...list];
@@ -599,14 +585,14 @@ function candidates(products) {
     if (list.length >= 2) {
       add('cheapest', { type: type.key, sort: 'price_asc' }, 'cheapest');
       add('dearest', { type: type.key, sort: 'price_desc' }, 'dearest');
+      add('stock', { type: type.key, inStock: true }, 'stock');
     }
-    if (list.length >= 2) add('stock', { type: type.key, inStock: true }, 'stock');
     const typeBrands = [...new Set(list.map((p) => p.brand).filter(Boolean))].sort();
     if (typeBrands.length >= 2)
       for (const brand of typeBrands) {
         add('brand', { type: type.key, brand }, 'brand');
         const own = list.filter((p) => p.brand === brand);
-        for (const n of caps(own).splitting.concat(caps(list).splitting))
+        for (const n of caps(own).splitting.concat(splitting))
           add('brand-price', { type: type.key, brand, maxPrice: n }, 'brandPrice');
         if (own.length >= 2)
           add('cheapest-brand', { type: type.key, brand, sort: 'price_asc' }, 'cheapestBrand');
@@ -617,7 +603,7 @@ function candidates(products) {
       const n = fitting(products, want).length;
       if (n > 0 && n < list.length) {
         add('colour', want, 'adj');
-        for (const m of caps(list).splitting) add('colour-price', { ...want, maxPrice: m }, 'adjPrice');
+        for (const m of splitting) add('colour-price', { ...want, maxPrice: m }, 'adjPrice');
       }
     }
     for (const attribute of ATTRIBUTES) {
@@ -632,16 +618,17 @@ function candidates(products) {
     ['phone', 'laptop', 'tablet', 'headphones', 'charger', 'speaker'],
     ['shoes', 'mens-shoes', 'womens-shoes', 'sunglasses', 'bag', 'watch', 'perfume'],
   ];
-  for (const group of related)
+  for (const group of related) {
+    const groupBrands = new Set(
+      products.filter((p) => group.some((k) => TYPES.find((t) => t.key === k).is(p))).map((p) => p.brand),
+    );
     for (const key of group) {
       const type = TYPES.find((t) => t.key === key);
       const has = new Set(products.filter(type.is).map((p) => p.brand));
-      const groupBrands = new Set(
-        products.filter((p) => group.some((k) => TYPES.find((t) => t.key === k).is(p))).map((p) => p.brand),
-      );
       for (const brand of brands)
         if (groupBrands.has(brand) && !has.has(brand)) add('none-brand', { type: key, brand }, 'brand');
     }
+  }
   // Real wishes whose results are all out of stock: "in stock" leaves nothing.
   return out.map((c) => {
     if (c.fits.length > 0) return c;
@@ -743,7 +730,7 @@ export function generateQueries(products, seed = SEED) {
     for (const [kind, count] of Object.entries(QUOTA)) {
       if (count === 0) continue;
       const list = pool.filter((c) => c.kind === kind);
-      take(spread(list).slice(0, Math.max(count * 3, count)), count);
+      take(spread(list).slice(0, count * 3), count);
     }
     // Nothing fits: one of each kind the catalog has first (a cap below the type, a range in a gap, a brand without
     // the type, a brand whose only products are out of stock...), then the rest spread over the types.
@@ -763,12 +750,12 @@ export const queriesText = (rows) => `${rows.map((row) => JSON.stringify(row)).j
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = queriesText(generateQueries(readCatalog()));
   if (process.argv.includes('--check')) {
-    const same = readFileSync(QUERIES_FILE, 'utf8') === text;
+    const same = readFileSync(DISCOVERY_FILE, 'utf8') === text;
     console.log(
       same ? 'the committed queries are the generator’s' : 'the committed queries differ: run the generator',
     );
     process.exit(same ? 0 : 1);
   }
-  writeFileSync(QUERIES_FILE, text);
-  console.log(`wrote ${QUERIES_FILE}`);
+  writeFileSync(DISCOVERY_FILE, text);
+  console.log(`wrote ${DISCOVERY_FILE}`);
 }

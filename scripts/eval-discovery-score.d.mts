@@ -15,7 +15,6 @@ export interface Verdict {
 
 export declare const DISCOVERY_MEASURES: Array<'fit3' | 'found' | 'none'>;
 export declare const DISCOVERY_GOALS: Record<'fit3' | 'found' | 'none', number>;
-export declare function plainText(markdown: string): string;
 export declare function firstSentence(text: string): string;
 export declare function saysNothingFits(text: string, lang: 'en' | 'de'): boolean;
 export declare function describeCards(

@@ -23,6 +23,7 @@
 //                 Ergebnis…, Preis…
 //   Set phrases that negate nothing ("no problem", "kein Problem", "not sure") are removed first. An English first
 //   sentence does not say so to a German shopper, nor the reverse.
+import { quote } from './eval-measures.mjs';
 
 export const DISCOVERY_MEASURES = ['fit3', 'found', 'none'];
 export const DISCOVERY_GOALS = { fit3: 90, found: 95, none: 95 };
@@ -94,7 +95,7 @@ const RULES = {
 };
 
 /** The reply as a shopper reads it: markdown links as their text, no emphasis, heading or list marks. */
-export function plainText(markdown) {
+function plainText(markdown) {
   return markdown
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -118,11 +119,6 @@ export function saysNothingFits(text, lang) {
   const sentence = firstSentence(text).replace(rule.idioms, ' ');
   return rule.negation.test(sentence) && rule.matching.test(sentence);
 }
-
-const quote = (text, max = 160) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
-};
 
 /** The cards in a few words: each card's name and whether it fits (✓), is another product (✗) or unknown (?). */
 export function describeCards(cards, fits, match) {

@@ -2,93 +2,53 @@
 // store widget, whose catalog is DummyJSON's 194 products downloaded as a schema.org feed (scripts/eval-catalog.mjs);
 // each reply's cards and first sentence judged against the query's computed expectation
 // (scripts/eval-discovery-queries.mjs makes the queries, scripts/eval-discovery-score.mjs judges).
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productIndex, readCatalog } from './eval-catalog.mjs';
+import { productIndex } from './eval-catalog.mjs';
 import {
   DISCOVERY_GOALS,
   DISCOVERY_MEASURES,
   describeDiscoveryTurn,
   judgeDiscovery,
 } from './eval-discovery-score.mjs';
-import { MEASURE_MISSES_SHOWN, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool, table } from './eval-wire.mjs';
+import { pct, readJsonl, reportMeasures, table } from './eval-measures.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DISCOVERY_FILE = resolve(root, 'test-data/eval-discovery-queries.jsonl');
 
-/** The committed queries, checked: each names a language, a text and the ids that fit (possibly none). */
-export function readDiscoveryQueries(file, CannotRun = Error) {
-  if (!existsSync(file)) throw new CannotRun(`the discovery queries ${file} are missing`);
-  const ids = new Set(readCatalog().map((p) => p.id));
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line, i) => [line, i])
-    .filter(([line]) => line.trim())
-    .map(([line, i]) => {
-      const where = `${relative(process.cwd(), file)}:${i + 1}`;
-      let row;
-      try {
-        row = JSON.parse(line);
-      } catch (error) {
-        throw new CannotRun(`${where}: not JSON (${error.message})`);
-      }
+/** The committed queries, checked: each names a language, a text and the ids of `catalog` that fit (possibly none). */
+export function readDiscoveryQueries(file, catalog, CannotRun = Error) {
+  const ids = new Set(catalog.map((p) => p.id));
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
       if (!['en', 'de'].includes(row?.lang)) throw new CannotRun(`${where}: lang must be en or de`);
       if (typeof row.text !== 'string' || !row.text.trim())
         throw new CannotRun(`${where}: text must be a string`);
       if (!Array.isArray(row.fits) || !row.fits.every((id) => ids.has(id)))
         throw new CannotRun(`${where}: fits must list catalog product ids`);
       return row;
-    });
+    },
+    `the discovery queries ${file} are missing`,
+  );
 }
 
-/**
- * Sends each query in a new conversation on `widget` (spread over `bases`, `concurrency` at once), judges the reply.
- * Resolves with the rows (per language and measure) and the judged queries.
- */
-export async function runDiscovery({ bases, widget, queries, concurrency, locale, progress }) {
-  const match = productIndex(readCatalog());
-  const items = [];
-  const judged = [];
-  await runPool(queries, concurrency, async (query, worker) => {
-    const { turn } = await firstMessage(bases[worker % bases.length], widget, query.text, locale(query.lang));
-    const record = { text: '', cards: [], ...turn };
-    const happened = describeDiscoveryTurn(record, query.fits, match);
-    const verdicts = judgeDiscovery(query, record, match);
-    for (const verdict of verdicts) items.push({ lang: query.lang, text: query.text, happened, ...verdict });
-    judged.push({ query, verdicts });
-    progress?.();
-  });
-  // Items arrive in completion order; the misses are listed in the queries' order.
-  const order = new Map(queries.map((q, i) => [q.text, i]));
-  items.sort((a, b) => order.get(a.text) - order.get(b.text));
+/** How runJudged (scripts/eval-wire.mjs) judges a discovery reply: its cards matched to `catalog`'s products. */
+export function discoveryJudging(catalog) {
+  const match = productIndex(catalog);
   return {
-    rows: tallyMeasures(items, { languages: ['en', 'de'], measures: DISCOVERY_MEASURES }),
-    judged,
+    measures: DISCOVERY_MEASURES,
+    judge: (query, record) => judgeDiscovery(query, record, match),
+    describe: (query, record) => describeDiscoveryTurn(record, query.fits, match),
   };
 }
 
-const pct = (rate) => rate.toFixed(1);
-
 /** The rows' table, a breakdown by kind of query, then each row's misses. */
 export function reportDiscovery({ rows, judged }, baseline) {
-  console.log(
-    table(
-      ['lang', 'measure', 'n', 'rate %', 'goal %', 'baseline %'],
-      rows.map((row) => [
-        row.lang,
-        row.measure,
-        row.n,
-        pct(row.rate),
-        DISCOVERY_GOALS[row.measure],
-        typeof baseline?.[row.lang]?.[row.measure] === 'number' ? pct(baseline[row.lang][row.measure]) : '–',
-      ]),
-    ),
-  );
   // Which wishes go wrong: per kind of query (scripts/eval-discovery-queries.mjs), the mean of each measure.
   const kinds = new Map();
-  for (const { query, verdicts } of judged) {
+  for (const { message: query, verdicts } of judged) {
     const key = `${query.lang} ${query.kind}`;
     const kind = kinds.get(key) ?? { lang: query.lang, kind: query.kind, n: 0, sums: {}, counts: {} };
     kind.n++;
@@ -100,26 +60,22 @@ export function reportDiscovery({ rows, judged }, baseline) {
   }
   const cell = (kind, measure) =>
     kind.counts[measure] ? pct((kind.sums[measure] * 100) / kind.counts[measure]) : '';
-  console.log(
-    `\nby kind of query:\n${table(
-      ['lang', 'kind', 'n', 'fit3 %', 'found %', 'none %'],
-      [...kinds.values()]
-        .sort((a, b) => a.lang.localeCompare(b.lang) * -1 || a.kind.localeCompare(b.kind))
-        .map((kind) => [
-          kind.lang,
-          kind.kind,
-          kind.n,
-          cell(kind, 'fit3'),
-          cell(kind, 'found'),
-          cell(kind, 'none'),
-        ]),
-    )}`,
+  const byKind = table(
+    ['lang', 'kind', 'n', 'fit3 %', 'found %', 'none %'],
+    [...kinds.values()]
+      .sort((a, b) => a.lang.localeCompare(b.lang) * -1 || a.kind.localeCompare(b.kind))
+      .map((kind) => [
+        kind.lang,
+        kind.kind,
+        kind.n,
+        cell(kind, 'fit3'),
+        cell(kind, 'found'),
+        cell(kind, 'none'),
+      ]),
   );
-  for (const row of rows) {
-    if (!row.missCount) continue;
-    const more = row.missCount > row.misses.length ? ` (first ${MEASURE_MISSES_SHOWN})` : '';
-    console.log(`\nmisses discovery ${row.lang} ${row.measure}: ${row.missCount} of ${row.n}${more}`);
-    for (const miss of row.misses)
-      console.log(`  ${JSON.stringify(miss.text)}\n      ${miss.why}: ${miss.happened}`);
-  }
+  reportMeasures('discovery', rows, {
+    goals: DISCOVERY_GOALS,
+    baseline,
+    more: `\nby kind of query:\n${byKind}`,
+  });
 }

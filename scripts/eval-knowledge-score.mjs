@@ -10,6 +10,7 @@
 //            asks for the whole policy (`whole: true`), nor for a failed turn (that is a passage miss already)
 // Both sides are compared as text a shopper reads: Unicode NFKC, case, dashes (– — ‑ as -), quotes (’ as '), no-break
 // spaces and runs of white space folded, markdown emphasis, links' targets and table pipes left out.
+import { quote } from './eval-measures.mjs';
 
 export const KNOWLEDGE_MEASURES = ['passage', 'short'];
 export const KNOWLEDGE_GOALS = { passage: 90, short: 90 };
@@ -40,11 +41,6 @@ export function fold(text) {
     .replace(/[\u201c\u201d\u201e\u00ab\u00bb]/g, '"')
     .replace(/\s+/g, ' ');
 }
-
-const quote = (text, max = 160) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
-};
 
 /** A turn in a few words: its length as read and its text. */
 export function describeKnowledgeTurn(record) {

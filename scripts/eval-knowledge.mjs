@@ -2,17 +2,11 @@
 // store widget, whose knowledge is test-data/eval-knowledge/store-en.md and store-de.md (written for this project:
 // test-data/eval-README.md), each reply judged for the passage that answers and its length
 // (scripts/eval-knowledge-score.mjs).
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  describeKnowledgeTurn,
-  judgeKnowledge,
-  KNOWLEDGE_GOALS,
-  KNOWLEDGE_MEASURES,
-} from './eval-knowledge-score.mjs';
-import { MEASURE_MISSES_SHOWN, tallyMeasures } from './eval-measures.mjs';
-import { firstMessage, runPool, table } from './eval-wire.mjs';
+import { describeKnowledgeTurn, judgeKnowledge, KNOWLEDGE_MEASURES } from './eval-knowledge-score.mjs';
+import { readJsonl } from './eval-measures.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KNOWLEDGE_DIR = resolve(root, 'test-data/eval-knowledge');
@@ -52,20 +46,11 @@ export function knowledgeSections() {
 
 /** The questions, checked: language, text, the section they are about and the pieces of the answering passage. */
 export function readKnowledgeQuestions(file, CannotRun = Error) {
-  if (!existsSync(file)) throw new CannotRun(`the knowledge questions ${file} are missing`);
   const titles = new Set(knowledgeSections().map((s) => s.title));
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line, i) => [line, i])
-    .filter(([line]) => line.trim())
-    .map(([line, i]) => {
-      const where = `${relative(process.cwd(), file)}:${i + 1}`;
-      let row;
-      try {
-        row = JSON.parse(line);
-      } catch (error) {
-        throw new CannotRun(`${where}: not JSON (${error.message})`);
-      }
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
       if (!['en', 'de'].includes(row?.lang)) throw new CannotRun(`${where}: lang must be en or de`);
       if (typeof row.text !== 'string' || !row.text.trim())
         throw new CannotRun(`${where}: text must be a string`);
@@ -82,52 +67,14 @@ export function readKnowledgeQuestions(file, CannotRun = Error) {
       )
         throw new CannotRun(`${where}: expect must list strings (or lists of alternatives)`);
       return row;
-    });
-}
-
-/** Sends each question in a new conversation on `widget`, judges the reply; resolves with the rows. */
-export async function runKnowledge({ bases, widget, questions, concurrency, locale, progress }) {
-  const items = [];
-  await runPool(questions, concurrency, async (question, worker) => {
-    const { turn } = await firstMessage(
-      bases[worker % bases.length],
-      widget,
-      question.text,
-      locale(question.lang),
-    );
-    const record = { text: '', ...turn };
-    const happened = describeKnowledgeTurn(record);
-    for (const verdict of judgeKnowledge(question, record))
-      items.push({ lang: question.lang, text: question.text, happened, ...verdict });
-    progress?.();
-  });
-  const order = new Map(questions.map((q, i) => [q.text, i]));
-  items.sort((a, b) => order.get(a.text) - order.get(b.text));
-  return { rows: tallyMeasures(items, { languages: ['en', 'de'], measures: KNOWLEDGE_MEASURES }) };
-}
-
-const pct = (rate) => rate.toFixed(1);
-
-/** The rows' table, then each row's misses. */
-export function reportKnowledge({ rows }, baseline) {
-  console.log(
-    table(
-      ['lang', 'measure', 'n', 'rate %', 'goal %', 'baseline %'],
-      rows.map((row) => [
-        row.lang,
-        row.measure,
-        row.n,
-        pct(row.rate),
-        KNOWLEDGE_GOALS[row.measure],
-        typeof baseline?.[row.lang]?.[row.measure] === 'number' ? pct(baseline[row.lang][row.measure]) : '–',
-      ]),
-    ),
+    },
+    `the knowledge questions ${file} are missing`,
   );
-  for (const row of rows) {
-    if (!row.missCount) continue;
-    const more = row.missCount > row.misses.length ? ` (first ${MEASURE_MISSES_SHOWN})` : '';
-    console.log(`\nmisses knowledge ${row.lang} ${row.measure}: ${row.missCount} of ${row.n}${more}`);
-    for (const miss of row.misses)
-      console.log(`  ${JSON.stringify(miss.text)}\n      ${miss.why}: ${miss.happened}`);
-  }
 }
+
+/** How runJudged (scripts/eval-wire.mjs) judges a knowledge reply. */
+export const KNOWLEDGE_JUDGING = {
+  measures: KNOWLEDGE_MEASURES,
+  judge: judgeKnowledge,
+  describe: (_, record) => describeKnowledgeTurn(record),
+};

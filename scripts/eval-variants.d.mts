@@ -5,3 +5,5 @@ export declare function wrapUtterance(text: string, lang: string, seed: string):
 /** The additions, per language. */
 export declare const BEFORE: Record<'en' | 'de', string[]>;
 export declare const AFTER: Record<'en' | 'de', string[]>;
+export declare function hash(text: string): number;
+export declare function generator(seed: number): () => number;

@@ -65,8 +65,8 @@ export const AFTER = {
 
 export const WRAPS = ['before', 'after', 'both'];
 
-/** FNV-1a, 32 bits: a stable number from a string. */
-function hash(text) {
+/** FNV-1a, 32 bits: a stable number from a string (its UTF-8 bytes). */
+export function hash(text) {
   let h = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     h ^= byte;
@@ -75,8 +75,8 @@ function hash(text) {
   return h >>> 0;
 }
 
-/** Mulberry32: a small seeded generator of numbers in [0, 1). */
-function generator(seed) {
+/** Mulberry32: a small seeded generator of numbers in [0, 1), the same on every Node. */
+export function generator(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

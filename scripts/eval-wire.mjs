@@ -2,11 +2,12 @@
 // request, each reply's event stream read to its end (SPEC/docs/service.md "Chat protocol (v0)"). Only the public
 // interface: what a widget on a store page sends and sees.
 import http from 'node:http';
+import { tallyMeasures } from './eval-measures.mjs';
 
 /** The store page the eval's widgets allow. */
 export const ORIGIN = 'http://eval-shop.test';
 /** One request (a turn's whole reply stream included) that takes longer than this is a failed turn. */
-export const REQUEST_DEADLINE_MS = 60_000;
+const REQUEST_DEADLINE_MS = 60_000;
 
 const agent = new http.Agent({ keepAlive: true });
 
@@ -34,7 +35,7 @@ export function request(url, { method = 'GET', headers = {}, body } = {}) {
 }
 
 /** The events of a complete `text/event-stream` body, as `{ event, data }`. */
-export function eventsOf(text) {
+function eventsOf(text) {
   const events = [];
   for (const block of text.split('\n\n')) {
     let event = 'message';
@@ -123,12 +124,42 @@ export async function runPool(jobs, concurrency, work) {
   );
 }
 
-/** A fixed-width table: the first two columns left-aligned, the rest right-aligned. */
-export function table(header, rows) {
-  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => String(row[i]).length)));
-  const line = (row) =>
-    row
-      .map((cell, i) => (i < 2 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])))
-      .join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+/**
+ * The discovery and knowledge suites' run: sends each message (`{ lang, text }`) in a new conversation on `widget`
+ * (spread over `bases`, `concurrency` at once) and judges the reply: `judge(message, record)` gives its verdicts (`{
+ * measure, value, why }`), `describe(message, record)` what happened, in a few words. Resolves with the rows per
+ * language and measure (their misses in the messages' order) and each message with its verdicts.
+ */
+export async function runJudged({
+  bases,
+  widget,
+  messages,
+  concurrency,
+  locale,
+  progress,
+  measures,
+  judge,
+  describe,
+}) {
+  const items = [];
+  const judged = [];
+  await runPool(messages, concurrency, async (message, worker) => {
+    const { turn } = await firstMessage(
+      bases[worker % bases.length],
+      widget,
+      message.text,
+      locale(message.lang),
+    );
+    const record = { text: '', cards: [], ...turn };
+    const happened = describe(message, record);
+    const verdicts = judge(message, record);
+    for (const verdict of verdicts)
+      items.push({ lang: message.lang, text: message.text, happened, ...verdict });
+    judged.push({ message, verdicts });
+    progress?.();
+  });
+  // Items arrive in completion order; the misses are listed in the messages' order.
+  const order = new Map(messages.map((m, i) => [m.text, i]));
+  items.sort((a, b) => order.get(a.text) - order.get(b.text));
+  return { rows: tallyMeasures(items, { languages: ['en', 'de'], measures }), judged };
 }

@@ -31,8 +31,9 @@
 // Scoring (scripts/eval-score.mjs, unit-tested beside it; docs/performance.md "Measuring the assistant"), per message:
 //   order_status with orderId   the order endpoint got exactly that id, and no cancellation was proposed
 //   order_status without        no call and no proposal (the engine should ask for the number)
-//   cancel_order with orderId   a confirm part was shown, after Yes the webhook got exactly that id, and the order
-//                               endpoint got no call
+//   cancel_order with orderId   a confirm part was shown, and after Yes the webhook got exactly that id; the order
+//                               endpoint got at most a lookup of that same order (issue 31: an order cancelled
+//                               already is said so without a Yes/No, which needs its state first)
 //   cancel_order without        no call, no proposal
 //   human_agent                 a `conversation.mode` event with mode `waiting`, or (until handoff exists) the
 //                               contact email of the Contact/Kontakt section in the reply; and no call, no proposal
@@ -66,17 +67,29 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serveParent, startChildProcess } from './child-rpc.mjs';
 import { feedOf, readCatalog } from './eval-catalog.mjs';
-import { DISCOVERY_FILE, readDiscoveryQueries, reportDiscovery, runDiscovery } from './eval-discovery.mjs';
+import {
+  DISCOVERY_FILE,
+  discoveryJudging,
+  readDiscoveryQueries,
+  reportDiscovery,
+} from './eval-discovery.mjs';
 import { DISCOVERY_GOALS } from './eval-discovery-score.mjs';
 import {
   KNOWLEDGE_FILE,
+  KNOWLEDGE_JUDGING,
   knowledgeSections,
   readKnowledgeQuestions,
-  reportKnowledge,
-  runKnowledge,
 } from './eval-knowledge.mjs';
 import { KNOWLEDGE_GOALS } from './eval-knowledge-score.mjs';
-import { belowMeasureBaseline, measureBaseline, unmetMeasureGoals } from './eval-measures.mjs';
+import {
+  belowMeasureBaseline,
+  measureBaseline,
+  pct,
+  readJsonl,
+  reportMeasures,
+  table,
+  unmetMeasureGoals,
+} from './eval-measures.mjs';
 import {
   baselineRates,
   belowBaseline,
@@ -90,7 +103,7 @@ import {
   unmetGoals,
 } from './eval-score.mjs';
 import { wrapUtterance } from './eval-variants.mjs';
-import { closeWire, firstMessage, ORIGIN, request, runPool, streamTurn, table } from './eval-wire.mjs';
+import { closeWire, firstMessage, ORIGIN, request, runJudged, runPool, streamTurn } from './eval-wire.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(root, 'dist/server/eval-entry.js');
@@ -307,12 +320,12 @@ const orderCard = (id) => ({
 
 const emptyCalls = () => ({ lookups: [], cancelled: [], stray: [] });
 
-async function startEndpoint() {
+async function startEndpoint(catalog) {
   /** conversation id → { lookups, cancelled, stray } */
   const calls = new Map();
   const unattributed = [];
   /** The store's feed, as its shop serves it (the discovery suite's catalog). */
-  const feed = JSON.stringify(feedOf(readCatalog()));
+  const feed = JSON.stringify(feedOf(catalog));
   let feedDownloads = 0;
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -393,49 +406,42 @@ async function runTurn(base, endpoint, text, locale) {
 // The messages.
 
 function readSet(lang, file) {
-  if (!existsSync(file)) throw new CannotRun(`the ${lang} set ${file} is missing`);
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const out = [];
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
-    const shown = relative(process.cwd(), file);
-    const where = `${shown.startsWith('..') ? file : shown}:${i + 1}`;
-    let row;
-    try {
-      row = JSON.parse(line);
-    } catch (error) {
-      throw new CannotRun(`${where}: not JSON (${error.message})`);
-    }
-    if (typeof row?.text !== 'string' || !row.text.trim())
-      throw new CannotRun(`${where}: text must be a string`);
-    if (!INTENTS.includes(row.intent))
-      throw new CannotRun(`${where}: intent must be one of ${INTENTS.join(', ')}`);
-    if (row.orderId !== undefined && (typeof row.orderId !== 'string' || !row.orderId))
-      throw new CannotRun(`${where}: orderId must be a non-empty string when present`);
-    out.push({ lang, text: row.text, intent: row.intent, orderId: row.orderId });
-  });
-  return out;
+  return readJsonl(
+    file,
+    CannotRun,
+    (row, where) => {
+      if (typeof row?.text !== 'string' || !row.text.trim())
+        throw new CannotRun(`${where}: text must be a string`);
+      if (!INTENTS.includes(row.intent))
+        throw new CannotRun(`${where}: intent must be one of ${INTENTS.join(', ')}`);
+      if (row.orderId !== undefined && (typeof row.orderId !== 'string' || !row.orderId))
+        throw new CannotRun(`${where}: orderId must be a non-empty string when present`);
+      return { lang, text: row.text, intent: row.intent, orderId: row.orderId };
+    },
+    `the ${lang} set ${file} is missing`,
+  );
 }
 
 /** The widget's locale for a message of `lang`: the page's language (auto), none, or one tag for all. */
 const localeOf = (option, lang) => (option === 'auto' ? lang : option === 'none' ? undefined : option);
 
-/** --sample then --limit, per intent, in file order. */
-function select(utterances, { sample, limit }) {
+/**
+ * --sample (every 4th) then --limit (the first N) per group, in file order: the rows whose `key` is each of `groups` in
+ * turn (the intent suite's per intent, the discovery and knowledge suites' per language).
+ */
+function select(rows, key, groups, { sample, limit }) {
   const out = [];
-  for (const intent of INTENTS) {
-    let rows = utterances.filter((u) => u.intent === intent);
-    if (sample) rows = rows.filter((_, i) => i % 4 === 0);
-    if (limit !== undefined) rows = rows.slice(0, limit);
-    out.push(...rows);
+  for (const group of groups) {
+    let mine = rows.filter((row) => row[key] === group);
+    if (sample) mine = mine.filter((_, i) => i % 4 === 0);
+    if (limit !== undefined) mine = mine.slice(0, limit);
+    out.push(...mine);
   }
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The report.
-
-const pct = (rate) => rate.toFixed(1);
 
 function report(rows, baseline) {
   const lines = [];
@@ -554,18 +560,6 @@ function options() {
   };
 }
 
-/** --lang, then --sample (every 4th) and --limit (the first N) per language, in file order. */
-function selectRows(rows, { langs, sample, limit }) {
-  const out = [];
-  for (const lang of langs) {
-    let mine = rows.filter((row) => row.lang === lang);
-    if (sample) mine = mine.filter((_, i) => i % 4 === 0);
-    if (limit !== undefined) mine = mine.slice(0, limit);
-    out.push(...mine);
-  }
-  return out;
-}
-
 /** The store widget's catalog, downloaded now by each service process; stops the run unless all 194 products are in. */
 async function loadStoreCatalog(services, expected) {
   for (const service of services) {
@@ -584,7 +578,9 @@ async function loadStoreCatalog(services, expected) {
 
 /** The intent suite (issue 19): each message plain and wrapped, scored by what the service did. */
 async function runIntentSuite(opts, services, endpoint, tick) {
-  const utterances = opts.langs.flatMap((lang) => select(readSet(lang, opts.files[lang]), opts));
+  const utterances = opts.langs.flatMap((lang) =>
+    select(readSet(lang, opts.files[lang]), 'intent', INTENTS, opts),
+  );
   const jobs = utterances.flatMap((u) => [
     { ...u, variant: 'plain', sent: u.text },
     { ...u, variant: 'wrapped', sent: wrapUtterance(u.text, u.lang, SEED).text },
@@ -610,12 +606,13 @@ async function main() {
     );
   warnIfStale();
   const want = (suite) => opts.suites.includes(suite);
-  // Read and check every set before anything starts.
+  // Read and check every set before anything starts; the catalog once, for the store's feed and the discovery suite.
+  const catalog = readCatalog();
   const discoveryQueries = want('discovery')
-    ? selectRows(readDiscoveryQueries(opts.discoveryFile, CannotRun), opts)
+    ? select(readDiscoveryQueries(opts.discoveryFile, catalog, CannotRun), 'lang', opts.langs, opts)
     : [];
   const knowledgeQuestions = want('knowledge')
-    ? selectRows(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), opts)
+    ? select(readKnowledgeQuestions(opts.knowledgeFile, CannotRun), 'lang', opts.langs, opts)
     : [];
   if (want('intent')) for (const lang of opts.langs) readSet(lang, opts.files[lang]);
   const store = want('discovery') || want('knowledge');
@@ -624,7 +621,7 @@ async function main() {
     `eval: suites ${opts.suites.join(', ')} on ${opts.services} service process${opts.services > 1 ? 'es' : ''}…`,
   );
   const began = performance.now();
-  const endpoint = await startEndpoint();
+  const endpoint = await startEndpoint(catalog);
   const services = [];
   const results = {};
   const seconds = {};
@@ -641,30 +638,24 @@ async function main() {
         Array.from({ length: opts.services }, () => startServiceChild(configFor(endpoint.url, { store }))),
       )),
     );
-    if (want('discovery')) await loadStoreCatalog(services, readCatalog().length);
-    const locale = (lang) => localeOf(opts.locale, lang);
-    const bases = services.map((service) => service.url);
+    if (want('discovery')) await loadStoreCatalog(services, catalog.length);
+    const runStoreSuite = (messages, judging) =>
+      runJudged({
+        bases: services.map((service) => service.url),
+        widget: STORE_WIDGET,
+        messages,
+        concurrency: opts.concurrency,
+        locale: (lang) => localeOf(opts.locale, lang),
+        progress: tick,
+        ...judging,
+      });
     for (const suite of opts.suites) {
       const at = performance.now();
       if (suite === 'intent') results.intent = await runIntentSuite(opts, services, endpoint, tick);
       if (suite === 'discovery')
-        results.discovery = await runDiscovery({
-          bases,
-          widget: STORE_WIDGET,
-          queries: discoveryQueries,
-          concurrency: opts.concurrency,
-          locale,
-          progress: tick,
-        });
+        results.discovery = await runStoreSuite(discoveryQueries, discoveryJudging(catalog));
       if (suite === 'knowledge')
-        results.knowledge = await runKnowledge({
-          bases,
-          widget: STORE_WIDGET,
-          questions: knowledgeQuestions,
-          concurrency: opts.concurrency,
-          locale,
-          progress: tick,
-        });
+        results.knowledge = await runStoreSuite(knowledgeQuestions, KNOWLEDGE_JUDGING);
       seconds[suite] = (performance.now() - at) / 1000;
     }
   } finally {
@@ -701,13 +692,16 @@ async function main() {
   }
   if (results.discovery) {
     console.log(
-      `\n== discovery: ${discoveryQueries.length} product requests to the DummyJSON catalog (${readCatalog().length} products, feed downloaded ${endpoint.feedDownloads()} times)\n`,
+      `\n== discovery: ${discoveryQueries.length} product requests to the DummyJSON catalog (${catalog.length} products, feed downloaded ${endpoint.feedDownloads()} times)\n`,
     );
     reportDiscovery(results.discovery, stored?.discovery?.rates);
   }
   if (results.knowledge) {
     console.log(`\n== knowledge: ${knowledgeQuestions.length} store questions\n`);
-    reportKnowledge(results.knowledge, stored?.knowledge?.rates);
+    reportMeasures('knowledge', results.knowledge.rows, {
+      goals: KNOWLEDGE_GOALS,
+      baseline: stored?.knowledge?.rates,
+    });
   }
 
   const written = { date: new Date().toISOString().slice(0, 10), src: srcCommit() };
