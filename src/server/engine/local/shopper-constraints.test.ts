@@ -105,3 +105,26 @@ describe('readShopperConstraints()', () => {
     expect(read('running shoes').code).toBeUndefined();
   });
 });
+
+describe('readShopperConstraints() under attack', () => {
+  // The price, range and code patterns hold nested repetitions; a message made for them must not hold the service.
+  // Catastrophic backtracking would take minutes to hours here: the bound is far above the tens of milliseconds these
+  // take on a loaded machine, so it proves linear-ish reading without timing the code.
+  it.each([
+    ['digits with spaces', '1 '.repeat(2000)],
+    ['thousands groups', '1.111'.repeat(800)],
+    ['price cues', 'under 1,000,000,000,000 '.repeat(170)],
+    ['dashes between numbers', '1-'.repeat(2000)],
+    ['currency signs', '€1 '.repeat(1300)],
+    ['code-like runs', 'a1-'.repeat(1300)],
+    ['conjunctions', 'shoes and '.repeat(400)],
+  ])('attack: a 4,000-character message of %s is read at once', (_name, text) => {
+    const facets = {
+      brands: Array.from({ length: 500 }, (_, i) => `Brand ${i} Co`),
+      categories: Array.from({ length: 500 }, (_, i) => `cat-${i} things`),
+    };
+    const started = performance.now();
+    readShopperConstraints(text.slice(0, 4000), facets);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
