@@ -2,7 +2,7 @@ import type { KnowledgeHit } from '../core/engine';
 import { COMPOUND_LINKS, germanKey, splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
 import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
-import { synonymForms } from './question-synonyms';
+import { questionPhrases, synonymForms } from './question-synonyms';
 
 // Ranking a store's knowledge sections for a shopper's question (DESIGN "Store knowledge"). BM25F over the title
 // (weighted higher) and the text, on the catalog tokenizer's words under their English and German stems
@@ -326,7 +326,10 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
 
     /** The question's words that are ranked: distinct, the first QUERY_WORDS_MAX, split verbs joined where found. */
     const questionWords = (query: string): string[] =>
-      [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(0, QUERY_WORDS_MAX);
+      [...new Set(rankedWords(questionPhrases(query), (joined) => matchesOf(joined).size > 0))].slice(
+        0,
+        QUERY_WORDS_MAX,
+      );
     /**
      * One question word's score in each section, into `best` (all zeros on the way in): its best match there
      * ("shipping" found as "ship" and as "shipping" is still one word of the question). Marks in `titled` the sections
