@@ -375,18 +375,24 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
+        /** A number or time no section holds ("5pm", "order 58213") says when or which, not what about. */
+        let unheldNumbers = 0;
         for (const word of words) {
-          for (const n of scoreWord(word, best, titled)) {
+          const touched = scoreWord(word, best, titled);
+          if (touched.length === 0 && /\d/.test(word)) unheldNumbers++;
+          for (const n of touched) {
             scores[n] += best[n];
             matched[n]++;
             best[n] = 0;
           }
         }
+        const required = words.length - unheldNumbers;
         const ranked: number[] = [];
         for (let n = 0; n < count; n++) {
           // A section answers when the question names its topic (a word of its title) or it holds every word of the
           // question; one word of a longer question somewhere in a text is chance (see MIN_SCORE).
-          if (scores[n] >= MIN_SCORE && (titled[n] || matched[n] === words.length)) ranked.push(n);
+          if (scores[n] >= MIN_SCORE && (titled[n] || (required > 0 && matched[n] >= required)))
+            ranked.push(n);
         }
         // Best first; a tie keeps the sections' own order (the config's, then the documents').
         ranked.sort((a, b) => scores[b] - scores[a] || a - b);
