@@ -24,6 +24,9 @@ describe('lineCues()', () => {
     expect(lineCues('Tents reach you in 3–5 working days.').has('time')).toBe(true);
     expect(lineCues('Bestellungen bis 15 Uhr gehen am selben Tag raus.').has('time')).toBe(true);
     expect(lineCues('We love tents.').has('time')).toBe(false);
+    expect(lineCues('Every tent has a two-year guarantee.').has('time')).toBe(true);
+    expect(lineCues('Auf Zelte gibt es zwei Jahre Garantie.').has('time')).toBe(true);
+    expect(lineCues('After a storm, dry the tent before you pack it.').has('time')).toBe(false);
   });
 
   it('finds prices and free of charge', () => {

@@ -40,7 +40,7 @@ const YES_NO = words(
 
 /** A line gives a duration, a time or a date. */
 const GIVES_TIME = words(
-  String.raw`(?:\d\s*(?:[-–]\s*\d+\s*)?(?:working\s+days?|business\s+days?|days?|hours?|weeks?|months?|years?|werktagen?|tagen?|stunden|wochen|monaten?|jahren?|am\b|pm\b|uhr\b|h\b)|\b(?:within|innerhalb|same\s+day|next\s+(?:working\s+|business\s+)?day|nächsten\s+werktag|am\s+selben\s+tag|noch\s+am\s+selben|before|after|until|bis\s+\d|ab\s+\d|noon|mittag|midnight|mitternacht|immediately|sofort|morgen|tomorrow|today|heute))`,
+  String.raw`(?:\d\s*(?:[-–]\s*\d+\s*)?(?:working\s+days?|business\s+days?|days?|hours?|weeks?|months?|years?|werktagen?|tagen?|stunden|wochen|monaten?|jahren?|am\b|pm\b|uhr\b|h\b)|\b(?:within|innerhalb|same\s+day|next\s+(?:working\s+|business\s+)?day|nächsten\s+werktag|am\s+selben\s+tag|noch\s+am\s+selben|bis\s+\d|ab\s+\d|noon|mittag|midnight|mitternacht|immediately|sofort|morgen|tomorrow|today|heute)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|thirty|ein|eine|einen|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|vierzehn|dreißig)[\s-]+(?:years?|months?|weeks?|days?|hours?|jahre?n?|monate?n?|wochen?|tage?n?|stunden?|werktage?n?)\b)`,
 );
 /** A line gives a price or says something is free. */
 const GIVES_PRICE = words(

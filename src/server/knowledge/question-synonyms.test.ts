@@ -29,11 +29,17 @@ describe('questionPhrases()', () => {
     expect(questionPhrases('can I send my bike back?')).toBe('can I return?');
     expect(questionPhrases('when do I get my money back')).toBe('when do I get my refund');
     expect(questionPhrases('Can I pay later?')).toBe('Can I pay installments?');
+    expect(questionPhrases('do I get the delivery fee back')).toBe('do I the delivery fee refund');
+    expect(questionPhrases('Wann gibt es das Geld zurück?')).toBe('Wann gibt es das erstattung?');
+    expect(questionPhrases('Bekomme ich die Versandkosten zurück?')).toBe(
+      'ich die Versandkosten erstattung?',
+    );
   });
 });
 
 describe('store-topic synonyms', () => {
   it('meets the page’s words: send, tomorrow, UK, swap, broken', () => {
+    expect(top('do you ship to the USA')).toBe('Sending bikes');
     expect(synonymForms('send')).toContain('deliv');
     expect(top('can you send a bike to me by tomorrow?')).toBe('Sending bikes');
     expect(top('do you ship to the UK')).toBe('Sending bikes');

@@ -15,11 +15,10 @@ const GROUPS = [
   // Fast delivery: "tomorrow" is what the page calls express or the next working day.
   'tomorrow express overnight',
   'morgen express expressversand eilversand',
-  // Places a shopper names in short: the page says "United Kingdom" or "Großbritannien".
+  // Places a shopper names in short: the page says "United Kingdom" or "Großbritannien". Not "USA" for "America":
+  // a payment page's "American Express" is no place.
   'uk britain england kingdom',
-  'usa america',
   'großbritannien england uk königreich',
-  'usa amerika',
   // Returns, exchanges and refunds.
   'return refund exchange swap money',
   'rückgabe rücksendung zurückschicken zurücksenden umtausch umtauschen tauschen erstattung erstatten retoure geld',
@@ -81,7 +80,13 @@ const PHRASES: readonly [RegExp, string][] = [
   ],
   [/\b(?:money|cash)\s+back\b/giu, 'refund'],
   [/\bpay\s+(?:it\s+)?later\b/giu, 'pay installments'],
-  [/\bspäter\s+(?:be)?zahlen\b/giu, 'ratenzahlung'],
+  // The thing got back stays in the question: "do I get the delivery fee back" asks about the fee's refund.
+  [/\bget\s+((?:(?:my|the|our|your|it|them)\s+)?(?:[a-z]+\s+){0,2})back\b/giu, '$1refund'],
+  [/\b(?:geld|betrag)\s+(?:\p{L}+\s+)?zurück(?!\p{L})/giu, 'erstattung'],
+  [
+    /\b(?:bekomme|bekommt|bekommen|kriege|kriegt|kriegen|erhalte|erhaltet|erhalten)\s+((?:\p{L}+\s+){0,4})zurück(?!\p{L})/giu,
+    '$1erstattung',
+  ],
 ];
 
 /**
