@@ -167,6 +167,18 @@ Abgeholt werden die Kanus am Seehaus in Plau. Zu anderen Seen bringen wir keine 
     expect(passageOf(KANUS, 'was kostet ein kanu', 90).text).toContain('35 €');
   });
 
+  it('adds the line that gives what is asked for when the best line on the question’s words does not', () => {
+    const { text } = passageOf(CANOES, 'how long can I keep the canoe with life jackets', 200);
+    expect(text).toContain('Life jackets come with every canoe.');
+    expect(text).toContain('up to 14 days');
+  });
+
+  it('answers "Geld zurück" with the refund line: "bekommen" says nothing, like "get"', () => {
+    expect(passageOf(RUECKGABE, 'Wann bekomme ich mein Geld zurück?', 120).text).toContain(
+      'Die Erstattung erfolgt innerhalb von 7 Tagen',
+    );
+  });
+
   it('answers a yes/no question about something the section never names with the line that says "not"', () => {
     expect(passageOf(CANOES, 'Do you bring a canoe to Lake Constance?', 90).text).toContain(
       'We do not bring canoes to other lakes.',

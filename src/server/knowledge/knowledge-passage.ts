@@ -64,7 +64,8 @@ export function passageOf(
   }
 
   const scores = unitScores(section.title, units, question);
-  const gives = cueCounts(units, question, scores);
+  const given = answerCues(units, question, scores);
+  const gives = given.map((cues) => cues.size);
   const rank = (n: number) => (scores.value[n] + (gives[n] > 0 ? CUE_FLOOR : 0)) * (1 + CUE_BOOST * gives[n]);
   const answersOwn = (n: number) => scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0);
   // When no line holds a word of the question beyond the topic ("how much is a canoe?" of "Canoe rental"), a line
@@ -93,13 +94,19 @@ export function passageOf(
     const best = order[0];
     if (!take(best)) return { text: clip(render(units, new Set([best])), maxChars), whole: false };
     const covered = new Set(scores.words.filter((_, w) => scores.byWord[w][best] > 0));
+    // What the question asks for counts like a word of it: when the best line is about the laptop but gives no
+    // duration, "how long is the warranty on a laptop?" also takes the line that does.
+    const coveredCues = new Set(given[best]);
     for (const n of order.slice(1)) {
-      const answersMore = scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0);
+      const answersMore =
+        scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0) ||
+        [...given[n]].some((cue) => cue !== 'negation' && !coveredCues.has(cue));
       if (!answersMore && rank(n) < ALSO_GOOD * rank(best)) continue;
       if (!take(n)) continue;
       scores.words.forEach((word, w) => {
         if (scores.byWord[w][n] > 0) covered.add(word);
       });
+      for (const cue of given[n]) coveredCues.add(cue);
     }
   } else {
     // Only the topic was asked about: the section's opening lines, as many as fit.
@@ -110,15 +117,15 @@ export function passageOf(
 }
 
 /**
- * How many of the kinds of answer the question asks for each unit gives (question-cues.ts). A yes/no question counts a
+ * Which of the kinds of answer the question asks for each unit gives (question-cues.ts). A yes/no question counts a
  * line that says what is not done only when the section names none of the question's own words: "do you ship to
  * Japan?" of a page that lists no Japan is answered by "We do not ship outside Europe".
  */
-function cueCounts(
+function answerCues(
   units: readonly SectionUnit[],
   question: string,
   scores: { words: string[]; byWord: Float64Array[]; topic: boolean[] },
-): Uint8Array {
+): Set<AnswerCue>[] {
   const asked = questionCues(question);
   const own = scores.words.map((_, w) => w).filter((w) => !scores.topic[w]);
   const unnamed = own.length > 0 && own.every((w) => scores.byWord[w].every((v) => v === 0));
@@ -127,14 +134,11 @@ function cueCounts(
   const names = capitalized(question);
   const named = own.some((w) => names.has(scores.words[w]));
   if (!unnamed || !(asked.has('place') || named)) asked.delete('negation');
-  const out = new Uint8Array(units.length);
-  if (asked.size === 0) return out;
-  units.forEach((unit, n) => {
-    if (unit.kind === 'lead' || unit.kind === 'heading') return;
+  return units.map((unit) => {
+    if (asked.size === 0 || unit.kind === 'lead' || unit.kind === 'heading') return new Set<AnswerCue>();
     const given = lineCues(unit.text);
-    out[n] = [...asked].filter((cue: AnswerCue) => given.has(cue)).length;
+    return new Set([...asked].filter((cue) => given.has(cue)));
   });
-  return out;
 }
 
 /** Each unit's score for the question; words found in the title count little (TOPIC_WEIGHT). */
