@@ -173,7 +173,7 @@ Abgeholt werden die Kanus am Seehaus in Plau. Zu anderen Seen bringen wir keine 
     expect(text).toContain('up to 14 days');
   });
 
-  it('answers "Geld zurück" with the refund line: "bekommen" says nothing, like "get"', () => {
+  it('answers "Geld zurück" with the refund line', () => {
     expect(passageOf(RUECKGABE, 'Wann bekomme ich mein Geld zurück?', 120).text).toContain(
       'Die Erstattung erfolgt innerhalb von 7 Tagen',
     );
