@@ -262,3 +262,16 @@ describe('isOneEditApart()', () => {
     expect(isOneEditApart('ship', 'shipping')).toBe(false);
   });
 });
+
+describe('createKnowledgeIndex().search(): numbers', () => {
+  it('does not ask a section to hold a number or time no section holds ("7pm", an order number)', () => {
+    const index = createKnowledgeIndex([
+      { title: 'Dispatch', text: 'Parcels packed by 3 pm leave the depot that evening.', source: null },
+      { title: 'Gift cards', text: 'Gift cards never expire.', source: null },
+    ]);
+    expect(index.search('if my parcel is packed at 7pm when does it leave the depot')[0]?.title).toBe(
+      'Dispatch',
+    );
+    expect(index.search('what about 7pm')).toEqual([]);
+  });
+});

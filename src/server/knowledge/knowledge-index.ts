@@ -2,7 +2,7 @@ import type { KnowledgeHit } from '../core/engine';
 import { COMPOUND_LINKS, germanKey, splitCompound } from '../core/german-words';
 import { searchWords } from '../core/search-words';
 import { isWordForm, joinedVerbs, rankedWords, termForms } from './knowledge-terms';
-import { synonymForms } from './question-synonyms';
+import { questionPhrases, synonymForms } from './question-synonyms';
 
 // Ranking a store's knowledge sections for a shopper's question (DESIGN "Store knowledge"). BM25F over the title
 // (weighted higher) and the text, on the catalog tokenizer's words under their English and German stems
@@ -326,7 +326,10 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
 
     /** The question's words that are ranked: distinct, the first QUERY_WORDS_MAX, split verbs joined where found. */
     const questionWords = (query: string): string[] =>
-      [...new Set(rankedWords(query, (joined) => matchesOf(joined).size > 0))].slice(0, QUERY_WORDS_MAX);
+      [...new Set(rankedWords(questionPhrases(query), (joined) => matchesOf(joined).size > 0))].slice(
+        0,
+        QUERY_WORDS_MAX,
+      );
     /**
      * One question word's score in each section, into `best` (all zeros on the way in): its best match there
      * ("shipping" found as "ship" and as "shipping" is still one word of the question). Marks in `titled` the sections
@@ -372,18 +375,24 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
+        /** A number or time no section holds ("5pm", "order 58213") says when or which, not what about. */
+        let unheldNumbers = 0;
         for (const word of words) {
-          for (const n of scoreWord(word, best, titled)) {
+          const touched = scoreWord(word, best, titled);
+          if (touched.length === 0 && /\d/.test(word)) unheldNumbers++;
+          for (const n of touched) {
             scores[n] += best[n];
             matched[n]++;
             best[n] = 0;
           }
         }
+        const required = words.length - unheldNumbers;
         const ranked: number[] = [];
         for (let n = 0; n < count; n++) {
           // A section answers when the question names its topic (a word of its title) or it holds every word of the
           // question; one word of a longer question somewhere in a text is chance (see MIN_SCORE).
-          if (scores[n] >= MIN_SCORE && (titled[n] || matched[n] === words.length)) ranked.push(n);
+          if (scores[n] >= MIN_SCORE && (titled[n] || (required > 0 && matched[n] >= required)))
+            ranked.push(n);
         }
         // Best first; a tie keeps the sections' own order (the config's, then the documents').
         ranked.sort((a, b) => scores[b] - scores[a] || a - b);

@@ -138,3 +138,50 @@ Lost gift cards cannot be replaced. ${'Keep the receipt safe. '.repeat(20)}`,
     expect(text).toContain('Gift cards can be used online and in the store.');
   });
 });
+
+describe('passageOf: what the question asks for', () => {
+  const CANOES = {
+    title: 'Canoe rental',
+    text: `Our canoes are made of light aluminium and seat two adults. Life jackets come with every canoe.
+
+You can rent a canoe for up to 14 days in a row. A day of rental is €35, a week €180.
+
+Canoes are picked up at the lake house in Plau. We do not bring canoes to other lakes.`,
+  };
+  const KANUS = {
+    title: 'Kanuverleih',
+    text: `Unsere Kanus sind aus leichtem Aluminium und für zwei Erwachsene. Schwimmwesten gibt es zu jedem Kanu dazu.
+
+Ein Kanu können Sie bis zu 14 Tage am Stück mieten. Ein Miettag kostet 35 €, eine Woche 180 €.
+
+Abgeholt werden die Kanus am Seehaus in Plau. Zu anderen Seen bringen wir keine Kanus.`,
+  };
+
+  it('answers "how long" with the line that gives a duration', () => {
+    expect(passageOf(CANOES, 'how long can i rent a canoe', 90).text).toContain('up to 14 days');
+    expect(passageOf(KANUS, 'Wie lange kann ich ein Kanu mieten?', 90).text).toContain('bis zu 14 Tage');
+  });
+
+  it('answers "how much" with the line that gives a price', () => {
+    expect(passageOf(CANOES, 'how much is a canoe', 90).text).toContain('€35');
+    expect(passageOf(KANUS, 'was kostet ein kanu', 90).text).toContain('35 €');
+  });
+
+  it('adds the line that gives what is asked for when the best line on the question’s words does not', () => {
+    const { text } = passageOf(CANOES, 'how long can I keep the canoe with life jackets', 200);
+    expect(text).toContain('Life jackets come with every canoe.');
+    expect(text).toContain('up to 14 days');
+  });
+
+  it('answers "Geld zurück" with the refund line', () => {
+    expect(passageOf(RUECKGABE, 'Wann bekomme ich mein Geld zurück?', 120).text).toContain(
+      'Die Erstattung erfolgt innerhalb von 7 Tagen',
+    );
+  });
+
+  it('answers a yes/no question about something the section never names with the line that says "not"', () => {
+    expect(passageOf(CANOES, 'Do you bring a canoe to Lake Constance?', 90).text).toContain(
+      'We do not bring canoes to other lakes.',
+    );
+  });
+});

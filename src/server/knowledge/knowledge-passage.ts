@@ -2,6 +2,7 @@ import { searchWords } from '../core/search-words';
 import { createKnowledgeIndex } from './knowledge-index';
 import { termForms } from './knowledge-terms';
 import { clip } from './markdown-sections';
+import { type AnswerCue, lineCues, questionCues } from './question-cues';
 import { type SectionUnit, sectionUnits } from './section-units';
 
 // The lines of a section that answer a question (DESIGN "Answers that fit the question"): "Do you ship to Austria?"
@@ -28,6 +29,14 @@ const TOPIC_WEIGHT = 0.25;
 const TOPIC_PREFIX_MIN = 5;
 /** A further line is taken for its own sake when it scores this share of the best one. */
 const ALSO_GOOD = 0.75;
+/**
+ * A line that gives what the question asks for (a duration for "how long", a price for "how much", question-cues.ts)
+ * ranks as if its words scored this much more, per kind given: "You can return items within 30 days" answers "how
+ * long do I have to return?" before "Returns are free" does, though both say "return".
+ */
+const CUE_BOOST = 1;
+/** What such a line scores at least, when the question's only words are the topic's and it holds none of them. */
+const CUE_FLOOR = 0.01;
 /** A sentence that opens with one of these words leans on the one before it. */
 const REFERS_BACK =
   /^(?:this|that|these|those|it|they|then|there|also|however|but|so|otherwise|dies|diese[rsmn]?|das|dann|dort|dabei|außerdem|aber|jedoch|deshalb|daher|sonst|ansonsten)\b/iu;
@@ -55,11 +64,19 @@ export function passageOf(
   }
 
   const scores = unitScores(section.title, units, question);
-  // Lines that hold a question word beyond the topic's; a line that only says "returns" again answers nothing.
+  const given = answerCues(units, question, scores);
+  const gives = given.map((cues) => cues.size);
+  const rank = (n: number) => (scores.value[n] + (gives[n] > 0 ? CUE_FLOOR : 0)) * (1 + CUE_BOOST * gives[n]);
+  const answersOwn = (n: number) => scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0);
+  // When no line holds a word of the question beyond the topic ("how much is a canoe?" of "Canoe rental"), a line
+  // that gives what it asks for answers, with the topic's word or without.
+  const onlyTopic = !units.some((_, n) => answersOwn(n));
+  // Lines that hold a question word beyond the topic's; a line that only says "returns" again answers nothing,
+  // unless it gives what the question asks for ("how long can I return?": the line with the days).
   const order = [...units.keys()].filter(
-    (n) => scores.value[n] > 0 && scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0),
+    (n) => (scores.value[n] > 0 || (onlyTopic && gives[n] > 0)) && (gives[n] > 0 || answersOwn(n)),
   );
-  order.sort((a, b) => scores.value[b] - scores.value[a] || a - b);
+  order.sort((a, b) => rank(b) - rank(a) || a - b);
   const chosen = new Set<number>();
   let length = 0;
   /** Takes a unit with what belongs to it, if all of it fits; whether it did. */
@@ -77,13 +94,19 @@ export function passageOf(
     const best = order[0];
     if (!take(best)) return { text: clip(render(units, new Set([best])), maxChars), whole: false };
     const covered = new Set(scores.words.filter((_, w) => scores.byWord[w][best] > 0));
+    // What the question asks for counts like a word of it: when the best line is about the laptop but gives no
+    // duration, "how long is the warranty on a laptop?" also takes the line that does.
+    const coveredCues = new Set(given[best]);
     for (const n of order.slice(1)) {
-      const answersMore = scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0);
-      if (!answersMore && scores.value[n] < ALSO_GOOD * scores.value[best]) continue;
+      const answersMore =
+        scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0) ||
+        [...given[n]].some((cue) => cue !== 'negation' && !coveredCues.has(cue));
+      if (!answersMore && rank(n) < ALSO_GOOD * rank(best)) continue;
       if (!take(n)) continue;
       scores.words.forEach((word, w) => {
         if (scores.byWord[w][n] > 0) covered.add(word);
       });
+      for (const cue of given[n]) coveredCues.add(cue);
     }
   } else {
     // Only the topic was asked about: the section's opening lines, as many as fit.
@@ -91,6 +114,31 @@ export function passageOf(
     if (chosen.size === 0) return { text: clip(all, maxChars), whole: false };
   }
   return { text: render(units, chosen), whole: length === all.length };
+}
+
+/**
+ * Which of the kinds of answer the question asks for each unit gives (question-cues.ts). A yes/no question counts a
+ * line that says what is not done only when the section names none of the question's own words: "do you ship to
+ * Japan?" of a page that lists no Japan is answered by "We do not ship outside Europe".
+ */
+function answerCues(
+  units: readonly SectionUnit[],
+  question: string,
+  scores: { words: string[]; byWord: Float64Array[]; topic: boolean[] },
+): Set<AnswerCue>[] {
+  const asked = questionCues(question);
+  const own = scores.words.map((_, w) => w).filter((w) => !scores.topic[w]);
+  const unnamed = own.length > 0 && own.every((w) => scores.byWord[w].every((v) => v === 0));
+  // ... and asks about a place or a name ("to the USA", "a Brompton"), not "do you offer returns?", which the
+  // section's opening lines answer better than its exceptions.
+  const names = capitalized(question);
+  const named = own.some((w) => names.has(scores.words[w]));
+  if (!unnamed || !(asked.has('place') || named)) asked.delete('negation');
+  return units.map((unit) => {
+    if (asked.size === 0 || unit.kind === 'lead' || unit.kind === 'heading') return new Set<AnswerCue>();
+    const given = lineCues(unit.text);
+    return new Set([...asked].filter((cue) => given.has(cue)));
+  });
 }
 
 /** Each unit's score for the question; words found in the title count little (TOPIC_WEIGHT). */
@@ -170,4 +218,15 @@ function render(units: readonly SectionUnit[], chosen: ReadonlySet<number>): str
   });
   flush();
   return blocks.join('\n\n');
+}
+
+/** The question's words written with a capital after its first word ("to the USA", "nach Japan"), lowercased. */
+function capitalized(question: string): Set<string> {
+  const tokens = question.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return new Set(
+    tokens
+      .slice(1)
+      .filter((t) => /^\p{Lu}/u.test(t))
+      .map((t) => t.toLowerCase()),
+  );
 }

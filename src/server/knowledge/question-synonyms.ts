@@ -10,14 +10,24 @@ import { termForms } from './knowledge-terms';
 // section, not its German translation.
 const GROUPS = [
   // Shipping and delivery.
-  'ship shipping shipment deliver delivery dispatch parcel package courier tracking arrive',
-  'versand versenden lieferung liefern lieferzeit paket zustellung sendung',
+  'ship shipping shipment deliver delivery dispatch send parcel package courier tracking arrive',
+  'versand versenden lieferung liefern lieferzeit paket zustellung sendung schicken',
+  // Fast delivery: "tomorrow" is what the page calls express or the next working day.
+  'tomorrow express overnight',
+  'morgen express expressversand eilversand',
+  // Places a shopper names in short: the page says "United Kingdom" or "Großbritannien". Not "USA" for "America":
+  // a payment page's "American Express" is no place.
+  'uk britain england kingdom',
+  'großbritannien england uk königreich',
   // Returns, exchanges and refunds.
-  'return refund exchange money',
-  'rückgabe rücksendung zurückschicken zurücksenden umtausch umtauschen erstattung erstatten retoure geld',
+  'return refund exchange swap money',
+  'rückgabe rücksendung zurückschicken zurücksenden umtausch umtauschen tauschen erstattung erstatten retoure geld',
+  // Damaged goods.
+  'damaged broken defective faulty damage',
+  'beschädigt kaputt defekt mangelhaft schaden',
   // Payment.
-  'pay payment card credit debit instalments installments',
-  'bezahlen zahlen zahlung zahlungsart zahlungsarten kreditkarte karte raten',
+  'pay payment card credit debit instalments installments financing',
+  'bezahlen zahlen zahlung zahlungsart zahlungsarten kreditkarte karte raten ratenzahlung ratenkauf finanzierung',
   // Contact.
   'contact call phone telephone email mail reach hotline',
   'kontakt anrufen telefon telefonisch erreichen',
@@ -56,4 +66,37 @@ export function synonymForms(word: string): string[] {
   for (const form of termForms(word)) for (const other of related.get(form) ?? []) out.add(other);
   for (const form of termForms(word)) out.delete(form);
   return [...out];
+}
+
+/**
+ * Phrases whose words say something else together: "send it back" is a return, "money back" a refund, "pay later"
+ * paying in instalments. Each is replaced by the word the store's page uses, before the question is ranked, so that
+ * "back" and "later" do not count as words a section must hold.
+ */
+const PHRASES: readonly [RegExp, string][] = [
+  [
+    /\b(?:send|sending|sent|bring|take|ship|mail|post)\s+(?:(?:it|them|this|that|something|things|stuff|everything|(?:an?|the|my|our|your)\s+[a-z]+)\s+)?back\b/giu,
+    'return',
+  ],
+  [/\b(?:money|cash)\s+back\b/giu, 'refund'],
+  [/\bpay\s+(?:it\s+)?later\b/giu, 'pay installments'],
+  // The thing got back stays in the question: "do I get the delivery fee back" asks about the fee's refund.
+  [/\bget\s+((?:(?:my|the|our|your|it|them)\s+)?(?:[a-z]+\s+){0,2})back\b/giu, '$1refund'],
+  [/\b(?:geld|betrag)\s+(?:\p{L}+\s+)?zurück(?!\p{L})/giu, 'erstattung'],
+  [
+    /\b(?:bekomme|bekommt|bekommen|kriege|kriegt|kriegen|erhalte|erhaltet|erhalten)\s+((?:\p{L}+\s+){0,4})zurück(?!\p{L})/giu,
+    '$1erstattung',
+  ],
+];
+
+/**
+ * The question with its shopping phrases put in the page's words.
+ *
+ * @example
+ * questionPhrases('how long do I have to send it back?'); // → 'how long do I have to return?'
+ */
+export function questionPhrases(question: string): string {
+  let out = question;
+  for (const [pattern, word] of PHRASES) out = out.replace(pattern, word);
+  return out;
 }
