@@ -147,6 +147,9 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
 
   beforeEach(() => {
     integrator.requests.length = 0;
+    // Each test starts from a plain integrator: a responder a test set must not answer the next test's calls (the
+    // order lookup a cancellation now makes first met the previous test's lock, on a client already closed).
+    integrator.respond = (req, res) => (req.pathname === '/cancel' ? cancelled(res) : answer(res));
   });
 
   /** Kills A with SIGKILL, resumes on B, and answers what the shopper saw and how long the takeover took. */
