@@ -124,6 +124,12 @@ export async function buildKnowledgeIndex(
 }
 
 /** The index's two steps: counting the sections' words (in slices), then the figures ranking needs. */
+/**
+ * A time or a small number ("7pm", "17uhr", "5"): when a question's, it says when or how many. Not an order or
+ * invoice number ("1003", "58213"): a question that names one asks about that order, which no section answers.
+ */
+const WHEN_WORD = /^\d{1,2}(?:am|pm|uhr|h)?$/;
+
 function indexBuilder(sections: readonly KnowledgeSection[]): {
   addSections(chars: number): boolean;
   finish(): KnowledgeIndex;
@@ -375,11 +381,11 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const matched = new Uint8Array(count);
         const titled = new Uint8Array(count);
         const best = new Float64Array(count);
-        /** A number or time no section holds ("5pm", "order 58213") says when or which, not what about. */
+        /** A time or small number no section holds ("5pm", "7 days") says when, not what about. */
         let unheldNumbers = 0;
         for (const word of words) {
           const touched = scoreWord(word, best, titled);
-          if (touched.length === 0 && /\d/.test(word)) unheldNumbers++;
+          if (touched.length === 0 && WHEN_WORD.test(word)) unheldNumbers++;
           for (const n of touched) {
             scores[n] += best[n];
             matched[n]++;
