@@ -59,6 +59,14 @@ describe('separatedVerbs', () => {
     expect(words('wann kommt meine bestellung an')).toEqual(['ankommt']);
   });
 
+  it('takes the verb second where the object opens the clause ("Nachnahme bieten wir nicht an")', () => {
+    const words = (text: string) => separatedVerbs(text).map((v) => v.word);
+    expect(words('Nachnahme bieten wir nicht an.')).toEqual(['anbieten']);
+    expect(words('Bietet ihr Nachnahme an?')).toEqual(['anbietet']);
+    // A verb that opens the clause stays the verb: the word after it is a pronoun, or not shaped like a verb.
+    expect(words('Schick einfach alles zurück.')).toEqual(['zurückschick']);
+  });
+
   it('finds nothing where no particle ends a clause, or no verb opens it', () => {
     expect(separatedVerbs('Kann ich Schuhe zurückgeben?')).toEqual([]);
     expect(separatedVerbs('Ich möchte mein Geld zurück')).toEqual([]);

@@ -211,6 +211,9 @@ const NOT_VERBS = new Set(
   ).split(' '),
 );
 
+/** How a German finite verb ends: "-e", "-n", "-t", "-st" ("bieten", "bietet", "bietest", "biete"). */
+const VERB_ENDING = /(?:e|n|t)$/u;
+
 const CLAUSE_BREAK = /[.!?;:,()[\]\n"“”„«»]+|\s(?:und|oder|aber|sondern|denn|weil|dass|wenn|ob)\s/i;
 
 /** A separable verb a clause split: its verb and particle as the text wrote them, and the word they make. */
@@ -240,14 +243,24 @@ export function separatedVerbs(text: string): SeparatedVerb[] {
     if (!TRAILING_PARTICLES.has(foldGerman(particle))) continue;
     // The verb comes first or second, after one part of the clause ("Wie", "Ihr Paket"); a capitalized word inside
     // a clause is a noun, not the verb.
-    const verb = words
+    const lowercase = original.every((o) => o === o.toLowerCase());
+    const candidates = words
       .slice(0, Math.min(3, words.length - 1))
-      .find(
-        (w, i) =>
-          !NOT_VERBS.has(foldGerman(w)) &&
-          /^\p{L}{2,}$/u.test(w) &&
-          (i === 0 || original[i] === w || original.every((o) => o === o.toLowerCase())),
+      .map((w, i) =>
+        !NOT_VERBS.has(foldGerman(w)) && /^\p{L}{2,}$/u.test(w) && (i === 0 || original[i] === w || lowercase)
+          ? w
+          : null,
       );
+    // A capitalized first word followed by a lowercase one shaped like a verb is the clause's object put first
+    // ("Nachnahme bieten wir nicht an"), not a verb opening it ("Holen Sie …", "Bietet ihr …", "Schick einfach …").
+    const objectFirst =
+      !lowercase &&
+      candidates[0] !== null &&
+      candidates[1] !== null &&
+      original[0] !== words[0] &&
+      original[1] === words[1] &&
+      VERB_ENDING.test(words[1]);
+    const verb = (objectFirst ? candidates.slice(1) : candidates).find((w) => w !== null);
     if (verb) out.push({ verb, particle, word: particle + verb });
   }
   return out;

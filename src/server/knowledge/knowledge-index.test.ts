@@ -276,3 +276,52 @@ describe('createKnowledgeIndex().search(): numbers', () => {
     expect(index.search('what about 7pm')).toEqual([]);
   });
 });
+
+describe('createKnowledgeIndex().search(): a question in more words than the text', () => {
+  const index = createKnowledgeIndex([
+    {
+      title: 'Versand und Lieferung',
+      text: 'Bestellungen bis 14 Uhr verschicken wir am selben Tag, spätere Bestellungen am nächsten Werktag.',
+      source: null,
+    },
+    {
+      title: 'Zahlungsarten',
+      text: 'Wir akzeptieren Visa und PayPal. Ihre Kartendaten speichern wir nicht.',
+      source: null,
+    },
+    {
+      title: 'Garantie und Reparatur',
+      text: 'Handys und Laptops haben zusätzlich die Herstellergarantie.',
+      source: null,
+    },
+    { title: 'Gutscheine', text: 'Gutscheine gelten drei Jahre.', source: null },
+  ]);
+  const first = (q: string) => index.search(q)[0]?.title;
+
+  it('finds the section that holds all of a long question’s words but one ("abends" of "spätere Bestellungen")', () => {
+    expect(first('Wann verschickt ihr Bestellungen, wenn ich abends bestelle?')).toBe(
+      'Versand und Lieferung',
+    );
+  });
+
+  it('still asks a two-word question for both words, and a near hit for its numbers ("order 1003")', () => {
+    expect(index.search('Gutscheine stornieren')).toHaveLength(1);
+    expect(index.search('Wann verschickt ihr Bestellung 1003?')).toEqual([]);
+  });
+
+  it('meets a compound by its head when its front is no word of the index: "Kreditkartendaten" is "Kartendaten"', () => {
+    expect(first('Speichert ihr meine Kreditkartendaten?')).toBe('Zahlungsarten');
+  });
+
+  it('meets the text’s compound by its head: "Garantie" finds "Herstellergarantie" in the text of another title', () => {
+    const { words, scores } = index.wordScores('Garantie');
+    expect(words).toEqual(['garantie']);
+    // The title "Garantie und Reparatur" holds it anyway; the text's compound is a second, weaker match of it.
+    const onlyText = createKnowledgeIndex([
+      { title: 'Handys', text: 'Handys haben zusätzlich die Herstellergarantie.', source: null },
+      { title: 'Laden', text: 'Unser Laden ist in Leipzig.', source: null },
+    ]);
+    expect(onlyText.wordScores('Garantie').scores[0][0]).toBeGreaterThan(0);
+    expect(scores[0][2]).toBeGreaterThan(0);
+  });
+});

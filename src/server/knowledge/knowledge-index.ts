@@ -55,6 +55,14 @@ const TYPO_WEIGHT = 0.75;
 /** ... a part of the question's compound ("versandkosten" → "kosten"), or a compound whose head it is. */
 const PART_WEIGHT = 0.85;
 const COMPOUND_WEIGHT = 0.7;
+/**
+ * ... or, less, the head of a compound whose front the index does not know: German puts a compound's meaning last, so
+ * a question's "Kreditkartendaten" is a kind of the text's "Kartendaten", and its "Garantie" what the text's
+ * "Herstellergarantie" is a kind of.
+ */
+const TAIL_WEIGHT = 0.6;
+/** Such a head is this long at least, and the front it leaves at least COMPOUND_PART_MIN: "daten" is too general. */
+const TAIL_MIN = 6;
 /** ... or a word of its store topic ("call" → "phone", question-synonyms.ts). */
 const SYNONYM_WEIGHT = 0.6;
 /**
@@ -91,6 +99,16 @@ const QUERY_WORDS_MAX = 32;
  * store's questions (demo/integrator/store-knowledge.test.ts); the result held from 0.2 to 0.35.
  */
 export const MIN_SCORE = 0.3;
+/**
+ * A section that holds all of a question's words but one, of three or more, answers it when it scores this much and
+ * the one is a word, not a number ("cancel order 1003" asks about that order): a sentence asks with words the text
+ * need not have ("Wann geht meine Bestellung raus, wenn ich abends bestelle?" of
+ * the text that says "spätere Bestellungen gehen am nächsten Werktag raus"). Two words of a two-word question still
+ * must both be found ("do you sell shoes" is not the section saying "worn shoes").
+ */
+export const NEAR_SCORE = 0.6;
+/** The fewest ranked words of a question that may leave one out (see NEAR_SCORE). */
+const NEAR_WORDS_MIN = 3;
 
 /**
  * Indexes sections once (per widget, again only when its knowledge changes) for many searches.
@@ -299,6 +317,14 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
           ? splitCompound(word, isKnown, COMPOUND_PART_MIN)
           : null;
       for (const part of parts ?? []) for (const form of termForms(part)) put(termIds.get(form), PART_WEIGHT);
+      if (isWordForm(word) && word.length <= COMPOUND_MAX) {
+        for (let at = COMPOUND_PART_MIN; word.length - at >= TAIL_MIN; at++) {
+          const tail = word.slice(at);
+          if (!indexedWords.has(tail)) continue;
+          for (const form of termForms(tail)) put(termIds.get(form), TAIL_WEIGHT);
+          break;
+        }
+      }
       // A compound of the index whose head the word is, its other part one of the index's words too.
       for (const form of forms) {
         if (form.length < COMPOUND_HEAD_MIN || !isWordForm(form)) continue;
@@ -313,8 +339,9 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
           taken++;
           const compound = reverse(list[at]);
           const modifier = compound.slice(0, compound.length - form.length);
-          if (modifier.length >= COMPOUND_PART_MIN && isCompoundModifier(modifier, isKnown))
-            put(termIds.get(compound), COMPOUND_WEIGHT);
+          if (modifier.length < COMPOUND_PART_MIN) continue;
+          if (isCompoundModifier(modifier, isKnown)) put(termIds.get(compound), COMPOUND_WEIGHT);
+          else if (form.length >= TAIL_MIN) put(termIds.get(compound), TAIL_WEIGHT);
         }
       }
       if (found.size > 0) return found;
@@ -383,12 +410,18 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const best = new Float64Array(count);
         /** A time or small number no section holds ("5pm", "7 days") says when, not what about. */
         let unheldNumbers = 0;
+        /** Words with a digit ("1003"), and per section how many it holds: a near hit must hold them all. */
+        let numbers = 0;
+        const matchedNumbers = new Uint8Array(count);
         for (const word of words) {
           const touched = scoreWord(word, best, titled);
+          const number = /\d/.test(word);
           if (touched.length === 0 && WHEN_WORD.test(word)) unheldNumbers++;
+          else if (number) numbers++;
           for (const n of touched) {
             scores[n] += best[n];
             matched[n]++;
+            if (number) matchedNumbers[n]++;
             best[n] = 0;
           }
         }
@@ -396,8 +429,17 @@ function indexBuilder(sections: readonly KnowledgeSection[]): {
         const ranked: number[] = [];
         for (let n = 0; n < count; n++) {
           // A section answers when the question names its topic (a word of its title) or it holds every word of the
-          // question; one word of a longer question somewhere in a text is chance (see MIN_SCORE).
-          if (scores[n] >= MIN_SCORE && (titled[n] || (required > 0 && matched[n] >= required)))
+          // question, or all but one of a longer one (NEAR_SCORE); one word of a longer question somewhere in a text
+          // is chance (see MIN_SCORE).
+          if (
+            scores[n] >= MIN_SCORE &&
+            (titled[n] ||
+              (required > 0 && matched[n] >= required) ||
+              (required >= NEAR_WORDS_MIN &&
+                matched[n] >= required - 1 &&
+                matchedNumbers[n] >= numbers &&
+                scores[n] >= NEAR_SCORE))
+          )
             ranked.push(n);
         }
         // Best first; a tie keeps the sections' own order (the config's, then the documents').

@@ -185,3 +185,32 @@ Abgeholt werden die Kanus am Seehaus in Plau. Zu anderen Seen bringen wir keine 
     );
   });
 });
+
+describe('passageOf: the rule with its exception', () => {
+  const RETURNS = {
+    title: 'Returns',
+    text: `Most items can be returned within 30 days of delivery for a full refund. Items must be unused and in their box. Worn shoes and washed clothing are excluded from returns.
+
+Return shipping from Germany is free.`,
+  };
+  const RUECKGABE = {
+    title: 'Rückgabe',
+    text: `Die meisten Artikel können Sie innerhalb von 30 Tagen zurückgeben. Die Ware muss unbenutzt sein. Getragene Schuhe sind von der Rückgabe ausgeschlossen.
+
+Rücksendungen aus Deutschland sind kostenlos.`,
+  };
+
+  it('gives a yes/no question about the topic the rule before the exception that matches it', () => {
+    const text = passageOf(RETURNS, 'Can I return shoes I bought last week?', 400).text;
+    expect(text).toContain('Worn shoes');
+    expect(text).toContain('within 30 days');
+    const german = passageOf(RUECKGABE, 'Kann ich Schuhe zurückgeben, die ich schon gekauft habe?', 400).text;
+    expect(german).toContain('Getragene Schuhe');
+    expect(german).toContain('innerhalb von 30 Tagen');
+  });
+
+  it('does not add the rule to an answer that is no exception, or to a question that is not yes/no', () => {
+    expect(passageOf(RETURNS, 'is return shipping from germany free?', 400).text).not.toContain('30 days');
+    expect(passageOf(RETURNS, 'which shoes are excluded from returns', 400).text).not.toContain('30 days');
+  });
+});

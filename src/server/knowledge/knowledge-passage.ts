@@ -97,6 +97,19 @@ export function passageOf(
     // What the question asks for counts like a word of it: when the best line is about the laptop but gives no
     // duration, "how long is the warranty on a laptop?" also takes the line that does.
     const coveredCues = new Set(given[best]);
+    // "Can I return shoes I bought?" answered by "Worn shoes are excluded" alone reads as a no: a yes/no question
+    // about the section's topic whose best line is an exception gets the section's rule too, its first line when
+    // that names the topic ("Most items can be returned within 30 days").
+    const opening = units.findIndex((unit) => unit.kind === 'sentence' || unit.kind === 'item');
+    if (
+      opening >= 0 &&
+      opening !== best &&
+      questionCues(question).has('negation') &&
+      lineCues(units[best].text).has('negation') &&
+      !lineCues(units[opening].text).has('negation') &&
+      scores.words.some((_, w) => scores.topic[w] && scores.byWord[w][opening] > 0)
+    )
+      take(opening);
     for (const n of order.slice(1)) {
       const answersMore =
         scores.words.some((word, w) => !covered.has(word) && scores.byWord[w][n] > 0) ||

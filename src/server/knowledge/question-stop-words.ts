@@ -37,7 +37,7 @@ const GERMAN =
 const GERMAN_CHAT =
   'hallo hey moin servus guten tag danke dankeschön vielen bitte gern gerne ja nein frage fragen mal eigentlich ' +
   'bzw ca wissen sagen möchte möchten wäre gibt gibts gäbe brauche bräuchte kurze kurz jemand irgendwie ' +
-  'lange dauert dauern viele hätte hätten lautet';
+  'lange dauert dauern viele hätte hätten lautet tun tue tut getan möglich';
 
 /** Question words that never count towards a section (lowercase, as the tokenizer gives them). */
 export const QUESTION_STOP_WORDS: ReadonlySet<string> = new Set(

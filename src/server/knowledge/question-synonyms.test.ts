@@ -34,6 +34,28 @@ describe('questionPhrases()', () => {
     expect(questionPhrases('Bekomme ich die Versandkosten zurück?')).toBe(
       'ich die Versandkosten erstattung?',
     );
+    // The money stays a word of the question: "sobald das Geld unterwegs ist" is the refund line.
+    expect(questionPhrases('Wann bekomme ich mein Geld zurück?')).toBe('Wann ich mein Geld erstattung?');
+    expect(questionPhrases('kann ich auf Rechnung kaufen')).toBe('kann ich rechnung bezahlen');
+  });
+
+  it('reads a thing that stopped working as defective, in both languages', () => {
+    expect(questionPhrases('my headphones stopped working')).toBe('my headphones defective');
+    expect(questionPhrases("the charger doesn't work")).toBe('the charger defective');
+    expect(questionPhrases('mein Handy ist kaputt gegangen')).toBe('mein Handy ist kaputt');
+    expect(questionPhrases('die Kamera funktioniert nicht mehr')).toBe('die Kamera defekt');
+  });
+
+  it('reads the store’s number or address as its contact, not the shopper’s own', () => {
+    expect(questionPhrases("what's your phone number")).toBe("what's your contact");
+    expect(questionPhrases('Welche E-Mail-Adresse hat der Kundenservice?')).toBe(
+      'Welche kontakt hat der Kundenservice?',
+    );
+    expect(questionPhrases('Wie ist eure Telefonnummer?')).toBe('Wie ist eure kontakt?');
+    expect(questionPhrases('can I change my email address')).toBe('can I change my email address');
+    expect(questionPhrases('Was passiert mit meiner E-Mail-Adresse?')).toBe(
+      'Was passiert mit meiner E-Mail-Adresse?',
+    );
   });
 });
 

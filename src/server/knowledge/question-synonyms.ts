@@ -25,12 +25,24 @@ const GROUPS = [
   // Damaged goods.
   'damaged broken defective faulty damage',
   'beschädigt kaputt defekt mangelhaft schaden',
+  // Warranty: what the law calls it and what shoppers do. A broken thing finds the text's "defect" (above).
+  'warranty guarantee repair repairs',
+  'garantie gewährleistung reparatur reparieren',
+  // Bulky goods, which every shop delivers its own way (a freight carrier, a delivery slot), by the items shoppers name.
+  'bulky furniture sofa couch mattress wardrobe bed',
+  'sperrig sperrgut möbel sofa couch matratze schrank bett',
+  // Cosmetics, which hygiene keeps from being returned once opened, by the items shoppers name.
+  'cosmetics makeup lipstick mascara skincare perfume',
+  'kosmetik makeup lippenstift mascara hautpflege parfum parfüm',
   // Payment.
   'pay payment card credit debit instalments installments financing',
   'bezahlen zahlen zahlung zahlungsart zahlungsarten kreditkarte karte raten ratenzahlung ratenkauf finanzierung',
+  // The ways to pay are of the payment topic, not of each other: "Ratenzahlung" is not "Vorkasse".
+  'payment cod prepayment',
+  'zahlungsarten zahlungsart nachnahme vorkasse überweisung lastschrift',
   // Contact.
   'contact call phone telephone email mail reach hotline',
-  'kontakt anrufen telefon telefonisch erreichen',
+  'kontakt anrufen telefon telefonisch erreichen kundenservice kundendienst hotline mail email',
   // Opening hours.
   'hours open opening closed',
   'öffnungszeiten geöffnet offen geschlossen',
@@ -79,13 +91,36 @@ const PHRASES: readonly [RegExp, string][] = [
     'return',
   ],
   [/\b(?:money|cash)\s+back\b/giu, 'refund'],
+  // A thing that stopped working is defective; "kaputt gegangen" is "kaputt".
+  [/\b(?:stopped|stops|stop|quit|quits)\s+working\b/giu, 'defective'],
+  [
+    /\b(?:doesn\W?t|does\s+not|won\W?t|isn\W?t)\s+(?:work|working|turn\s+on|charge|charging)\b/giu,
+    'defective',
+  ],
+  [/\b(?:funktioniert|funktionieren|geht|gehen)\s+(?:\p{L}+\s+){0,2}(?:nicht|nich)\s+mehr\b/giu, 'defekt'],
+  [/\bkaputt\s*(?:gegangen|gehen|geht|ging)\b/giu, 'kaputt'],
   [/\bpay\s+(?:it\s+)?later\b/giu, 'pay installments'],
   // The thing got back stays in the question: "do I get the delivery fee back" asks about the fee's refund.
   [/\bget\s+((?:(?:my|the|our|your|it|them)\s+)?(?:[a-z]+\s+){0,2})back\b/giu, '$1refund'],
-  [/\b(?:geld|betrag)\s+(?:\p{L}+\s+)?zurück(?!\p{L})/giu, 'erstattung'],
+  // "Bekomme ich mein Geld zurück?" keeps the money ("sobald das Geld unterwegs ist") and asks for the refund.
   [
     /\b(?:bekomme|bekommt|bekommen|kriege|kriegt|kriegen|erhalte|erhaltet|erhalten)\s+((?:\p{L}+\s+){0,4})zurück(?!\p{L})/giu,
     '$1erstattung',
+  ],
+  [/\b(?:geld|betrag)\s+(?:\p{L}+\s+)?zurück(?!\p{L})/giu, 'erstattung'],
+  // "Auf Rechnung kaufen" is paying by invoice, not buying.
+  [
+    /\bauf\s+rechnung\s+(?:kaufen|kaufe|bestellen|bestelle|einkaufen|zahlen|bezahlen)\b/giu,
+    'rechnung bezahlen',
+  ],
+  // The store's address or number is how to reach it; the shopper's own ("my email address") is not.
+  [
+    /(?<!\b(?:my|our)\s+)\b(?:(?:tele)?phone\s+(?:number|no)|e-?mail\s+address|number\s+to\s+call)\b/giu,
+    'contact',
+  ],
+  [
+    /(?<!\b(?:mein|meine|meiner|meinem|meinen)\s+)\b(?:telefon|e-?mail)(?:-|\s+)?(?:nummer|adresse)\b/giu,
+    'kontakt',
   ],
 ];
 
