@@ -105,7 +105,11 @@ function searchParts(p: ProductData) {
       storedWords(p.description),
     ),
     codeKeys: [...new Set(codes)],
-    kindWords: distinctWords(name, category, storedWords(typeAttributes(p))),
+    kindWords: distinctWords(
+      name,
+      storedWords(kindText(categoryPaths(p).join(' | '))),
+      storedWords(kindText(typeAttributes(p))),
+    ),
   };
 }
 
@@ -224,6 +228,26 @@ function categoryPaths(p: ProductData): string[] {
   const out: string[] = [];
   for (const text of [p.category, attribute(p, 'category')]) if (text && !out.includes(text)) out.push(text);
   return out;
+}
+
+/** A type phrase's last word that makes it things for something else: "phone accessories", "Handyzubehör". */
+const ACCESSORY_HEAD = /^(?:accessor(?:y|ies)|zubeh(?:ö|oe)r)$/iu;
+
+/**
+ * A category's or type attribute's text as kind words: each phrase whole ("kitchen appliances" is kitchen and an
+ * appliance), but an accessories phrase only as accessories: a case tagged "phone accessories" is no phone, a lamp in
+ * "selfie accessories" no selfie, though a search for their words still finds them.
+ */
+function kindText(text: string): string {
+  return text
+    .split(/\s*(?:\/|>|\||»|›|,|;)\s*/)
+    .map((phrase) => {
+      const words = phrase.split(/[\s_-]+/).filter(Boolean);
+      return words.length > 1 && ACCESSORY_HEAD.test(words[words.length - 1])
+        ? words[words.length - 1]
+        : phrase;
+    })
+    .join(' ');
 }
 
 /** Characters that separate a category path's levels or a category list's entries. */

@@ -60,6 +60,18 @@ export async function answerProductRequest(
       return true;
     }
   }
+  // "Kitchen appliances" names a type more narrowly than "kitchen" where the catalog's type words hold the phrase
+  // (a tag "kitchen appliances"); where they do not, the general word says nothing ("tennis equipment" is tennis).
+  if (c.narrowKind) {
+    const narrow = await turn.tools.searchProducts({ query: '', kind: c.narrowKind.forms, limit: 1 });
+    if (narrow.length > 0)
+      c = {
+        ...c,
+        kind: c.narrowKind,
+        // "Phone accessories": accessories, for a phone.
+        wishes: c.accessoriesFor ? [...c.wishes, c.accessoriesFor] : c.wishes,
+      };
+  }
   const words = [...new Set(c.wishes.flatMap((w) => w.forms))].join(' ');
   const strict: ProductQuery = {
     query: words,

@@ -75,6 +75,20 @@ describe('readShopperConstraints()', () => {
     expect(read('ein Handy').kind?.forms).toEqual(expect.arrayContaining(['phone', 'smartphone']));
   });
 
+  it('keeps the general word with the type as a narrower type to try ("kitchen appliances", "Küchengeräte")', () => {
+    const english = read('kitchen appliances under 40 dollars');
+    expect(english.kind?.forms).toEqual(['kitchen']);
+    expect(english.narrowKind?.forms).toContain('kitchen appliance');
+    const german = read('Küchengeräte bis 15 €');
+    expect(german.kind?.said).toBe('Küchengeräte');
+    expect(german.narrowKind?.forms).toContain('kitchen appliance');
+    // Accessories are things for the type: the accessories are the type, the phone a wish.
+    const accessories = read('Handyzubehör bis 40 Euro');
+    expect(accessories.narrowKind?.forms).toContain('accessories');
+    expect(accessories.accessoriesFor?.forms).toContain('phone');
+    expect(read('running shoes').narrowKind).toBeUndefined();
+  });
+
   it('takes a brand or category of the catalog as a filter, as whole words and in the singular', () => {
     expect(read('Samsung phone').brand).toBe('Samsung');
     expect(read('anything by calvin klein?').brand).toBe('Calvin Klein');

@@ -22,6 +22,18 @@ export interface Wish {
 export interface ShopperConstraints {
   /** The product type: the head of what the shopper names ("shoes" of "waterproof running shoes"). */
   kind?: Wish;
+  /**
+   * The type with its general word, where the shopper named one ("kitchen appliances", "Küchengeräte"): the catalog's
+   * type words may hold it ("kitchen appliances" as a tag), and then it names the type more narrowly than `kind`
+   * ("kitchen", which a spatula is too). Each form is a phrase whose words must all be found.
+   */
+  narrowKind?: Wish;
+  /**
+   * Where the general word is "accessories" ("phone accessories", "Handyzubehör"), what they are for: then
+   * `narrowKind` is the accessories and this a wish (a case tagged "phone accessories" is no phone, the catalog's kind
+   * words say: catalog/store/product-row.ts).
+   */
+  accessoriesFor?: Wish;
   /** The other wishes: attributes, colours, purposes. */
   wishes: Wish[];
   minPrice?: number;
@@ -229,11 +241,16 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   // A word for a kind of goods ("equipment", "gear", "Zubehör") names no type: the word before it does ("tennis
   // equipment", "Sportausrüstung").
   let head = namedByCategory ? undefined : run.pop();
-  if (head !== undefined && isGeneric(head)) head = run.pop();
+  let general: string | undefined;
+  if (head !== undefined && isGeneric(head)) {
+    general = head;
+    head = run.pop();
+  }
   if (head !== undefined && head.length >= 2) {
     const compound = splitCompound(head);
     if (compound && compound.modifiers.length > 0 && isGeneric(compound.head)) {
       out.kind = wish(compound.modifiers.at(-1) as string);
+      out.narrowKind = narrowWish(out.kind, compound.head, asWritten(message, head));
       for (const part of compound.modifiers.slice(0, -1)) out.wishes.push(wish(part));
     } else if (compound && compound.modifiers.length > 0) {
       for (const part of compound.modifiers) out.wishes.push(wish(part));
@@ -255,8 +272,16 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
       for (const part of [...compound.modifiers, compound.head]) out.wishes.push(wish(part));
     } else out.wishes.push(wish(word));
   }
-  // The type as the shopper wrote it ("Herrenuhr", not "herrenuhr"): the answer may name it.
-  if (out.kind) out.kind.said = asWritten(message, out.kind.said);
+  if (general && out.kind && !out.narrowKind)
+    out.narrowKind = narrowWish(out.kind, general, asWritten(message, `${out.kind.said} ${general}`));
+  if (out.narrowKind && out.kind) {
+    const generalWord = general ?? splitCompound(out.narrowKind.said)?.head ?? '';
+    if (ACCESSORIES.test(spellOutUmlauts(generalWord)))
+      out.accessoriesFor = { ...out.kind, said: asWritten(message, out.kind.said) };
+  }
+  // The type as the shopper wrote it ("Herrenuhr", not "herrenuhr"; "Küchengeräte", not "kuechen"): the answer may
+  // name it.
+  if (out.kind) out.kind.said = out.narrowKind?.said ?? asWritten(message, out.kind.said);
   // A short phrase that is no question ("running shoes", "Samsung") is a product request.
   const phrase = !QUESTION.test(message.trim()) && tokens.length <= 4;
   if (phrase && (tokens.length > 0 || out.brand || out.category)) out.asksForProducts = true;
@@ -279,6 +304,23 @@ const AND = new Set(['and', 'or', 'und', 'oder', '&']);
 function asWritten(message: string, word: string): string {
   const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return message.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'))?.[0] ?? word;
+}
+
+/** The general words for things for something else. */
+const ACCESSORIES = /^(?:accessor(?:y|ies)|zubehoer)$/u;
+
+/** The longest a narrow type's list of phrases gets (the search takes 20 kinds). */
+const NARROW_FORMS_MAX = 12;
+
+/**
+ * A type and the general word after it as phrases ("kitchen appliance", "kitchen device"), in both languages' forms:
+ * `said` as the shopper wrote it.
+ */
+function narrowWish(kind: Wish, general: string, said: string): Wish {
+  if (ACCESSORIES.test(spellOutUmlauts(general))) return { said, forms: wish(general).forms };
+  const generals = wish(general).forms;
+  const forms = kind.forms.flatMap((k) => generals.map((g) => `${k} ${g}`));
+  return { said, forms: [...new Set(forms)].slice(0, NARROW_FORMS_MAX) };
 }
 
 /** A word and its forms: itself, its singular, and its forms in the other language. */

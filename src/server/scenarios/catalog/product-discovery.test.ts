@@ -92,6 +92,16 @@ const CATALOG = [
   product('phone-a', 'Galaxy A5', '249.00', { brand: 'Samsung', category: 'smartphones' }),
   product('phone-b', 'Galaxy S9', '899.00', { brand: 'Samsung', category: 'smartphones' }),
   product('phone-c', 'iPhone 15', '999.00', { brand: 'Apple', category: 'smartphones' }),
+  // A phone case tagged as what it is for, and a kitchen whose appliances are a tag among its utensils.
+  product('case', 'Galaxy A5 Silicone Case', '19.00', {
+    category: 'mobile-accessories',
+    tags: 'phone accessories',
+  }),
+  product('blender', 'Hand Blender', '34.99', {
+    category: 'kitchen-accessories',
+    tags: 'kitchen appliances',
+  }),
+  product('spatula', 'Bamboo Spatula', '7.99', { category: 'kitchen-accessories', tags: 'kitchen tools' }),
   product('dog', 'Premium Dog Food 5kg', '34.90', { category: 'groceries' }),
   product('cat', 'Cat Food Salmon', '12.50', { category: 'groceries' }),
 ];
@@ -184,6 +194,21 @@ describe('product discovery through the local engine (issue 31)', () => {
     const apple = await ask('Apple phone under 500');
     expect(apple.text.split('\n')[0]).toMatch(/^Nothing matches/);
     expect(apple.text).toContain('**iPhone 15**: 999, above your 500');
+  });
+
+  it('takes "kitchen appliances" for the appliances where the catalog names them, not all things of the kitchen', async () => {
+    expect(names((await ask('kitchen appliances under 50 dollars')).cards)).toEqual(['Hand Blender']);
+    const none = await ask('Zeigen Sie mir bitte Küchengeräte max. 15 €', 'de');
+    expect(none.text).toMatch(/^Leider passt nichts zu allen Ihren Wünschen\./);
+    expect(names(none.cards)).toEqual(['Hand Blender']);
+  });
+
+  it('does not offer a phone case as a phone, and finds it as a phone accessory', async () => {
+    const phones = await ask('phones under 100');
+    expect(phones.text.split('\n')[0]).toMatch(/^Nothing matches/);
+    expect(names(phones.cards)).not.toContain('Galaxy A5 Silicone Case');
+    expect(names((await ask('phone accessories')).cards)).toEqual(['Galaxy A5 Silicone Case']);
+    expect(names((await ask('Handyzubehör bis 40 Euro', 'de')).cards)).toEqual(['Galaxy A5 Silicone Case']);
   });
 
   it('answers a product type the store does not carry plainly, in the message language', async () => {
