@@ -28,9 +28,12 @@ import { DISCOVERY_FILE } from './eval-discovery.mjs';
 import { generator, hash } from './eval-variants.mjs';
 
 export const SEED = 'issue-31-discovery';
-/** Queries per language, and how many of them have nothing that fits (about a fifth). */
-export const PER_LANGUAGE = 80;
-export const NOTHING_PER_LANGUAGE = 16;
+/**
+ * Queries per language, and how many of them have nothing that fits. Forty, not a fifth of the rest: the goal of that
+ * measure is 95 %, and over 16 queries one miss alone was 6 points.
+ */
+export const PER_LANGUAGE = 104;
+export const NOTHING_PER_LANGUAGE = 40;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The shopper's vocabulary. Each word: `sg` (bare singular, or the mass noun), `pl` (plural), `acc` (with an

@@ -37,7 +37,7 @@ export const quote = (text, max = 160) => {
 };
 
 /** How many misses of a row the report lists. */
-export const MEASURE_MISSES_SHOWN = 10;
+export const MEASURE_MISSES_SHOWN = Number(process.env.EVAL_MISSES_SHOWN) || 10;
 
 /** A rate (%) as the reports print it: one decimal. */
 export const pct = (rate) => rate.toFixed(1);
