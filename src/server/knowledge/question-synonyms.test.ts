@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createKnowledgeIndex, type KnowledgeSection } from './knowledge-index';
+import { termForms } from './knowledge-terms';
 import { questionPhrases, synonymForms } from './question-synonyms';
 
 // A bike shop's knowledge, written for these tests.
@@ -68,6 +69,12 @@ describe('store-topic synonyms', () => {
     expect(top('can I swap the bike for another frame size')).toBe('Changing your mind');
     expect(top('what if the frame is broken?')).toBe('Changing your mind');
     expect(top('how do I send the bike back')).toBe('Changing your mind');
+  });
+
+  it('joins a way to pay to the payment topic, not to the other ways', () => {
+    const forms = synonymForms('nachnahme');
+    expect(forms).toContain('zahlungsart');
+    for (const other of termForms('vorkasse')) expect(forms).not.toContain(other);
   });
 
   it('meets them in German: tauschen finds Umtausch, kaputt finds beschädigt', () => {

@@ -37,9 +37,13 @@ const GROUPS = [
   // Payment.
   'pay payment card credit debit instalments installments financing',
   'bezahlen zahlen zahlung zahlungsart zahlungsarten kreditkarte karte raten ratenzahlung ratenkauf finanzierung',
-  // The ways to pay are of the payment topic, not of each other: "Ratenzahlung" is not "Vorkasse".
-  'payment cod prepayment',
-  'zahlungsarten zahlungsart nachnahme vorkasse überweisung lastschrift',
+  // Each way to pay is of the payment topic, not another way: "Nachnahme" is not "Vorkasse".
+  'payment cod',
+  'payment prepayment',
+  'zahlungsarten nachnahme',
+  'zahlungsarten vorkasse',
+  'zahlungsarten überweisung',
+  'zahlungsarten lastschrift',
   // Contact.
   'contact call phone telephone email mail reach hotline',
   'kontakt anrufen telefon telefonisch erreichen kundenservice kundendienst hotline mail email',
