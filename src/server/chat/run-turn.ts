@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config/service-config';
@@ -15,11 +14,12 @@ import { confirmingTools } from '../guards/confirming-tools';
 import type { ProposalStore } from '../guards/proposal-store';
 import { handedOverText } from '../handoff/handed-over-text';
 import type { ModeState } from '../handoff/handoff-store';
-import { storableJson } from '../platform/database/storable';
 import type { VerifiedUser } from '../platform/identity-token';
 import type { Logger } from '../platform/logger';
 import * as metrics from '../platform/metrics';
 import { type HeldLease, holdLease } from './held-lease';
+import { createReplyWriter } from './reply-writer';
+import { createResumeMatch } from './resume-match';
 
 export interface TurnDeps {
   chat: ChatStore;
@@ -116,10 +116,6 @@ const LEASE_LOST = new Error('lease_lost');
 /** The abort reason of a turn stopped by its instance's shutdown (Turn.drain). */
 const DRAINED = Object.assign(new Error('interrupted'), { code: 'interrupted' });
 
-/** Is a new event the same as one the log holds (read back from jsonb: key order differs, strings are cleaned)? */
-const sameEvent = (stored: StreamEvent, event: StreamEvent) =>
-  isDeepStrictEqual(stored, JSON.parse(storableJson(event)));
-
 const toStreamEvent = (e: ReplyEvent): StreamEvent => {
   switch (e.type) {
     case 'delta':
@@ -172,9 +168,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   // A taken-over turn's reply already holds what the first run wrote; its parts are folded from all of it.
   const shown = turn.resumed ?? [];
   const events: StreamEvent[] = [...shown];
-  /** How many of the shown events the new run has said again, in order (those are not written twice). */
-  let matched = 0;
-  let diverged = shown.length === 0;
+  /** What the new run says again of what the first one wrote is not written twice. */
+  const resume = createResumeMatch(shown);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('turn_timeout')), deps.turnTimeoutMs);
   const stopped = () => controller.abort(HANDED_OVER);
@@ -202,6 +197,14 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       if ((error as { code?: unknown } | null)?.code === 'lease_lost') controller.abort(LEASE_LOST);
       throw error;
     });
+  /** The reply's events, deltas coalesced (reply-writer.ts); each stored one wakes the readers. */
+  const writer = createReplyWriter({
+    append,
+    written(event) {
+      events.push(event);
+      hub.notify(conversationId);
+    },
+  });
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
   const drained = () => controller.abort(DRAINED);
@@ -218,27 +221,11 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       }
       event = { type: 'part', part };
     }
-    const streamEvent = toStreamEvent(event);
-    if (!diverged) {
-      // A taken-over turn: what the first run wrote, said again in the same order, is on the shopper's screen already.
-      if (matched < shown.length && sameEvent(shown[matched], streamEvent)) {
-        matched++;
-        return;
-      }
-      diverged = true;
-      // This run says something else from here (a remote model rarely answers twice alike): a paragraph break, so its
-      // words never run on from a cut-off one.
-      if (matched < shown.length) {
-        const gap: StreamEvent = { type: 'message.delta', text: '\n\n' };
-        events.push(gap);
-        await append(gap);
-      }
-    }
-    events.push(streamEvent);
-    await append(streamEvent);
-    hub.notify(conversationId);
+    // A taken-over turn: what the first run wrote, said again in the same order, is on the shopper's screen already.
+    for (const fresh of resume.take(toStreamEvent(event))) await writer.write(fresh);
   };
   const finish = async () => {
+    await writer.flush();
     // The fence once more right before the end: a turn whose lease was claimed never writes `message.done` too.
     if (lease && !(await lease.check())) {
       controller.abort(LEASE_LOST);
@@ -258,10 +245,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       state,
       replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale),
     );
+    await writer.flush();
     const text = events.some((e) => e.type === 'message.delta') ? `\n\n${said}` : said;
-    const delta: StreamEvent = { type: 'message.delta', text };
-    events.push(delta);
-    await append(delta);
+    await writer.write({ type: 'message.delta', text });
     await finish();
     outcome = 'handed_over';
   };
@@ -349,7 +335,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
           deps.handoff?.requestHuman &&
             (async () => {
               // The mode event goes into this reply's stream (before its `message.done`), so the widget learns of
-              // the handoff while it reads the answer.
+              // the handoff while it reads the answer; after what the engine said before asking.
+              await writer.flush();
               const outcome = await deps.handoff!.requestHuman!({
                 widgetId: turn.widgetId,
                 conversationId,
@@ -374,6 +361,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     outcome = 'done';
   } catch (error) {
     if (controller.signal.reason === DRAINED && lease && !lease.lost.aborted) {
+      // Text not yet written was never shown: the instance that takes the turn over says it.
+      writer.discard();
       // The instance shuts down: another instance takes the turn over from what it wrote (the reply goes on there).
       logger.warn('turn handed back on shutdown: another instance takes it over', {
         conversationId,
@@ -385,6 +374,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     }
     if (controller.signal.reason === LEASE_LOST) {
       // Another instance holds the turn now and ends the reply; this one stops where it is.
+      writer.discard();
       logger.warn('turn lease lost: another instance runs the turn', {
         conversationId,
         reply: turn.reply.id,
@@ -405,6 +395,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     }
     // A failure is written only under the lease too: a turn another instance claimed meanwhile is its to end.
     if (lease && !(await lease.check())) {
+      writer.discard();
       logger.warn('turn failed after its lease was lost', {
         conversationId,
         reply: turn.reply.id,
@@ -413,6 +404,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       outcome = 'lease_lost';
       return;
     }
+    // What the engine said before it failed is shown above the error, as it would have been without coalescing.
+    await writer.flush().catch(() => writer.discard());
     const code = controller.signal.reason === DRAINED ? DRAINED.code : errorCode(error);
     const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
@@ -424,6 +417,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       })
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
+    writer.discard();
     clearTimeout(timer);
     lease?.lost.removeEventListener('abort', leaseLost);
     // Only this instance's own lease goes (or lapses): one another instance claimed stays with it.
