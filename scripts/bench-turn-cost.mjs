@@ -287,10 +287,10 @@ function turn(base, conversation, text) {
 }
 
 /**
- * Opens a conversation's event stream as an open chat does (`follow=1`); `onEvent(type)` per event. Resolves once the
- * headers are in, with a function that closes it.
+ * Opens a conversation's event stream as an open chat does (`follow=1`); `onEvent(type)` per event, `onEnd()` when the
+ * service ends it. Resolves once the headers are in, with a function that closes it.
  */
-function listen(base, conversation, onEvent, agent) {
+function listen(base, conversation, onEvent, agent, onEnd = () => {}) {
   return new Promise((ok, fail) => {
     const req = http.get(
       `${base}/v0/widget/bench/conversations/${conversation.conversationId}/events?follow=1`,
@@ -300,9 +300,16 @@ function listen(base, conversation, onEvent, agent) {
           res.resume();
           return fail(new Error(`GET …/events answered ${res.statusCode}`));
         }
+        let closing = false;
         readEvents(res, onEvent);
         res.on('error', () => {});
-        ok(() => req.destroy());
+        res.on('end', () => {
+          if (!closing) onEnd();
+        });
+        ok(() => {
+          closing = true;
+          req.destroy();
+        });
       },
     );
     req.on('error', (e) => fail(e));
@@ -625,6 +632,7 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const closers = [];
   let events = 0;
+  let ended = 0;
   try {
     const opened = performance.now();
     await pool(streams, 64, async (i) => {
@@ -635,6 +643,9 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
           events++;
         },
         agent,
+        () => {
+          ended++;
+        },
       );
     });
     const openMs = performance.now() - opened;
@@ -643,6 +654,7 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
     const idle0 = cpu();
     await sleep(idleSeconds * 1000);
     const idle1 = cpu();
+    const endedWhileIdle = ended;
     const memAfter = await service.memory();
     const perStreamKiB = (key) =>
       memBefore[key] === null
@@ -657,6 +669,8 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
       createConversationsMs: Math.round(createMs),
       openAllMs: Math.round(openMs),
       eventsWhileIdle: events,
+      /** Streams the service ended before the bench closed them (none should: a follow stream lasts 10 minutes). */
+      endedWhileIdle,
       memory: { noneOpen: memBefore, allOpen: memOpen, afterIdle: memAfter },
       rssPerStreamKiB: perStreamKiB('rss'),
       heapPerStreamKiB: perStreamKiB('heapUsed'),
@@ -829,6 +843,7 @@ function report(results, meta) {
       i.cpuPerSecondPerStreamMs = round(extra / i.streams, 4);
       say(`| …per open stream (difference ÷ streams) | ${i.cpuPerSecondPerStreamMs} ms per second |`);
       say(`| events the idle streams got (keep-alive comments are not events) | ${i.eventsWhileIdle} |`);
+      say(`| streams the service ended while idle (should be 0) | ${i.endedWhileIdle} |`);
       say(
         `| creating the conversations / opening the streams | ${i.createConversationsMs} ms / ${i.openAllMs} ms |`,
       );
