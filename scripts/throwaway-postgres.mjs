@@ -46,6 +46,8 @@ export function startCluster(name = 'bench') {
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** The cluster's data folder: its `postmaster.pid` names the process a bench reads the cluster's CPU from. */
+    dataDir: join(dir, 'data'),
     version: execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim(),
     stop: () => {
       try {
