@@ -12,6 +12,7 @@ import { previewRoutes } from './http/admin/preview-routes';
 import { settingsRoutes } from './http/admin/settings-routes';
 import { consolePageRoutes } from './http/console-page';
 import { errorResponse } from './http/error-response';
+import { headWithoutBody } from './http/head-requests';
 import { healthRoutes } from './http/health-routes';
 import { pushRoutes } from './http/push-routes';
 import { requestIdOf, requestLog } from './http/request-log';
@@ -50,6 +51,8 @@ export function createApp({
   const app = new Hono<{ Variables: RequestIdVariables }>();
 
   app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
+  // Issue 32: a HEAD's body (an event stream's above all) is cancelled, not left running.
+  app.use(headWithoutBody());
   app.use(async (c, next) => {
     await next();
     // Bounded labels: the route's pattern, never its ids.
