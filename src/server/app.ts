@@ -14,6 +14,7 @@ import { consolePageRoutes } from './http/console-page';
 import { errorResponse } from './http/error-response';
 import { headWithoutBody } from './http/head-requests';
 import { healthRoutes } from './http/health-routes';
+import { noSniff } from './http/no-sniff';
 import { refuseNulInUrl } from './http/nul-text';
 import { pushRoutes } from './http/push-routes';
 import { requestIdOf, requestLog } from './http/request-log';
@@ -54,6 +55,7 @@ export function createApp({
   app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
   // Issue 32: a HEAD's body (an event stream's above all) is cancelled, not left running.
   app.use(headWithoutBody());
+  app.use(noSniff());
   // Issue 32: a NUL in a path or a query is refused before any route (bodies: nul-text.ts in each body reader).
   app.use(refuseNulInUrl());
   app.use(async (c, next) => {
