@@ -6,6 +6,7 @@ import { PUSH_API_BASE } from '../protocol/push';
 import { TASK_API_PATH } from '../protocol/task';
 import type { ServiceConfig, WidgetSettings } from './config/service-config';
 import { deleteConversation } from './conversations/conversation-retention';
+import { createKeyAttempts } from './guards/key-attempts';
 import { handoffPromise } from './handoff/handoff-promise';
 import { adminRoutes } from './http/admin/admin-routes';
 import { previewRoutes } from './http/admin/preview-routes';
@@ -14,6 +15,7 @@ import { consolePageRoutes } from './http/console-page';
 import { errorResponse } from './http/error-response';
 import { headWithoutBody } from './http/head-requests';
 import { healthRoutes } from './http/health-routes';
+import { keyAttemptLimit } from './http/key-attempt-limit';
 import { noSniff } from './http/no-sniff';
 import { refuseNulInUrl } from './http/nul-text';
 import { pushRoutes } from './http/push-routes';
@@ -58,6 +60,14 @@ export function createApp({
   app.use(noSniff());
   // Issue 32: a NUL in a path or a query is refused before any route (bodies: nul-text.ts in each body reader).
   app.use(refuseNulInUrl());
+  // DESIGN: failed key attempts are limited per address, for every API that takes a key (a right key waits too).
+  app.use(
+    keyAttemptLimit({
+      attempts: createKeyAttempts(runtime.db),
+      trustProxy: config.trustProxy,
+      prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH, '/metrics'],
+    }),
+  );
   app.use(async (c, next) => {
     await next();
     // Bounded labels: the route's pattern, never its ids.
