@@ -61,11 +61,12 @@ export function createApp({
   // Issue 32: a NUL in a path or a query is refused before any route (bodies: nul-text.ts in each body reader).
   app.use(refuseNulInUrl());
   // DESIGN: failed key attempts are limited per address, for every API that takes a key (a right key waits too).
+  // Not `/metrics`: its scrapes must answer while the database is down, and the count is in the database.
   app.use(
     keyAttemptLimit({
       attempts: createKeyAttempts(runtime.db),
       trustProxy: config.trustProxy,
-      prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH, '/metrics'],
+      prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH],
     }),
   );
   app.use(async (c, next) => {

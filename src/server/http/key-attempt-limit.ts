@@ -7,7 +7,7 @@ export interface KeyAttemptLimitOptions {
   attempts: KeyAttempts;
   /** The config's `trustProxy`: the address counted is the one client-address.ts finds. */
   trustProxy: number;
-  /** Path prefixes whose requests need a key: the admin and agent API, the push API, the task API, the metrics. */
+  /** Path prefixes whose requests need a key: the admin and agent API, the push API, the task API. */
   prefixes: readonly string[];
 }
 
