@@ -6,13 +6,18 @@ import { PUSH_API_BASE } from '../protocol/push';
 import { TASK_API_PATH } from '../protocol/task';
 import type { ServiceConfig, WidgetSettings } from './config/service-config';
 import { deleteConversation } from './conversations/conversation-retention';
+import { createKeyAttempts } from './guards/key-attempts';
 import { handoffPromise } from './handoff/handoff-promise';
 import { adminRoutes } from './http/admin/admin-routes';
 import { previewRoutes } from './http/admin/preview-routes';
 import { settingsRoutes } from './http/admin/settings-routes';
 import { consolePageRoutes } from './http/console-page';
 import { errorResponse } from './http/error-response';
+import { headWithoutBody } from './http/head-requests';
 import { healthRoutes } from './http/health-routes';
+import { keyAttemptLimit } from './http/key-attempt-limit';
+import { noSniff } from './http/no-sniff';
+import { refuseNulInUrl } from './http/nul-text';
 import { pushRoutes } from './http/push-routes';
 import { requestIdOf, requestLog } from './http/request-log';
 import { sdkRoutes } from './http/static-sdk';
@@ -50,6 +55,20 @@ export function createApp({
   const app = new Hono<{ Variables: RequestIdVariables }>();
 
   app.use(requestId({ headerName: '', generator: requestIdOf }), requestLog(logger));
+  // Issue 32: a HEAD's body (an event stream's above all) is cancelled, not left running.
+  app.use(headWithoutBody());
+  app.use(noSniff());
+  // Issue 32: a NUL in a path or a query is refused before any route (bodies: nul-text.ts in each body reader).
+  app.use(refuseNulInUrl());
+  // DESIGN: failed key attempts are limited per address, for every API that takes a key (a right key waits too).
+  // Not `/metrics`: its scrapes must answer while the database is down, and the count is in the database.
+  app.use(
+    keyAttemptLimit({
+      attempts: createKeyAttempts(runtime.db),
+      trustProxy: config.trustProxy,
+      prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH],
+    }),
+  );
   app.use(async (c, next) => {
     await next();
     // Bounded labels: the route's pattern, never its ids.

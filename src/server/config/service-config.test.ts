@@ -195,11 +195,21 @@ describe('parseConfig()', () => {
     const c = {
       ...base(),
       widgets: [
-        { id: 'a', allowedOrigins: ['*'], productDataApiKeys: ['k-1', 'k-shared'] },
-        { id: 'b', allowedOrigins: ['*'], productDataApiKeys: ['k-shared'] },
+        { id: 'a', allowedOrigins: ['*'], productDataApiKeys: ['push-key-a-1', 'push-key-shared'] },
+        { id: 'b', allowedOrigins: ['*'], productDataApiKeys: ['push-key-shared'] },
       ],
     };
     expect(errorOf(c)).toMatch(/productDataApiKeys must be unique across widgets/);
+  });
+
+  it('refuses a push API key shorter than 12 characters, as the admin and agent keys (issue 32: a short key is guessed)', () => {
+    const c = base();
+    Object.assign(c.widgets[0], { productDataApiKeys: ['push-key-long-enough', 'k-123'] });
+    expect(errorOf(c)).toBe('widgets[0].productDataApiKeys[1]: must be at least 12 characters');
+    Object.assign(c.widgets[0], { productDataApiKeys: ['   padded    '] });
+    expect(errorOf(c)).toBe('widgets[0].productDataApiKeys[0]: must be at least 12 characters');
+    Object.assign(c.widgets[0], { productDataApiKeys: ['twelve-chars'] });
+    expect(parseConfig(c).ok).toBe(true);
   });
 
   it('refuses an openai engine without its models and a database that is neither embedded nor postgres', () => {

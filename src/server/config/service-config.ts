@@ -181,7 +181,11 @@ const BusinessHoursSchema = v.strictObject({
 const WidgetFields = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "-" or "_"')),
   allowedOrigins: v.array(origin),
-  productDataApiKeys: v.optional(v.array(nonEmpty), []),
+  // As long as the admin and agent keys at least (issue 32): failed attempts are limited per address, not per key.
+  productDataApiKeys: v.optional(
+    v.array(v.pipe(v.string(), v.trim(), v.minLength(12, 'must be at least 12 characters'))),
+    [],
+  ),
   feeds: v.optional(v.array(FeedSchema), []),
   actions: v.optional(v.array(ActionSchema), []),
   // Issue #7: `{ kind: 'order-cancellation', url, version }`, the version one of src/schemas/vYYYYMMDD.ts.

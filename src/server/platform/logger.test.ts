@@ -51,6 +51,39 @@ describe('createLogger()', () => {
     expect(JSON.parse(lines[0])).toMatchObject({ token: '[redacted]', conversationId: 'kept' });
   });
 
+  it('redacts every credential header whatever its name or case: the push API-Key, X-Api-Key, an agent or admin key header', () => {
+    const { lines, logger } = recording('debug');
+    logger.debug('request received', {
+      headers: {
+        'api-key': 'tok-1',
+        'API-Key': 'tok-2',
+        'X-API-KEY': 'tok-3',
+        'x-agent-key': 'tok-4',
+        'x-admin-key': 'tok-5',
+        'x-task-api-key': 'tok-6',
+        'x-auth-token': 'tok-7',
+        'proxy-authorization': 'tok-8',
+        'x-service-signature': 'tok-9',
+        'x-csrf-token': 'tok-10',
+        accept: 'text/event-stream',
+        'x-request-id': 'kept-id',
+      },
+      previewToken: 'tok-11',
+      metricsSecret: 'tok-12',
+      tokens: 42,
+    });
+    expect(lines[0]).not.toMatch(/tok-\d/);
+    const line = JSON.parse(lines[0]);
+    expect(line.headers).toMatchObject({
+      'api-key': '[redacted]',
+      'API-Key': '[redacted]',
+      accept: 'text/event-stream',
+      'x-request-id': 'kept-id',
+    });
+    // A count is not a credential: only names that end in a credential word are redacted.
+    expect(line.tokens).toBe(42);
+  });
+
   it('redacts JWTs, preview tokens, task keys, bearer values and URL passwords inside strings', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBhcnQ';
     const { lines, logger } = recording();
@@ -75,6 +108,23 @@ describe('createLogger()', () => {
     await later;
     const byMsg = Object.fromEntries(lines.map((l) => JSON.parse(l)).map((l) => [l.msg, l.reqId]));
     expect(byMsg).toEqual({ inside: 'req-1', 'started inside': 'req-1', outside: undefined });
+  });
+
+  it('carries only the request id into a line, never the fields an earlier line of the same request logged', () => {
+    const { lines, logger } = recording('debug');
+    withRequestId('req-2', () => {
+      logger.debug('request received', { headers: { accept: 'text/html' }, first: 1 });
+      logger.info('request', { status: 200 });
+      logger.info('third');
+    });
+    logger.info('outside');
+    const [first, second, third, outside] = lines.map((l) => JSON.parse(l));
+    expect(first).toMatchObject({ reqId: 'req-2', first: 1 });
+    expect(second).toMatchObject({ reqId: 'req-2', status: 200 });
+    expect(second).not.toHaveProperty('headers');
+    expect(second).not.toHaveProperty('first');
+    expect(third).not.toHaveProperty('status');
+    expect(Object.keys(third).sort()).toEqual([...Object.keys(outside), 'reqId'].sort());
   });
 });
 

@@ -15,8 +15,8 @@ export type PushKeyOwner = (apiKey: string | undefined) => string | undefined;
  * give a key away. The key alone decides: the route knows the widget before it reads a byte of the body.
  *
  * @example
- * const ownerOf = pushKeyOwner([{ id: 'shop', productDataApiKeys: ['k-123'] }]);
- * ownerOf('k-123'); // 'shop'
+ * const ownerOf = pushKeyOwner([{ id: 'shop', productDataApiKeys: ['push-key-123456'] }]);
+ * ownerOf('push-key-123456'); // 'shop'
  * ownerOf('k-other'); // undefined
  */
 export function pushKeyOwner(

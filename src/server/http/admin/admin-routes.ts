@@ -9,6 +9,7 @@ import type { ActionDefinition, WidgetSettings } from '../../config/service-conf
 import type { AgentKey } from '../../handoff/agent-keys';
 import { newRequestId } from '../../platform/outbound-signature';
 import { errorResponse } from '../error-response';
+import { nulInBody, nulPathOfJson } from '../nul-text';
 import { firstIssue } from '../widget/chat-requests';
 import { type AdminVariables, adminAuth, requireAdmin } from './admin-auth';
 import { type AgentApiDeps, agentApiRoutes } from './agent-api';
@@ -105,6 +106,8 @@ export function adminRoutes({
         return errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.');
       }
     }
+    const nulAt = nulPathOfJson(text, raw);
+    if (nulAt !== undefined) return errorResponse(c, 400, 'invalid_request', nulInBody(nulAt));
     const body = v.safeParse(TestActionSchema, raw);
     if (!body.success) return errorResponse(c, 400, 'invalid_request', firstIssue(body.issues));
     // `draft: true` (issue 22): the action as the caller's draft has it, saved or not yet.

@@ -4,6 +4,7 @@ import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX, PROACTIVE_TEXT_MAX } from '../
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../../protocol/settings';
 import { IDENTITY_TOKEN_MAX } from '../../platform/identity-token';
 import { errorResponse } from '../error-response';
+import { nulInBody, nulPathOfJson } from '../nul-text';
 import { PageContextSchema } from './page-context-schema';
 
 // Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
@@ -173,6 +174,9 @@ export async function readJsonBody<S extends v.GenericSchema>(
   } catch {
     return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
   }
+  const nulAt = nulPathOfJson(text, raw);
+  if (nulAt !== undefined)
+    return { ok: false, response: errorResponse(c, 400, 'invalid_request', nulInBody(nulAt)) };
   return parse(schema, raw, c);
 }
 

@@ -42,9 +42,11 @@ describe('attack: an encoded ../ under /sdk/', () => {
   ];
 
   for (const path of attempts) {
-    it(`answers 404 and never the file for ${path}`, async () => {
+    // A NUL (`%00`) in any URL is refused before the routes since issue 32: 400, never the file either.
+    const refused = path.includes('%00') ? 400 : 404;
+    it(`answers ${refused} and never the file for ${path}`, async () => {
       const res = await rawGet(service.url, path);
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(refused);
       expect(res.body.toString()).not.toContain('the service itself');
       expect(res.body.toString()).not.toContain(SERVER_BUNDLE);
     });

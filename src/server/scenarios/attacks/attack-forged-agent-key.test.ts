@@ -49,6 +49,12 @@ describe.each(serviceBackends)('attack: a forged agent key, on $name', (backend:
         await intruder.release(chat.id),
       ];
       for (const answer of answers) {
+        // Issue 32: an address has 30 failed key attempts a minute, then 429 until the minute is over (this test makes
+        // 63 from one address): refused either way.
+        if (answer.status === 429) {
+          expect(answer.error).toBe('rate_limited');
+          continue;
+        }
         expect(answer.status).toBe(401);
         expect(answer.error).toBe('unauthorized');
         expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
