@@ -29,7 +29,8 @@ export function keyAttemptLimit({
   return async (c, next) => {
     if (!needsKey(c.req.path)) return next();
     const address = clientAddress(c, trustProxy);
-    const wait = await attempts.waitOf(address);
+    // Fails open: with the database down the routes answer as they would without the limit (and need it too).
+    const wait = await attempts.waitOf(address).catch(() => 0);
     if (wait > 0) {
       c.header('retry-after', String(wait));
       return errorResponse(
@@ -40,6 +41,6 @@ export function keyAttemptLimit({
       );
     }
     await next();
-    if (c.res.status === 401) await attempts.failed(address);
+    if (c.res.status === 401) await attempts.failed(address).catch(() => {});
   };
 }
