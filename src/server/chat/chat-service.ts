@@ -9,6 +9,8 @@ export interface SendOutcome {
   conversation: Conversation;
   userMessage: StoredMessage;
   reply: StoredMessage;
+  /** A reply opened now: its events all come after this seq (its stream starts there). */
+  replyAfterSeq?: number;
 }
 
 /**
@@ -193,7 +195,12 @@ export function createChatService(
           runTurn(deps, { ...turn, stop, drain: handBack.signal }),
         );
       }
-      return { conversation, userMessage: added.message, reply: started.message };
+      return {
+        conversation,
+        userMessage: added.message,
+        reply: started.message,
+        ...(started.afterSeq !== undefined && { replyAfterSeq: started.afterSeq }),
+      };
     },
     async answer(widgetId, conversationId, confirmId, answer) {
       const { chat, proposals } = deps;
@@ -240,7 +247,12 @@ export function createChatService(
           runTurn(deps, { ...turn, stop, drain: handBack.signal }),
         );
       }
-      return { conversation, userMessage: added.message, reply: started.message };
+      return {
+        conversation,
+        userMessage: added.message,
+        reply: started.message,
+        ...(started.afterSeq !== undefined && { replyAfterSeq: started.afterSeq }),
+      };
     },
     async takeOver(claim) {
       const { chat } = deps;

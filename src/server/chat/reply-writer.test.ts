@@ -18,6 +18,7 @@ function writerOver(options: { flushMs?: number; appendMs?: number; failAt?: num
       if (options.failAt !== undefined && log.length === options.failAt)
         throw Object.assign(new Error('lease'), { code: 'lease_lost' });
       log.push(event);
+      return log.length;
     },
     written: () => wakes++,
   });

@@ -23,10 +23,10 @@ export interface ReplyWriter {
 }
 
 export interface ReplyWriterOptions {
-  /** Stores one event; rejects when it cannot (the turn's lease is lost, the database is down). */
-  append(event: StreamEvent): Promise<unknown>;
-  /** Called after each write: wakes the reply's readers. */
-  written(event: StreamEvent): void;
+  /** Stores one event, resolving to its seq; rejects when it cannot (the turn's lease is lost, the database is down). */
+  append(event: StreamEvent): Promise<number>;
+  /** Called after each write, with the event's seq: wakes the reply's readers. */
+  written(event: StreamEvent, seq: number): void;
   flushMs?: number;
 }
 
@@ -53,8 +53,8 @@ export function createReplyWriter(options: ReplyWriterOptions): ReplyWriter {
   const store = (event: StreamEvent): Promise<void> => {
     queue = queue.then(async () => {
       if (discarded) return;
-      await options.append(event);
-      options.written(event);
+      const seq = await options.append(event);
+      options.written(event, seq);
     });
     return queue;
   };

@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config/service-config';
-import type { ChatStore, Conversation, StoredMessage } from '../conversations/chat-store';
+import type { ChatStore, Conversation, StoredEvent, StoredMessage } from '../conversations/chat-store';
 import type { EventHub } from '../conversations/event-hub';
 import { foldReplyParts } from '../conversations/reply-parts';
 import type { CallJournal } from '../conversations/turn-calls';
@@ -14,6 +14,7 @@ import { confirmingTools } from '../guards/confirming-tools';
 import type { ProposalStore } from '../guards/proposal-store';
 import { handedOverText } from '../handoff/handed-over-text';
 import type { ModeState } from '../handoff/handoff-store';
+import { storableJson } from '../platform/database/storable';
 import type { VerifiedUser } from '../platform/identity-token';
 import type { Logger } from '../platform/logger';
 import * as metrics from '../platform/metrics';
@@ -200,9 +201,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   /** The reply's events, deltas coalesced (reply-writer.ts); each stored one wakes the readers. */
   const writer = createReplyWriter({
     append,
-    written(event) {
+    written(event, seq) {
       events.push(event);
-      hub.notify(conversationId);
+      hub.notify(conversationId, [handedOver(seq, turn.reply.id, event)]);
     },
   });
   if (turn.stop?.aborted) stopped();
@@ -231,10 +232,10 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       controller.abort(LEASE_LOST);
       throw LEASE_LOST;
     }
-    return chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', {
-      type: 'message.done',
-      messageId: turn.reply.id,
-    });
+    const done: StreamEvent = { type: 'message.done', messageId: turn.reply.id };
+    const finished = await chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', done);
+    if (finished.seq !== null) hub.notify(conversationId, [handedOver(finished.seq, turn.reply.id, done)]);
+    return finished;
   };
   /**
    * The conversation left the assistant (asked for a person, or taken) before or during this turn: the reply ends as a
@@ -431,6 +432,17 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     metrics.turnSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   }
 }
+
+/**
+ * A stored event as a reader on this instance gets it from the hub (event-hub.ts `recent`): as the log gives it back,
+ * strings cleaned the way they were stored.
+ */
+const handedOver = (seq: number, messageId: string, event: StreamEvent): StoredEvent => ({
+  seq,
+  messageId,
+  event: JSON.parse(storableJson(event)) as StreamEvent,
+  createdAt: new Date().toISOString(),
+});
 
 /** The engine's tools with `requestHuman` when the service has someone to hand to. */
 const withRequestHuman = (tools: EngineTools, requestHuman: (() => Promise<HandoffOutcome>) | undefined) =>

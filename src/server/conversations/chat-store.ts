@@ -153,7 +153,12 @@ export interface ChatStore {
   startAssistantMessage(
     conversationId: string,
     replyTo: string,
-  ): Promise<{ message: StoredMessage; created: boolean }>;
+  ): Promise<{
+    message: StoredMessage;
+    created: boolean;
+    /** A new reply's events all come after this seq: its stream need not read what is before (issue 32). */
+    afterSeq?: number;
+  }>;
   /** The reply to a user message, if one was started. */
   findReplyTo(conversationId: string, userMessageId: string): Promise<StoredMessage | null>;
   /** The conversation's replies stored before `replyId` that are still being written, on whichever instance. */
@@ -427,10 +432,16 @@ export function createChatStore(db: Db): ChatStore {
          ), touched AS (
            UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
          )
-         SELECT ${MESSAGE_COLUMNS} FROM inserted`,
+         SELECT ${MESSAGE_COLUMNS}, (SELECT next_seq - 1 FROM conversations WHERE id = $1) AS after_seq
+         FROM inserted`,
         [conversationId, replyTo],
       );
-      if (inserted) return { message: toMessage(inserted), created: true };
+      if (inserted)
+        return {
+          message: toMessage(inserted),
+          created: true,
+          afterSeq: Number((inserted as MessageRow & { after_seq: number | string }).after_seq),
+        };
       const existing = await findReplyTo(conversationId, replyTo);
       if (!existing)
         throw new Error(`storage: ${replyTo} is not a user message of conversation ${conversationId}`);

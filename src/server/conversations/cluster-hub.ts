@@ -10,11 +10,12 @@ export function clusterHub(hub: EventHub, bus: NotifyBus): EventHub {
   bus.subscribe('conversation', (id) => hub.notify(id));
   bus.onListen(() => hub.wakeAll());
   return {
-    notify(conversationId) {
-      hub.notify(conversationId);
+    notify(conversationId, events) {
+      hub.notify(conversationId, events);
       void bus.publish('conversation', conversationId);
     },
     mark: () => hub.mark(),
+    recent: (conversationId, afterSeq) => hub.recent(conversationId, afterSeq),
     wait: (conversationId, timeoutMs, signal, since) => hub.wait(conversationId, timeoutMs, signal, since),
     wakeAll: () => hub.wakeAll(),
     get waiting() {

@@ -38,3 +38,47 @@ describe('event hub', () => {
     expect(hub.waiting).toBe(0);
   });
 });
+
+describe('event hub: events handed over in process', () => {
+  const stored = (seq: number, text = `e${seq}`) => ({
+    seq,
+    messageId: 'm',
+    event: { type: 'message.delta' as const, text },
+    createdAt: new Date(0).toISOString(),
+  });
+
+  it('hands a reader the events announced after its seq, without a read', () => {
+    const hub = createEventHub();
+    hub.notify('a', [stored(5)]);
+    hub.notify('a', [stored(6), stored(7)]);
+    expect(hub.recent('a', 4)?.map((e) => e.seq)).toEqual([5, 6, 7]);
+    expect(hub.recent('a', 6)?.map((e) => e.seq)).toEqual([7]);
+  });
+
+  it('hands nothing when it does not hold the next event: the reader reads the log', () => {
+    const hub = createEventHub();
+    hub.notify('a', [stored(5)]);
+    // Caught up: nothing handed, the log may hold what was not announced.
+    expect(hub.recent('a', 5)).toBeNull();
+    // Behind the first held event.
+    expect(hub.recent('a', 3)).toBeNull();
+    // An event announced out of order leaves a gap: only the events after it are handed.
+    hub.notify('a', [stored(7)]);
+    expect(hub.recent('a', 5)).toBeNull();
+    expect(hub.recent('a', 6)?.map((e) => e.seq)).toEqual([7]);
+  });
+
+  it('forgets what it held when something is stored without its content (a message, another instance)', () => {
+    const hub = createEventHub();
+    hub.notify('a', [stored(5)]);
+    hub.notify('a');
+    expect(hub.recent('a', 4)).toBeNull();
+  });
+
+  it('holds a bounded number of events per conversation', () => {
+    const hub = createEventHub();
+    for (let seq = 1; seq <= 100; seq++) hub.notify('a', [stored(seq)]);
+    expect(hub.recent('a', 0)).toBeNull();
+    expect((hub.recent('a', 90) ?? []).length).toBe(10);
+  });
+});

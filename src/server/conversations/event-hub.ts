@@ -1,3 +1,5 @@
+import type { StoredEvent } from './chat-store';
+
 /**
  * Wakes the readers of a conversation's event log when something was appended. Only a nudge: readers always read the
  * log itself (the database), so a missed wake-up loses nothing but time; with several service instances on one
@@ -8,7 +10,18 @@
  * nothing" and "wait" would leave the reader asleep until its poll timer.
  */
 export interface EventHub {
-  notify(conversationId: string): void;
+  /**
+   * Wakes the conversation's readers. With `events`, the events just stored (in seq order), which readers on this
+   * instance then take without reading them back (`recent`); without, something unknown was stored (a message, a mode
+   * change, an append on another instance), and readers read the log.
+   */
+  notify(conversationId: string, events?: readonly StoredEvent[]): void;
+  /**
+   * The events after `afterSeq` that this instance stored and announced, when they follow it without a gap: a reader
+   * writes them out instead of reading the log. Null when the hub does not hold the next one (read the log then).
+   * An empty list never: a reader with nothing handed over reads the log, which may hold what was not announced.
+   */
+  recent(conversationId: string, afterSeq: number): StoredEvent[] | null;
   /** A point in the hub's history, to take just before reading the log. */
   mark(): number;
   /** Resolves on a notify for this conversation after `since`, after `timeoutMs`, or when `signal` aborts. */
@@ -21,14 +34,41 @@ export interface EventHub {
 
 /** Conversations whose last notify is remembered; far more than can be read concurrently. */
 const REMEMBERED = 10_000;
+/**
+ * Handed-over events kept: per conversation the last few (a reply's coalesced flushes, reply-writer.ts), for the most
+ * recently written conversations: about 16 × 2 KiB × 1,000 at most.
+ */
+const RECENT_PER_CONVERSATION = 16;
+const RECENT_CONVERSATIONS = 1_000;
 
 export function createEventHub(): EventHub {
   const waiters = new Map<string, Set<() => void>>();
   const lastNotified = new Map<string, number>();
   let epoch = 0;
   let waiting = 0;
+  /** Per conversation, the last events announced with their content, contiguous in seq; oldest conversation first. */
+  const recentEvents = new Map<string, StoredEvent[]>();
+  const remember = (conversationId: string, events: readonly StoredEvent[] | undefined) => {
+    const held = recentEvents.get(conversationId);
+    recentEvents.delete(conversationId);
+    // Something was stored that the hub was not given: what it holds may no longer reach the log's end.
+    if (!events || events.length === 0) return;
+    let list = held ?? [];
+    for (const event of events) {
+      const last = list.at(-1);
+      if (last && event.seq <= last.seq) continue;
+      // A gap (an event announced without content, or out of order): start again from this one.
+      if (last && event.seq !== last.seq + 1) list = [];
+      list.push(event);
+    }
+    if (list.length > RECENT_PER_CONVERSATION) list = list.slice(-RECENT_PER_CONVERSATION);
+    recentEvents.set(conversationId, list);
+    if (recentEvents.size > RECENT_CONVERSATIONS)
+      recentEvents.delete(recentEvents.keys().next().value as string);
+  };
   return {
-    notify(conversationId) {
+    notify(conversationId, events) {
+      remember(conversationId, events);
       epoch++;
       // Re-inserted so the map's order is least-recently-notified first, the ones to forget.
       lastNotified.delete(conversationId);
@@ -40,6 +80,12 @@ export function createEventHub(): EventHub {
       for (const wake of set) wake();
     },
     mark: () => epoch,
+    recent(conversationId, afterSeq) {
+      const list = recentEvents.get(conversationId);
+      if (!list || list.length === 0 || list[0].seq > afterSeq + 1) return null;
+      const after = list.filter((e) => e.seq > afterSeq);
+      return after.length > 0 ? after : null;
+    },
     wakeAll() {
       const all = [...waiters.values()];
       waiters.clear();

@@ -83,7 +83,11 @@ export function streamFromLog(
         return;
       }
       const mark = hub.mark();
-      const batch = await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
+      // What this instance just stored comes from the hub; anything else (another instance's, a message) from the log.
+      const handed = hub.recent(conversationId, last);
+      const batch = handed
+        ? handed.filter((e) => !messageId || e.messageId === messageId)
+        : await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
       for (const { seq, event } of batch) {
         await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
         lastWrite = Date.now();
@@ -91,7 +95,10 @@ export function streamFromLog(
         sawTerminal = messageId ? isTerminal(event) : mayEnd(event);
         if (sawTerminal && messageId) return;
       }
-      if (batch.length === PAGE) continue;
+      // Every handed-over event up to the last is seen, another message's too. Then the stream waits: an event
+      // announced after the mark ends the wait at once.
+      if (handed) last = Math.max(last, (handed.at(-1) as { seq: number }).seq);
+      if (!handed && batch.length === PAGE) continue;
       if (!messageId && (sawTerminal || batch.length === 0) && !(await options.isStreaming?.())) {
         // Caught up and nothing is being written: a resume has nothing more to wait for. One more read closes the
         // window between the last read and the check.

@@ -203,7 +203,8 @@ export function widgetChatRoutes({
     return streamFromLog(c, chat, hub, {
       conversationId: sent.conversation.id,
       messageId: sent.reply.id,
-      afterSeq,
+      // A reply opened now has nothing before this: its stream starts there, and takes its events from the hub.
+      afterSeq: Math.max(afterSeq, sent.replyAfterSeq ?? 0),
       drain,
     });
   });
@@ -242,7 +243,7 @@ export function widgetChatRoutes({
     return streamFromLog(c, chat, hub, {
       conversationId: answered.conversation.id,
       messageId: answered.reply.id,
-      afterSeq,
+      afterSeq: Math.max(afterSeq, answered.replyAfterSeq ?? 0),
       drain,
     });
   });

@@ -1,0 +1,89 @@
+// @vitest-environment node
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../../protocol/chat';
+import { type ChatStore, createChatStore, type StoredEvent } from '../../conversations/chat-store';
+import { createEventHub } from '../../conversations/event-hub';
+import type { Db } from '../../platform/database/db';
+import { migrate } from '../../platform/database/migrate';
+import { readSse } from '../../testing/sse-reader';
+import { backends, OPEN_TIMEOUT } from '../../testing/test-backends';
+import { streamFromLog } from './sse-from-log';
+
+// Issue 32 item 2: a reader on the instance that stored an event gets it from the hub, not by reading it back; what
+// the hub was not handed (a message, another instance's append) is read from the log as before.
+
+let db: Db;
+let chat: ChatStore;
+beforeAll(async () => {
+  db = (await backends[0].open()).db;
+  await migrate(db);
+  chat = createChatStore(db);
+}, OPEN_TIMEOUT);
+afterAll(() => db?.close());
+
+/** The chat store, counting the log's reads. */
+function counted(): { store: ChatStore; reads: () => number } {
+  let reads = 0;
+  const store: ChatStore = {
+    ...chat,
+    eventsAfter: (...args) => {
+      reads++;
+      return chat.eventsAfter(...args);
+    },
+  };
+  return { store, reads: () => reads };
+}
+
+async function replyInConversation() {
+  const { id } = await chat.createConversation('w-sse');
+  const sent = await chat.addUserMessage('w-sse', id, { clientMessageId: 'c', text: 'hi' });
+  const reply = await chat.startAssistantMessage(id, sent!.message.id);
+  return { conversationId: id, replyId: reply.message.id, afterSeq: reply.afterSeq ?? 0 };
+}
+
+describe('streamFromLog()', () => {
+  it('writes the events this instance announced with their content without reading the log again', async () => {
+    const hub = createEventHub();
+    const { store, reads } = counted();
+    const { conversationId, replyId, afterSeq } = await replyInConversation();
+    // The user message's event is before the reply's start.
+    expect(afterSeq).toBe(1);
+    const app = new Hono().get('/', (c) =>
+      streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId }),
+    );
+    const response = app.request('/');
+    const append = async (event: StreamEvent) => {
+      const seq = await chat.appendEvent(conversationId, replyId, event);
+      const stored: StoredEvent = { seq, messageId: replyId, event, createdAt: new Date().toISOString() };
+      hub.notify(conversationId, [stored]);
+    };
+    await new Promise((r) => setTimeout(r, 50));
+    await append({ type: 'message.delta', text: 'Hello ' });
+    await append({ type: 'message.delta', text: 'there.' });
+    await append({ type: 'message.done', messageId: replyId });
+    const events = await readSse(await response);
+    expect(events.map((e) => e.event)).toEqual(['message.delta', 'message.delta', 'message.done']);
+    expect(events.map((e) => (e.data as { text?: string }).text).join('')).toBe('Hello there.');
+    // The first read found nothing yet; the three events came from the hub.
+    expect(reads()).toBe(1);
+  });
+
+  it('reads the log for what was announced without content, and loses nothing', async () => {
+    const hub = createEventHub();
+    const { store, reads } = counted();
+    const { conversationId, replyId } = await replyInConversation();
+    const app = new Hono().get('/', (c) =>
+      streamFromLog(c, store, hub, { conversationId, afterSeq: 0, messageId: replyId }),
+    );
+    const response = app.request('/');
+    await new Promise((r) => setTimeout(r, 50));
+    await chat.appendEvent(conversationId, replyId, { type: 'message.delta', text: 'from elsewhere' });
+    hub.notify(conversationId);
+    await chat.appendEvent(conversationId, replyId, { type: 'message.done', messageId: replyId });
+    hub.notify(conversationId);
+    const events = await readSse(await response);
+    expect(events.map((e) => e.event)).toEqual(['message.delta', 'message.done']);
+    expect(reads()).toBeGreaterThan(1);
+  });
+});
