@@ -321,6 +321,26 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (change) patch(replyId, { ...change, parts });
       change = undefined;
     };
+    /**
+     * Paints the first BURST_CHARS of the waiting text, cut after a space where there is one, and keeps the rest for
+     * the next slice: one long delta (the service coalesces a fast answer) is painted in parts like many short ones.
+     */
+    const flushPart = (): void => {
+      const space = text.lastIndexOf(' ', BURST_CHARS);
+      const cut = space > BURST_CHARS / 2 ? space + 1 : BURST_CHARS;
+      if (cut >= text.length) {
+        flush();
+        return;
+      }
+      const rest = text.slice(cut);
+      text = text.slice(0, cut);
+      // The reply's end (done, failed) waits for its last part.
+      const { status, error, ...now } = change ?? {};
+      change = now;
+      flush();
+      text = rest;
+      change = { ...(status && { status }), ...(error && { error }) };
+    };
     const apply = ({ id, type, data }: SseEvent): void => {
       if (type === STREAM_RECONNECT) {
         isMoved = true;
@@ -365,10 +385,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     const sse = createSseParser();
     try {
-      for (let slice = performance.now(); !isEnded && !isMoved; ) {
-        const event = sse.next();
+      // After the end, the text still waiting is painted a part at a time too.
+      for (let slice = performance.now(); (!isEnded || text.length > BURST_CHARS) && !isMoved; ) {
+        const event = isEnded ? undefined : sse.next();
         if (event) apply(event);
-        else {
+        else if (!isEnded) {
           if (timer && isHidden() && performance.now() - flushedAt >= FLUSH_MS) flush();
           const { value, done } = await reader.read();
           if (done) break;
@@ -376,7 +397,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         }
         // A burst (a resume, a fast model) is applied in slices: input and the frames in between are never held up.
         if (performance.now() - slice > SLICE_MS || text.length > BURST_CHARS) {
-          if (text.length > BURST_CHARS) flush();
+          if (text.length > BURST_CHARS) flushPart();
           // Hidden: no input or frame to let through, and the timer would wait a second.
           if (!isHidden()) await new Promise((resume) => setTimeout(resume));
           slice = performance.now();
