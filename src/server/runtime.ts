@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { CallActionOptions } from './actions/call-action';
 import type { RefreshReport } from './catalog/ingest/feed-ingest';
 import { scheduleFeeds } from './catalog/ingest/feed-schedule';
@@ -263,6 +264,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const hub = clusterHub(createEventHub(), bus);
   let draining = false;
   const drainController = new AbortController();
+  // Every open stream and running turn listens to it: as many listeners as those, by design (Node warns past 10).
+  setMaxListeners(0, drainController.signal);
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a

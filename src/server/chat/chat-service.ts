@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
 import type { ActionDefinition } from '../config/service-config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../conversations/chat-store';
@@ -92,6 +93,8 @@ export function createChatService(
   const stops = new Map<string, Set<AbortController>>();
   /** Aborted when the shutdown grace is over: the turns still here stop (Turn.drain). */
   const handBack = new AbortController();
+  // Every running turn listens to it (Node warns past 10 listeners).
+  setMaxListeners(0, handBack.signal);
   /** The replies whose turns run or wait on this instance (a lapsed lease of one of them is not run twice here). */
   const replies = new Set<string>();
 
