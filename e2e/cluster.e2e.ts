@@ -385,6 +385,12 @@ describe.skipIf(!serverUrl)(serverUrl ? TITLE : `${TITLE} (skipped: no TEST_DATA
     }
     for (const i of instances.values())
       await until(async () => (await readyStatus(i)) === 200, `${i.name} /readyz 200 again`);
+    // Caddy sends traffic again once its own health check (every 2 s, deploy/Caddyfile) has seen an instance ready:
+    // until then it answers 503 itself, as a load balancer with no healthy upstream does.
+    await until(
+      async () => (await fetch(`${caddy.url}/readyz`).catch(() => undefined))?.status === 200,
+      'Caddy routes to a ready instance again',
+    );
 
     const c = await conversation(caddy.url);
     const seen = await readToEnd(c, await readEvents(await send(caddy.url, c), ended));
