@@ -202,7 +202,7 @@ export function createChatService(
         conversation,
         userMessage: added.message,
         reply: started.message,
-        ...(started.afterSeq !== undefined && { replyAfterSeq: started.afterSeq }),
+        replyAfterSeq: started.afterSeq,
       };
     },
     async answer(widgetId, conversationId, confirmId, answer) {
@@ -254,7 +254,7 @@ export function createChatService(
         conversation,
         userMessage: added.message,
         reply: started.message,
-        ...(started.afterSeq !== undefined && { replyAfterSeq: started.afterSeq }),
+        replyAfterSeq: started.afterSeq,
       };
     },
     async takeOver(claim) {

@@ -362,8 +362,6 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     outcome = 'done';
   } catch (error) {
     if (controller.signal.reason === DRAINED && lease && !lease.lost.aborted) {
-      // Text not yet written was never shown: the instance that takes the turn over says it.
-      writer.discard();
       // The instance shuts down: another instance takes the turn over from what it wrote (the reply goes on there).
       logger.warn('turn handed back on shutdown: another instance takes it over', {
         conversationId,
@@ -375,7 +373,6 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     }
     if (controller.signal.reason === LEASE_LOST) {
       // Another instance holds the turn now and ends the reply; this one stops where it is.
-      writer.discard();
       logger.warn('turn lease lost: another instance runs the turn', {
         conversationId,
         reply: turn.reply.id,
@@ -396,7 +393,6 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     }
     // A failure is written only under the lease too: a turn another instance claimed meanwhile is its to end.
     if (lease && !(await lease.check())) {
-      writer.discard();
       logger.warn('turn failed after its lease was lost', {
         conversationId,
         reply: turn.reply.id,
@@ -418,6 +414,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       })
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
+    // Text not yet written is dropped: after the end it was flushed; a turn handed back or whose lease was lost was
+    // never shown it (the instance that runs the turn now says it).
     writer.discard();
     clearTimeout(timer);
     lease?.lost.removeEventListener('abort', leaseLost);

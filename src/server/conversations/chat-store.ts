@@ -421,7 +421,7 @@ export function createChatStore(db: Db): ChatStore {
     },
 
     async startAssistantMessage(conversationId, replyTo) {
-      const [inserted] = await db.query<MessageRow>(
+      const [inserted] = await db.query<MessageRow & { after_seq: number }>(
         `WITH question AS (
            SELECT id, conversation_id FROM messages WHERE id = $2 AND conversation_id = $1 AND role = 'user'
          ), inserted AS (
@@ -440,7 +440,7 @@ export function createChatStore(db: Db): ChatStore {
         return {
           message: toMessage(inserted),
           created: true,
-          afterSeq: Number((inserted as MessageRow & { after_seq: number | string }).after_seq),
+          afterSeq: Number(inserted.after_seq),
         };
       const existing = await findReplyTo(conversationId, replyTo);
       if (!existing)

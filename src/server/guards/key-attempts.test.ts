@@ -39,7 +39,6 @@ describe.each(backends)('failed key attempts on $name', (backend) => {
   it('keeps one row per address and window, which the limits’ sweep deletes once the window is over: a flood from 1,000 addresses leaves nothing', async () => {
     const attempts = createKeyAttempts(db, { perWindow: 30, windowSeconds: 1 });
     for (let i = 0; i < 1000; i++) await attempts.failed(`198.51.${i >> 8}.${i & 255}`);
-    await attempts.failed('198.51.0.0');
     expect(await rows()).toBeGreaterThanOrEqual(1000);
     await sleep(1100);
     await createLimits(db).sweep();

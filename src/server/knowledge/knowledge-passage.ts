@@ -64,7 +64,8 @@ export function passageOf(
   }
 
   const scores = unitScores(section.title, units, question);
-  const given = answerCues(units, question, scores);
+  const asked = questionCues(question);
+  const given = answerCues(units, question, new Set(asked), scores);
   const gives = given.map((cues) => cues.size);
   const rank = (n: number) => (scores.value[n] + (gives[n] > 0 ? CUE_FLOOR : 0)) * (1 + CUE_BOOST * gives[n]);
   const answersOwn = (n: number) => scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0);
@@ -104,7 +105,7 @@ export function passageOf(
     if (
       opening >= 0 &&
       opening !== best &&
-      questionCues(question).has('negation') &&
+      asked.has('negation') &&
       lineCues(units[best].text).has('negation') &&
       !lineCues(units[opening].text).has('negation') &&
       scores.words.some((_, w) => scores.topic[w] && scores.byWord[w][opening] > 0)
@@ -137,9 +138,10 @@ export function passageOf(
 function answerCues(
   units: readonly SectionUnit[],
   question: string,
+  /** What the question asks for (questionCues); changed here. */
+  asked: Set<AnswerCue>,
   scores: { words: string[]; byWord: Float64Array[]; topic: boolean[] },
 ): Set<AnswerCue>[] {
-  const asked = questionCues(question);
   const own = scores.words.map((_, w) => w).filter((w) => !scores.topic[w]);
   const unnamed = own.length > 0 && own.every((w) => scores.byWord[w].every((v) => v === 0));
   // ... and asks about a place or a name ("to the USA", "a Brompton"), not "do you offer returns?", which the

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ProductData } from '../../../protocol/catalog';
+import { isAccessoryWord } from '../../core/accessory-word';
 import { parsePrice } from '../../core/price-text';
 import { distinctWords, storedWords } from '../../core/search-words';
 import {
@@ -230,9 +231,6 @@ function categoryPaths(p: ProductData): string[] {
   return out;
 }
 
-/** A type phrase's last word that makes it things for something else: "phone accessories", "Handyzubehör". */
-const ACCESSORY_HEAD = /^(?:accessor(?:y|ies)|zubeh(?:ö|oe)r)$/iu;
-
 /**
  * A category's or type attribute's text as kind words: each phrase whole ("kitchen appliances" is kitchen and an
  * appliance), but an accessories phrase only as accessories: a case tagged "phone accessories" is no phone, a lamp in
@@ -240,12 +238,12 @@ const ACCESSORY_HEAD = /^(?:accessor(?:y|ies)|zubeh(?:ö|oe)r)$/iu;
  */
 function kindText(text: string): string {
   return text
-    .split(/\s*(?:\/|>|\||»|›|,|;)\s*/)
+    .split(CATEGORY_SEPARATORS)
+    .flatMap((level) => level.split(/\s*[,;]\s*/))
     .map((phrase) => {
       const words = phrase.split(/[\s_-]+/).filter(Boolean);
-      return words.length > 1 && ACCESSORY_HEAD.test(words[words.length - 1])
-        ? words[words.length - 1]
-        : phrase;
+      const last = words[words.length - 1];
+      return words.length > 1 && isAccessoryWord(last) ? last : phrase;
     })
     .join(' ');
 }

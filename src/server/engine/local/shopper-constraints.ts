@@ -1,3 +1,4 @@
+import { isAccessoryWord } from '../../core/accessory-word';
 import type { CatalogFacets, ProductSort } from '../../core/engine';
 import { parsePrice } from '../../core/price-text';
 import { singular } from '../../core/search-words';
@@ -251,6 +252,7 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
     if (compound && compound.modifiers.length > 0 && isGeneric(compound.head)) {
       out.kind = wish(compound.modifiers.at(-1) as string);
       out.narrowKind = narrowWish(out.kind, compound.head, asWritten(message, head));
+      general ??= compound.head;
       for (const part of compound.modifiers.slice(0, -1)) out.wishes.push(wish(part));
     } else if (compound && compound.modifiers.length > 0) {
       for (const part of compound.modifiers) out.wishes.push(wish(part));
@@ -274,11 +276,8 @@ export function readShopperConstraints(message: string, facets: CatalogFacets): 
   }
   if (general && out.kind && !out.narrowKind)
     out.narrowKind = narrowWish(out.kind, general, asWritten(message, `${out.kind.said} ${general}`));
-  if (out.narrowKind && out.kind) {
-    const generalWord = general ?? splitCompound(out.narrowKind.said)?.head ?? '';
-    if (ACCESSORIES.test(spellOutUmlauts(generalWord)))
-      out.accessoriesFor = { ...out.kind, said: asWritten(message, out.kind.said) };
-  }
+  if (general && out.kind && isAccessoryWord(spellOutUmlauts(general)))
+    out.accessoriesFor = { ...out.kind, said: asWritten(message, out.kind.said) };
   // The type as the shopper wrote it ("Herrenuhr", not "herrenuhr"; "Küchengeräte", not "kuechen"): the answer may
   // name it.
   if (out.kind) out.kind.said = out.narrowKind?.said ?? asWritten(message, out.kind.said);
@@ -306,9 +305,6 @@ function asWritten(message: string, word: string): string {
   return message.match(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu'))?.[0] ?? word;
 }
 
-/** The general words for things for something else. */
-const ACCESSORIES = /^(?:accessor(?:y|ies)|zubehoer)$/u;
-
 /** The longest a narrow type's list of phrases gets (the search takes 20 kinds). */
 const NARROW_FORMS_MAX = 12;
 
@@ -317,7 +313,7 @@ const NARROW_FORMS_MAX = 12;
  * `said` as the shopper wrote it.
  */
 function narrowWish(kind: Wish, general: string, said: string): Wish {
-  if (ACCESSORIES.test(spellOutUmlauts(general))) return { said, forms: wish(general).forms };
+  if (isAccessoryWord(spellOutUmlauts(general))) return { said, forms: wish(general).forms };
   const generals = wish(general).forms;
   const forms = kind.forms.flatMap((k) => generals.map((g) => `${k} ${g}`));
   return { said, forms: [...new Set(forms)].slice(0, NARROW_FORMS_MAX) };
