@@ -37,6 +37,27 @@ export function nulPathOf(value: unknown, path = ''): string | undefined {
 export const nulPathOfJson = (text: string, parsed: unknown): string | undefined =>
   text.includes('\\u0000') ? nulPathOf(parsed) : undefined;
 
+/** A client's JSON body: its value, or why it is refused (not JSON, or a NUL at `nulAt`). */
+export type ClientJson = { ok: true; value: unknown } | { ok: false; nulAt?: string };
+
+/**
+ * Parses a request body as every JSON reader of the service does: not JSON, or JSON with a NUL (`nulAt` says where),
+ * is refused; each API answers in its own error shape.
+ *
+ * @example
+ * parseClientJson('{"text":"a\\u0000"}'); // → { ok: false, nulAt: 'text' }
+ */
+export function parseClientJson(text: string): ClientJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false };
+  }
+  const nulAt = nulPathOfJson(text, value);
+  return nulAt === undefined ? { ok: true, value } : { ok: false, nulAt };
+}
+
 /** The message of a 400 for a body whose field at `path` holds a NUL. */
 export const nulInBody = (path: string): string => `${path || 'The body'}: ${NUL_REFUSED}.`;
 

@@ -9,7 +9,7 @@ import { pushKeyOwner } from '../push/push-auth';
 import { type PushOperation, parsePushBody } from '../push/push-schema';
 import { findUrlConflicts } from '../push/push-url-check';
 import { errorResponse } from './error-response';
-import { NUL_REFUSED, nulPathOfJson } from './nul-text';
+import { NUL_REFUSED, parseClientJson } from './nul-text';
 
 /** 10,000 products of about 1 KB each, with room to spare. */
 export const PUSH_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -76,15 +76,16 @@ export function pushRoutes({
 
   const write = (operation: PushOperation, isBatch: boolean) => async (c: Context<PushEnv>) => {
     const widgetId = c.get('widgetId');
-    const text = await c.req.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return invalid(c, { errors: [{ path: '', message: 'the body must be JSON' }] });
-    }
-    const nulAt = nulPathOfJson(text, body);
-    if (nulAt !== undefined) return invalid(c, { errors: [{ path: nulAt, message: NUL_REFUSED }] });
+    const json = parseClientJson(await c.req.text());
+    if (!json.ok)
+      return invalid(c, {
+        errors: [
+          json.nulAt === undefined
+            ? { path: '', message: 'the body must be JSON' }
+            : { path: json.nulAt, message: NUL_REFUSED },
+        ],
+      });
+    const body = json.value;
     if (!isPlainObject(body)) {
       return invalid(c, { errors: [{ path: '', message: 'the body must be a JSON object' }] });
     }

@@ -18,7 +18,7 @@ import { isPlainObject } from '../tasks/schema/schema-walk';
 import type { TaskKeyCheck, TaskUser } from '../tasks/task-keys';
 import type { TaskService } from '../tasks/task-service';
 import type { TaskRecord } from '../tasks/task-store';
-import { nulInBody, nulPathOfJson } from './nul-text';
+import { nulInBody, parseClientJson } from './nul-text';
 
 // `POST /v0/api/task` and `GET /v0/api/task/result` (SPEC "Endpoints", DESIGN "Task API"). Every request: Bearer key
 // (401), then the rate limit (429 with Retry-After, counted for both endpoints), then the input (400).
@@ -130,16 +130,14 @@ export function taskRoutes({
         fail(413, 'body_too_large', `Request bodies are limited to ${TASK_BODY_MAX_BYTES} bytes.`),
     }),
     async (c) => {
-      const text = await c.req.text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return fail(400, 'invalid_request', 'The body must be JSON.');
-      }
-      const nulAt = nulPathOfJson(text, body);
-      if (nulAt !== undefined) return fail(400, 'invalid_request', nulInBody(nulAt));
-      const input = readCreateTask(body);
+      const body = parseClientJson(await c.req.text());
+      if (!body.ok)
+        return fail(
+          400,
+          'invalid_request',
+          body.nulAt === undefined ? 'The body must be JSON.' : nulInBody(body.nulAt),
+        );
+      const input = readCreateTask(body.value);
       if (!input.ok) return fail(400, input.code, input.message);
       const user = c.get('taskUser');
       const taskId = await tasks.create({ userId: user.user, widgetId: user.widgetId, ...input.value });

@@ -9,7 +9,7 @@ import type { ActionDefinition, WidgetSettings } from '../../config/service-conf
 import type { AgentKey } from '../../handoff/agent-keys';
 import { newRequestId } from '../../platform/outbound-signature';
 import { errorResponse } from '../error-response';
-import { nulInBody, nulPathOfJson } from '../nul-text';
+import { nulInBody, parseClientJson } from '../nul-text';
 import { firstIssue } from '../widget/chat-requests';
 import { type AdminVariables, adminAuth, requireAdmin } from './admin-auth';
 import { type AgentApiDeps, agentApiRoutes } from './agent-api';
@@ -97,18 +97,13 @@ export function adminRoutes({
     const widget = findWidget(c.req.param('widgetId'));
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const name = c.req.param('name');
-    let raw: unknown = {};
     const text = await c.req.text();
-    if (text.trim()) {
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        return errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.');
-      }
-    }
-    const nulAt = nulPathOfJson(text, raw);
-    if (nulAt !== undefined) return errorResponse(c, 400, 'invalid_request', nulInBody(nulAt));
-    const body = v.safeParse(TestActionSchema, raw);
+    const raw = text.trim() ? parseClientJson(text) : { ok: true as const, value: {} };
+    if (!raw.ok)
+      return raw.nulAt === undefined
+        ? errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.')
+        : errorResponse(c, 400, 'invalid_request', nulInBody(raw.nulAt));
+    const body = v.safeParse(TestActionSchema, raw.value);
     if (!body.success) return errorResponse(c, 400, 'invalid_request', firstIssue(body.issues));
     // `draft: true` (issue 22): the action as the caller's draft has it, saved or not yet.
     const actions = body.output.draft ? await draftActionsOf?.(widget.id, c.var.agent.id) : widget.actions;

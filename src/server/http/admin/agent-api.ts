@@ -12,7 +12,7 @@ import type { ChatStore, Conversation } from '../../conversations/chat-store';
 import type { EventHub } from '../../conversations/event-hub';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import { errorResponse } from '../error-response';
-import { nulInBody, nulPathOfJson } from '../nul-text';
+import { nulInBody, parseClientJson } from '../nul-text';
 import { firstIssue } from '../widget/chat-requests';
 import { streamFromLog } from '../widget/sse-from-log';
 import type { AdminVariables } from './admin-auth';
@@ -101,16 +101,12 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
     if (!widget) return unknownWidget(c);
     if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
       return errorResponse(c, 415, 'unsupported_media_type', 'Send JSON (content-type: application/json).');
-    const text = await c.req.text();
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.');
-    }
-    const nulAt = nulPathOfJson(text, raw);
-    if (nulAt !== undefined) return errorResponse(c, 400, 'invalid_request', nulInBody(nulAt));
-    const body = v.safeParse(AgentMessageSchema, raw);
+    const raw = parseClientJson(await c.req.text());
+    if (!raw.ok)
+      return raw.nulAt === undefined
+        ? errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.')
+        : errorResponse(c, 400, 'invalid_request', nulInBody(raw.nulAt));
+    const body = v.safeParse(AgentMessageSchema, raw.value);
     if (!body.success) return errorResponse(c, 400, 'invalid_request', firstIssue(body.issues));
     // Stored as written (trimmed): the shopper reads it as text, and no engine ever takes it as instructions
     // (history-messages.ts hands it to a model as the store's words, quoted with the agent's name).

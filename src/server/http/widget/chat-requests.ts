@@ -4,7 +4,7 @@ import { CLIENT_MESSAGE_ID_MAX, MESSAGE_TEXT_MAX, PROACTIVE_TEXT_MAX } from '../
 import { CUSTOM_INSTRUCTIONS_MAX } from '../../../protocol/settings';
 import { IDENTITY_TOKEN_MAX } from '../../platform/identity-token';
 import { errorResponse } from '../error-response';
-import { nulInBody, nulPathOfJson } from '../nul-text';
+import { nulInBody, parseClientJson } from '../nul-text';
 import { PageContextSchema } from './page-context-schema';
 
 // Validation of what the widget sends (DESIGN: protocol v0), at the edge, with one schema library.
@@ -168,16 +168,16 @@ export async function readJsonBody<S extends v.GenericSchema>(
       ),
     };
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, response: errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.') };
-  }
-  const nulAt = nulPathOfJson(text, raw);
-  if (nulAt !== undefined)
-    return { ok: false, response: errorResponse(c, 400, 'invalid_request', nulInBody(nulAt)) };
-  return parse(schema, raw, c);
+  const raw = parseClientJson(text);
+  if (!raw.ok)
+    return {
+      ok: false,
+      response:
+        raw.nulAt === undefined
+          ? errorResponse(c, 400, 'invalid_json', 'The body is not valid JSON.')
+          : errorResponse(c, 400, 'invalid_request', nulInBody(raw.nulAt)),
+    };
+  return parse(schema, raw.value, c);
 }
 
 function parse<S extends v.GenericSchema>(schema: S, raw: unknown, c: Context): Parsed<v.InferOutput<S>> {
