@@ -440,6 +440,16 @@ const perUnit = (before, after, units) => ({
 
 const meanEvents = (list) => round(list.reduce((sum, r) => sum + r.events, 0) / Math.max(1, list.length), 1);
 
+/** p50 and p95 to `message.done` and the events per turn of the answered turns or requests. */
+const timesOf = (ok) => {
+  const ms = ok.map((r) => r.ms);
+  return {
+    p50Ms: round(percentile(ms, 50), 1),
+    p95Ms: round(percentile(ms, 95), 1),
+    eventsPerTurn: meanEvents(ok),
+  };
+};
+
 async function turnLevel(service, cpu, integrator, concurrency, turns) {
   // Worker w sends turns w, w + c, w + 2c, …; each worker on conversations of its own, ten turns each, created now.
   const perWorker = Array.from({ length: concurrency }, (_, w) =>
@@ -476,21 +486,7 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
     firstFailure: failed[0]?.reason,
     cpu: perUnit(before, after, turns),
     perSecond: round(turns / (wallMs / 1000), 1),
-    p50Ms: round(
-      percentile(
-        ok.map((r) => r.ms),
-        50,
-      ),
-      1,
-    ),
-    p95Ms: round(
-      percentile(
-        ok.map((r) => r.ms),
-        95,
-      ),
-      1,
-    ),
-    eventsPerTurn: round(ok.reduce((sum, r) => sum + r.events, 0) / Math.max(1, ok.length), 1),
+    ...timesOf(ok),
     eventsPerOrderTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 0)),
     eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 1)),
     actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
@@ -538,21 +534,7 @@ async function bareLevel(bare, cpu, concurrency, requests, events) {
     failed: requests - ok.length,
     cpu: perUnit(before, after, requests),
     perSecond: round(requests / (wallMs / 1000), 1),
-    p50Ms: round(
-      percentile(
-        ok.map((r) => r.ms),
-        50,
-      ),
-      1,
-    ),
-    p95Ms: round(
-      percentile(
-        ok.map((r) => r.ms),
-        95,
-      ),
-      1,
-    ),
-    eventsPerTurn: round(ok.reduce((sum, r) => sum + r.events, 0) / Math.max(1, ok.length), 1),
+    ...timesOf(ok),
   };
 }
 
@@ -660,10 +642,6 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
       memBefore[key] === null
         ? null
         : round((Math.max(memOpen[key], memAfter[key]) - memBefore[key]) / streams / 1024, 1);
-    const perSecond = (a, b, seconds) => ({
-      appMs: round((b.app - a.app) / seconds),
-      dbMs: round((b.db - a.db) / seconds),
-    });
     return {
       streams,
       createConversationsMs: Math.round(createMs),
@@ -675,8 +653,8 @@ async function idleStreams(service, cpu, streams, idleSeconds) {
       rssPerStreamKiB: perStreamKiB('rss'),
       heapPerStreamKiB: perStreamKiB('heapUsed'),
       idleSeconds,
-      cpuPerSecondNoStreams: perSecond(rest0, rest1, restSeconds),
-      cpuPerSecondWithStreams: perSecond(idle0, idle1, idleSeconds),
+      cpuPerSecondNoStreams: perUnit(rest0, rest1, restSeconds),
+      cpuPerSecondWithStreams: perUnit(idle0, idle1, idleSeconds),
     };
   } finally {
     for (const close of closers) close?.();
