@@ -52,11 +52,23 @@ npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outp
 node -e '
   const fs = require("fs");
   let p = 0, f = 0, s = 0;
+  const failures = [];
   for (const file of ["test-results/unit.json", "test-results/e2e.json"]) {
-    if (!fs.existsSync(file)) { f++; continue; }
+    if (!fs.existsSync(file)) { f++; failures.push(`${file} was not written`); continue; }
     const r = JSON.parse(fs.readFileSync(file, "utf8"));
     p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + (r.numTodoTests || 0);
+    for (const suite of r.testResults) {
+      const where = suite.name.slice(process.cwd().length + 1);
+      // A file that failed to load has no test results, only its message.
+      if (suite.status === "failed" && !suite.assertionResults.some((t) => t.status === "failed"))
+        failures.push(`${where}: ${(suite.message || "failed").split("\n")[0]}`);
+      for (const t of suite.assertionResults)
+        if (t.status === "failed")
+          failures.push(`${where} > ${t.fullName}\n    ${(t.failureMessages[0] || "").split("\n")[0].slice(0, 300)}`);
+    }
   }
+  // CI keeps only the end of the output: the failures are repeated here, last, so a red run names them.
+  if (failures.length) console.log(`\ntest: what failed\n${failures.map((x) => `  ${x}`).join("\n")}`);
   console.log(`\ntest: ${p} passed, ${f} failed, ${s} skipped`);
 '
 printf 'test: npm test took %s\n' "$(elapsed)"
