@@ -21,7 +21,7 @@
 // is the difference of two readings, before the level's first turn and after its last, divided by its turns.
 //
 // Options: --backends pglite,postgres  --levels 1,8,32  --turns 200  --bare-requests 600  --fanout 1,10,100
-//          --fanout-turns 20  --streams 1000  --idle-seconds 20
+//          --fanout-turns 20  --streams 1000  --idle-seconds 20  --cpu-prof DIR (the service's V8 CPU profile)
 // Writes bench-results/turn-cost.json.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -52,6 +52,8 @@ const { values: options } = parseArgs({
     'fanout-turns': { type: 'string', default: '20' },
     streams: { type: 'string', default: '1000' },
     'idle-seconds': { type: 'string', default: '20' },
+    // Where the service writes a V8 CPU profile when it stops (node --cpu-prof): where a turn's CPU goes.
+    'cpu-prof': { type: 'string' },
   },
 });
 const list = (s) => s.split(',').filter(Boolean);
@@ -375,7 +377,8 @@ async function startService({ integratorUrl, dataDir, databaseUrl, work }) {
   // SIGUSR2 collects garbage in the service, so that the idle-streams row reads what open streams hold, not what the
   // collector has not freed yet; nothing else in the service changes.
   const gcOnSignal = 'data:text/javascript,process.on("SIGUSR2",()=>globalThis.gc())';
-  const child = spawn(process.execPath, ['--expose-gc', '--import', gcOnSignal, ...args], {
+  const profile = options['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(options['cpu-prof'])] : [];
+  const child = spawn(process.execPath, [...profile, '--expose-gc', '--import', gcOnSignal, ...args], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -391,6 +394,15 @@ async function startService({ integratorUrl, dataDir, databaseUrl, work }) {
       const metrics = (await request(`${url}/metrics`)).text;
       const heap = /^service_nodejs_heap_size_used_bytes\s+(\d+(?:\.\d+)?)/m.exec(metrics)?.[1];
       return { rss: rssBytes(child.pid), heapUsed: heap === undefined ? null : Number(heap) };
+    },
+    /** The service's own counts of database statements and transactions so far (its /metrics). */
+    async statements() {
+      const metrics = (await request(`${url}/metrics`)).text;
+      const read = (name) => Number(new RegExp(`^${name}\\s+(\\d+)`, 'm').exec(metrics)?.[1] ?? Number.NaN);
+      return {
+        statements: read('service_db_statements_total'),
+        transactions: read('service_db_transactions_total'),
+      };
     },
     close: () => stopChild(child),
   };
@@ -464,6 +476,7 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
   await sleep(500);
   const results = [];
   const callsBefore = integrator.calls;
+  const statementsBefore = await service.statements();
   const before = cpu();
   const started = performance.now();
   await Promise.all(
@@ -476,6 +489,7 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
   );
   const wallMs = performance.now() - started;
   const after = cpu();
+  const statementsAfter = await service.statements();
   const ok = results.filter((r) => r.ok);
   const failed = results.filter((r) => !r.ok);
   const orderTurns = results.filter((_, i) => i % 2 === 0).length;
@@ -490,6 +504,9 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
     eventsPerOrderTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 0)),
     eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 1)),
     actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
+    // Every statement the service ran while the level ran (the conversations were created before it).
+    statementsPerTurn: round((statementsAfter.statements - statementsBefore.statements) / turns, 1),
+    transactionsPerTurn: round((statementsAfter.transactions - statementsBefore.transactions) / turns, 1),
   };
 }
 
@@ -766,6 +783,9 @@ function report(results, meta) {
     }
     const calls = r.service.map((s) => s.actionCallsPerOrderQuestion);
     say(`\naction calls per order question: ${calls.join(', ')}`);
+    say(
+      `database statements per turn: ${r.service.map((s) => s.statementsPerTurn).join(', ')} (and transactions, each a BEGIN and a COMMIT more: ${r.service.map((s) => s.transactionsPerTurn).join(', ')})`,
+    );
     say(
       `events per reply: order questions ${r.service.map((s) => s.eventsPerOrderTurn).join(', ')}; knowledge questions ${r.service.map((s) => s.eventsPerKnowledgeTurn).join(', ')}`,
     );

@@ -22,11 +22,12 @@ import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
+import { countedDb } from './platform/database/counted-db';
 import { type Db, openDatabase } from './platform/database/db';
 import { migrate } from './platform/database/migrate';
 import { identitySecrets, type VerifyIdentity } from './platform/identity-token';
 import type { Logger } from './platform/logger';
-import { feedRuns } from './platform/metrics';
+import { dbStatements, dbTransactions, feedRuns } from './platform/metrics';
 import { createLocalBus, type NotifyBus, openPostgresBus } from './platform/notify-bus';
 import { readSigningSecrets } from './platform/signing-secrets';
 import { createDraftStore, type DraftStore } from './settings/draft-store';
@@ -160,7 +161,14 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw new Error(
       `metricsTokenEnv: the environment variable ${config.metricsTokenEnv} must hold a token of at least 12 characters`,
     );
-  const db = await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir });
+  // Issue 32: /metrics counts the statements and transactions (the turn-cost bench reads them per turn).
+  const db = countedDb(
+    await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir }),
+    {
+      statements: dbStatements,
+      transactions: dbTransactions,
+    },
+  );
   try {
     const applied = await migrate(db);
     logger.info('database ready', { migrations: applied });

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
 import type { ActionDefinition } from '../config/service-config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../conversations/chat-store';
+import { storedEvent } from '../conversations/event-hub';
 import type { ClaimedTurn } from '../conversations/turn-leases';
 import { holdLease } from './held-lease';
 import { runTurn, type TurnDeps } from './run-turn';
@@ -148,6 +149,55 @@ export function createChatService(
     running.add(next);
   };
 
+  /** Queues the turn that writes `reply`, under its lease. */
+  const startTurn = (
+    widgetId: string,
+    conversation: Conversation,
+    userMessage: StoredMessage,
+    reply: StoredMessage,
+    button?: { confirmId: string; answer: 'yes' | 'no' },
+  ) => {
+    const turn = {
+      widgetId,
+      conversation,
+      userMessage,
+      reply,
+      actions: deps.actionsOf(widgetId),
+      instructions: deps.instructionsOf?.(widgetId) ?? null,
+      starters: deps.startersOf?.(widgetId) ?? [],
+      ...(button && { button }),
+      lease: leaseOf(widgetId, conversation.id, reply.id),
+    };
+    enqueue(conversation.id, reply.id, (stop) => runTurn(deps, { ...turn, stop, drain: handBack.signal }));
+  };
+
+  /**
+   * A repeated `clientMessageId` (a widget retrying after a dropped connection): it re-attaches to the first message's
+   * one reply. Its context is applied again, as the first request's was.
+   */
+  const resend = async (
+    widgetId: string,
+    conversationId: string,
+    userMessage: StoredMessage,
+    context: ContextUpdate,
+  ): Promise<SendOutcome | QueuedOutcome | null> => {
+    const { chat } = deps;
+    const conversation =
+      Object.keys(context).length > 0
+        ? await chat.setContext(widgetId, conversationId, context)
+        : await chat.getConversation(widgetId, conversationId);
+    if (!conversation) return null;
+    // A retry of a message answered before the handoff still re-attaches to its one reply.
+    if (conversation.mode !== 'assistant') {
+      const reply = await chat.findReplyTo(conversationId, userMessage.id);
+      if (!reply) return { queued: true, conversation, userMessage };
+      return { conversation, userMessage, reply };
+    }
+    const started = await chat.startAssistantMessage(conversationId, userMessage.id);
+    if (started.created) startTurn(widgetId, conversation, userMessage, started.message);
+    return { conversation, userMessage, reply: started.message, replyAfterSeq: started.afterSeq };
+  };
+
   return {
     async send(widgetId, conversationId, request) {
       const { chat } = deps;
@@ -157,8 +207,6 @@ export function createChatService(
       if (request.customInstructions !== undefined) context.customInstructions = request.customInstructions;
       if (request.locale !== undefined) context.locale = request.locale;
       if (request.pageContext !== undefined) context.pageContext = request.pageContext;
-      if (Object.keys(context).length > 0 && !(await chat.setContext(widgetId, conversationId, context)))
-        return null;
       // The proactive message this one answers joins the conversation now, just before it (DESIGN "Proactive message").
       if (request.proactiveMessage) {
         await chat.addProactiveMessage(widgetId, conversationId, {
@@ -166,44 +214,29 @@ export function createChatService(
           text: request.proactiveMessage.trim(),
         });
       }
+      // Issue 32: the message, its event, its context and the reply to it, in one statement.
       const added = await chat.addUserMessage(widgetId, conversationId, {
         clientMessageId: request.clientMessageId,
         text: request.text.trim(),
+        context,
+        openReply: true,
       });
       if (!added) return null;
-      // The message's `message.user` event is in the log: the console following the conversation reads it now.
-      deps.hub.notify(conversationId);
-      const conversation = await chat.getConversation(widgetId, conversationId);
-      if (!conversation) return null;
+      if (!added.created) return resend(widgetId, conversationId, added.message, context);
+      const { conversation, message: userMessage, reply } = added;
+      // The message's `message.user` event is in the log: the console following the conversation reads it now, and
+      // the reply's stream, which starts after it, takes it from the hub.
+      deps.hub.notify(conversationId, [
+        storedEvent(added.seq, userMessage.id, {
+          type: 'message.user',
+          messageId: userMessage.id,
+          text: request.text.trim(),
+        }),
+      ]);
       // Issue 21: while a person is asked for or has the conversation, the message is for them: no reply, no engine.
-      // A retry of a message answered before the handoff still re-attaches to its one reply.
-      if (conversation.mode !== 'assistant') {
-        const reply = added.created ? null : await chat.findReplyTo(conversationId, added.message.id);
-        if (!reply) return { queued: true, conversation, userMessage: added.message };
-        return { conversation, userMessage: added.message, reply };
-      }
-      const started = await chat.startAssistantMessage(conversationId, added.message.id);
-      if (started.created) {
-        const turn = {
-          widgetId,
-          conversation,
-          userMessage: added.message,
-          reply: started.message,
-          actions: deps.actionsOf(widgetId),
-          instructions: deps.instructionsOf?.(widgetId) ?? null,
-          starters: deps.startersOf?.(widgetId) ?? [],
-          lease: leaseOf(widgetId, conversationId, started.message.id),
-        };
-        enqueue(conversationId, turn.reply.id, (stop) =>
-          runTurn(deps, { ...turn, stop, drain: handBack.signal }),
-        );
-      }
-      return {
-        conversation,
-        userMessage: added.message,
-        reply: started.message,
-        replyAfterSeq: started.afterSeq,
-      };
+      if (!reply) return { queued: true, conversation, userMessage };
+      startTurn(widgetId, conversation, userMessage, reply);
+      return { conversation, userMessage, reply, replyAfterSeq: added.seq };
     },
     async answer(widgetId, conversationId, confirmId, answer) {
       const { chat, proposals } = deps;
@@ -234,22 +267,8 @@ export function createChatService(
         };
       }
       const started = await chat.startAssistantMessage(conversation.id, added.message.id);
-      if (started.created) {
-        const turn = {
-          widgetId,
-          conversation,
-          userMessage: added.message,
-          reply: started.message,
-          actions: deps.actionsOf(widgetId),
-          instructions: deps.instructionsOf?.(widgetId) ?? null,
-          starters: deps.startersOf?.(widgetId) ?? [],
-          button: { confirmId: proposal.id, answer },
-          lease: leaseOf(widgetId, conversation.id, started.message.id),
-        };
-        enqueue(conversation.id, turn.reply.id, (stop) =>
-          runTurn(deps, { ...turn, stop, drain: handBack.signal }),
-        );
-      }
+      if (started.created)
+        startTurn(widgetId, conversation, added.message, started.message, { confirmId: proposal.id, answer });
       return {
         conversation,
         userMessage: added.message,

@@ -1,8 +1,8 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { UserData } from '../../protocol/settings';
 import type { ActionDefinition } from '../config/service-config';
-import type { ChatStore, Conversation, StoredEvent, StoredMessage } from '../conversations/chat-store';
-import type { EventHub } from '../conversations/event-hub';
+import type { ChatStore, Conversation, StoredMessage } from '../conversations/chat-store';
+import { type EventHub, storedEvent } from '../conversations/event-hub';
 import { foldReplyParts } from '../conversations/reply-parts';
 import type { CallJournal } from '../conversations/turn-calls';
 import type { TurnLeases } from '../conversations/turn-leases';
@@ -203,7 +203,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     append,
     written(event, seq) {
       events.push(event);
-      hub.notify(conversationId, [handedOver(seq, turn.reply.id, event)]);
+      hub.notify(conversationId, [storedEvent(seq, turn.reply.id, event)]);
     },
   });
   if (turn.stop?.aborted) stopped();
@@ -234,7 +234,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     }
     const done: StreamEvent = { type: 'message.done', messageId: turn.reply.id };
     const finished = await chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', done);
-    if (finished.seq !== null) hub.notify(conversationId, [handedOver(finished.seq, turn.reply.id, done)]);
+    if (finished.seq !== null) hub.notify(conversationId, [storedEvent(finished.seq, turn.reply.id, done)]);
     return finished;
   };
   /**
@@ -256,13 +256,14 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     await lease?.ready;
     // Stopped by the shutdown before it began (queued behind another): nothing is called, nothing written.
     if (controller.signal.reason === DRAINED) throw DRAINED;
-    // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued.
-    const before = await deps.handoff?.modeOf(conversationId);
+    // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued;
+    // with the history, in the same statement (issue 32).
+    const history = await chat.listMessages(turn.widgetId, conversationId);
+    const before = deps.handoff && (history?.mode ?? null);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
       await endHandedOver(before ?? null);
       return;
     }
-    const history = await chat.listMessages(turn.widgetId, conversationId);
     const earlier = (history?.messages ?? [])
       .filter((m) => m.id !== turn.userMessage.id && m.id !== turn.reply.id && m.status !== 'streaming')
       .slice(-(ENGINE_MESSAGES_MAX - 1));
@@ -298,6 +299,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       await finish();
       return;
     }
+    const state = (await deps.loadState(conversationId)) ?? null;
     const out = await engine.reply(
       {
         widgetId: turn.widgetId,
@@ -313,7 +315,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
         customInstructions: turn.conversation.customInstructions,
         actions,
         starters: turn.starters ?? [],
-        state: await deps.loadState(conversationId),
+        state,
         ...(answered && { confirmed: answered }),
         tools: withRequestHuman(
           deps.toolsFor(
@@ -357,7 +359,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       return;
     }
     if (controller.signal.aborted) throw Object.assign(new Error('turn timed out'), { code: 'turn_timeout' });
-    await deps.saveState(conversationId, out.state ?? null);
+    // Most turns leave the engine's memory as it was (no question pending before or after): nothing to write then.
+    if (storableJson(out.state ?? null) !== storableJson(state))
+      await deps.saveState(conversationId, out.state ?? null);
     await finish();
     outcome = 'done';
   } catch (error) {
@@ -430,17 +434,6 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     metrics.turnSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   }
 }
-
-/**
- * A stored event as a reader on this instance gets it from the hub (event-hub.ts `recent`): as the log gives it back,
- * strings cleaned the way they were stored.
- */
-const handedOver = (seq: number, messageId: string, event: StreamEvent): StoredEvent => ({
-  seq,
-  messageId,
-  event: JSON.parse(storableJson(event)) as StreamEvent,
-  createdAt: new Date().toISOString(),
-});
 
 /** The engine's tools with `requestHuman` when the service has someone to hand to. */
 const withRequestHuman = (tools: EngineTools, requestHuman: (() => Promise<HandoffOutcome>) | undefined) =>

@@ -123,14 +123,14 @@ describe('a taken-over turn', () => {
         return { state: null };
       },
     };
-    await runTurn(
-      deps(engine, {
-        handoff: {
-          modeOf: async () => ({ mode: 'agent', agent: { id: 'anna', name: 'Anna' }, waitingSince: null }),
-        },
-      }),
-      turn,
+    // Anna took the conversation while the turn's instance was gone.
+    await db.query(
+      `UPDATE conversations SET mode = 'agent', agent_id = 'anna', agent_name = 'Anna', waiting_since = now()
+       WHERE id = $1`,
+      [turn.conversation.id],
     );
+    const modeOf = async () => ({ mode: 'agent' as const, agent: { id: 'anna', name: 'Anna' }, waitingSince: null });
+    await runTurn(deps(engine, { handoff: { modeOf } }), turn);
     expect(asked).toBe(0);
     const log = await events();
     expect(log.map((e) => e.type)).not.toContain('error');

@@ -187,8 +187,10 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const widgetId = newWidget();
       const { id } = await chat.createConversation(widgetId);
       const first = await chat.addUserMessage(widgetId, id, { clientMessageId: 'm-1', text: 'Hello' });
-      expect(first).toEqual({
+      expect(first).toMatchObject({
         created: true,
+        seq: 1,
+        reply: null,
         message: {
           id: expect.any(String),
           role: 'user',
@@ -209,6 +211,70 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         'm-1',
         'm-2',
       ]);
+    });
+
+    it('applies the context it carries, opens the reply in assistant mode, and logs message.user, in one statement', async () => {
+      const widgetId = newWidget();
+      const { id } = await chat.createConversation(widgetId, { locale: 'en' });
+      let statements = 0;
+      const countingChat = createChatStore({
+        ...db,
+        query: (sql, params) => {
+          statements++;
+          return db.query(sql, params);
+        },
+      });
+      const added = await countingChat.addUserMessage(widgetId, id, {
+        clientMessageId: 'm-1',
+        text: 'Hallo',
+        context: { locale: 'de', pageContext: { page: { url: 'https://shop.example/p/1' } } },
+        openReply: true,
+      });
+      expect(statements).toBe(1);
+      if (!added?.created) throw new Error('not created');
+      expect(added.conversation).toMatchObject({ id, locale: 'de', mode: 'assistant' });
+      expect(added.conversation.pageContext).toEqual({ page: { url: 'https://shop.example/p/1' } });
+      expect(added.reply).toMatchObject({
+        role: 'assistant',
+        status: 'streaming',
+        replyTo: added.message.id,
+      });
+      const log = await chat.eventsAfter(id, 0);
+      expect(log).toEqual([
+        expect.objectContaining({
+          seq: added.seq,
+          messageId: added.message.id,
+          event: { type: 'message.user', messageId: added.message.id, text: 'Hallo' },
+        }),
+      ]);
+      // The reply is the message's one reply: opening it again finds it.
+      const again = await chat.startAssistantMessage(id, added.message.id);
+      expect(again).toMatchObject({ created: false, message: { id: added.reply!.id } });
+      expect((await chat.listMessages(widgetId, id))!.messages.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+      ]);
+    });
+
+    it('opens no reply while the conversation is not with the assistant, and applies no context on a repeat', async () => {
+      const widgetId = newWidget();
+      const { id } = await chat.createConversation(widgetId);
+      await db.query(`UPDATE conversations SET mode = 'waiting', waiting_since = now() WHERE id = $1`, [id]);
+      const added = await chat.addUserMessage(widgetId, id, {
+        clientMessageId: 'm-1',
+        text: 'Hi',
+        openReply: true,
+      });
+      expect(added).toMatchObject({ created: true, reply: null, conversation: { mode: 'waiting' } });
+      const repeat = await chat.addUserMessage(widgetId, id, {
+        clientMessageId: 'm-1',
+        text: 'Hi',
+        context: { locale: 'fr' },
+        openReply: true,
+      });
+      expect(repeat).toEqual({ created: false, message: added!.message });
+      expect(await chat.getConversation(widgetId, id)).toMatchObject({ locale: null });
+      expect(await chat.findReplyTo(id, added!.message.id)).toBeNull();
     });
 
     it('creates exactly one row when 20 requests with the same clientMessageId race', async () => {
@@ -456,6 +522,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const history = await chat.listMessages(widgetId, conversationId);
       expect(history).toEqual({
         lastSeq: 6,
+        mode: { mode: 'assistant', agent: null, waitingSince: null },
         messages: [
           question,
           {
@@ -476,7 +543,11 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
     it('gives an empty history with lastSeq 0 for a new conversation', async () => {
       const widgetId = newWidget();
       const { id } = await chat.createConversation(widgetId);
-      expect(await chat.listMessages(widgetId, id)).toEqual({ messages: [], lastSeq: 0 });
+      expect(await chat.listMessages(widgetId, id)).toEqual({
+        messages: [],
+        lastSeq: 0,
+        mode: { mode: 'assistant', agent: null, waitingSince: null },
+      });
     });
 
     it('is a consistent snapshot: history up to lastSeq plus events after it is the whole reply', async () => {

@@ -56,6 +56,20 @@ export interface ContextUpdate {
   pageContext?: PageContext | null;
 }
 
+/** `addUserMessage`'s answer. */
+export type AddedMessage =
+  | { message: StoredMessage; created: false }
+  | {
+      message: StoredMessage;
+      created: true;
+      /** The conversation as the message left it: its context applied, its mode as it was when the message was stored. */
+      conversation: Conversation;
+      /** The seq of the message's `message.user` event. */
+      seq: number;
+      /** With `openReply`, in `assistant` mode: the reply opened to it, whose events all come after `seq`. */
+      reply: StoredMessage | null;
+    };
+
 /** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
 export interface StoredMessage extends ChatMessage {
   status: ReplyStatus;
@@ -70,6 +84,8 @@ export interface History {
    * where the history stops: no event lost, none applied twice.
    */
   lastSeq: number;
+  /** Who answers now, in the same snapshot (issue 32: a turn and the widget's history read it with the messages). */
+  mode: Pick<Conversation, 'mode' | 'agent' | 'waitingSince'>;
 }
 
 export interface StoredEvent {
@@ -129,13 +145,20 @@ export interface ChatStore {
   /**
    * Stores a user message once per `clientMessageId`: a repeat (even concurrent) returns the first one with
    * `created: false` and its original text. Null when the conversation is not this widget's. A stored message appends
-   * `message.user` to the log in the same transaction (issue 21: the console's live transcript sees it, in any mode).
+   * `message.user` to the log in the same statement (issue 21: the console's live transcript sees it, in any mode).
    */
   addUserMessage(
     widgetId: string,
     conversationId: string,
-    message: { clientMessageId: string; text: string },
-  ): Promise<{ message: StoredMessage; created: boolean } | null>;
+    message: {
+      clientMessageId: string;
+      text: string;
+      /** Applied with a new message (a repeat applies none: its first request did). */
+      context?: ContextUpdate;
+      /** Opens the reply to a new message too, when the conversation is with the assistant (`startAssistantMessage`). */
+      openReply?: boolean;
+    },
+  ): Promise<AddedMessage | null>;
   /**
    * Stores the proactive message a user message answers (`Service.showMessage`), as the assistant's, just before that
    * user message: once per `clientMessageId` (kept as `proactive-<clientMessageId>`), and only while that user
@@ -373,31 +396,70 @@ export function createChatStore(db: Db): ChatStore {
       return row ? toConversation(row) : null;
     },
 
-    async addUserMessage(widgetId, conversationId, { clientMessageId, text }) {
+    async addUserMessage(
+      widgetId,
+      conversationId,
+      { clientMessageId, text, context = {}, openReply = false },
+    ) {
       if (!isUuid(conversationId)) return null;
       const clientId = storableText(clientMessageId);
+      // Issue 32: one statement, so one round trip (it was a transaction of two, and two more reads after it). The
+      // conversation row's update allocates the event's seq under its row lock, as insertEvent does, and returns the
+      // conversation with its mode as of that lock: a handoff in between cannot slip past the reply opened here.
       // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
       // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
-      const inserted = await db.transaction(async (tx) => {
-        const [row] = await tx.query<MessageRow>(
-          `WITH conversation AS (
-           SELECT id FROM conversations WHERE id = $1 AND widget_id = $2
-         ), inserted AS (
+      const [row] = await db.query<Record<string, unknown>>(
+        `WITH inserted AS (
            INSERT INTO messages (conversation_id, role, parts, client_message_id)
-           SELECT id, 'user', $3::jsonb, $4 FROM conversation
+           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
            ON CONFLICT (conversation_id, client_message_id) DO NOTHING
            RETURNING ${MESSAGE_COLUMNS}, conversation_id
-         ), touched AS (
-           UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
+         ), conversation AS (
+           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(),
+             user_data = CASE WHEN $7 THEN $8::jsonb ELSE user_data END,
+             custom_instructions = CASE WHEN $9 THEN $10 ELSE custom_instructions END,
+             locale = CASE WHEN $11 THEN $12 ELSE locale END,
+             page_context = CASE WHEN $13 THEN $14::jsonb ELSE page_context END
+           WHERE id IN (SELECT conversation_id FROM inserted)
+           RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
+         ), event AS (
+           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+           SELECT c.id, c.event_seq, i.id, 'message.user', $5::jsonb || jsonb_build_object('messageId', i.id)
+           FROM conversation c, inserted i
+         ), reply AS (
+           INSERT INTO messages (conversation_id, role, reply_to, status)
+           SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
+           WHERE $6 AND c.mode = 'assistant'
+           RETURNING ${MESSAGE_COLUMNS}
          )
-         SELECT ${MESSAGE_COLUMNS} FROM inserted`,
-          [conversationId, widgetId, storableJson([{ type: 'text', text }]), clientId],
-        );
-        if (row)
-          await insertEvent(tx, conversationId, row.id, { type: 'message.user', messageId: row.id, text });
-        return row;
-      });
-      if (inserted) return { message: toMessage(inserted), created: true };
+         SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
+           ${aliased('r', MESSAGE_COLUMNS, 'r_')}
+         FROM inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true`,
+        [
+          conversationId,
+          widgetId,
+          storableJson([{ type: 'text', text }]),
+          clientId,
+          storableJson({ text }),
+          openReply,
+          context.userData !== undefined,
+          jsonOrNull(context.userData),
+          context.customInstructions !== undefined,
+          textOrNull(context.customInstructions),
+          context.locale !== undefined,
+          textOrNull(context.locale),
+          context.pageContext !== undefined,
+          jsonOrNull(context.pageContext),
+        ],
+      );
+      if (row)
+        return {
+          message: toMessage(unaliased<MessageRow>(row, 'u_')),
+          created: true,
+          conversation: toConversation(unaliased<ConversationRow>(row, 'c_')),
+          seq: Number(row.event_seq),
+          reply: row.r_id == null ? null : toMessage(unaliased<MessageRow>(row, 'r_')),
+        };
       const [existing] = await db.query<MessageRow>(
         `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
          JOIN conversations c ON c.id = m.conversation_id
@@ -482,35 +544,57 @@ export function createChatStore(db: Db): ChatStore {
       }));
     },
 
-    finishAssistantMessage(messageId, parts, status, finalEvent) {
-      return db.transaction(async (tx) => {
-        const [row] = await tx.query<{ conversation_id: string }>(
-          `UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
+    async finishAssistantMessage(messageId, parts, status, finalEvent) {
+      const { type = null, ...data } = finalEvent ?? {};
+      // Issue 32: one statement (it was a transaction of three). The final event's seq is allocated on the conversation
+      // row as insertEvent does, after the reply's row, in the same order a transaction took the two locks.
+      const [row] = await db.query<{ seq: number }>(
+        `WITH finished AS (
+           UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
-           RETURNING conversation_id`,
-          [messageId, storableJson(parts), status],
-        );
-        if (!row) return { finished: false, seq: null };
-        const seq = finalEvent ? await insertEvent(tx, row.conversation_id, messageId, finalEvent) : null;
-        await tx.query('UPDATE conversations SET updated_at = now() WHERE id = $1', [row.conversation_id]);
-        return { finished: true, seq };
-      });
+           RETURNING conversation_id
+         ), allocated AS (
+           UPDATE conversations SET next_seq = next_seq + CASE WHEN $4::text IS NULL THEN 0 ELSE 1 END,
+             updated_at = now()
+           WHERE id IN (SELECT conversation_id FROM finished)
+           RETURNING id, next_seq - 1 AS seq
+         ), event AS (
+           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+           SELECT id, seq, $1, $4, $5::jsonb FROM allocated WHERE $4::text IS NOT NULL
+         )
+         SELECT seq FROM allocated`,
+        [messageId, storableJson(parts), status, type, storableJson(data)],
+      );
+      if (!row) return { finished: false, seq: null };
+      return { finished: true, seq: finalEvent ? Number(row.seq) : null };
     },
 
     async listMessages(widgetId, conversationId) {
       if (!isUuid(conversationId)) return null;
       // One statement, so one snapshot: `last_seq`, the stored parts and a streaming reply's events agree.
-      const rows = await db.query<Partial<MessageRow> & { last_seq: number }>(
-        `SELECT c.next_seq - 1 AS last_seq, ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
+      const rows = await db.query<
+        Partial<MessageRow> & { last_seq: number } & Pick<
+            ConversationRow,
+            'mode' | 'agent_id' | 'agent_name' | 'waiting_since'
+          >
+      >(
+        `SELECT c.next_seq - 1 AS last_seq, c.mode, c.agent_id, c.agent_name, c.waiting_since,
+           ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
          FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
          WHERE c.id = $1 AND c.widget_id = $2
          ORDER BY m.seq`,
         [conversationId, widgetId],
       );
       if (rows.length === 0) return null;
+      const [first] = rows;
       return {
-        lastSeq: rows[0].last_seq,
-        messages: rows.filter((r): r is MessageRow & { last_seq: number } => r.id != null).map(toMessage),
+        lastSeq: first.last_seq,
+        mode: {
+          mode: first.mode,
+          agent: first.agent_id !== null ? { id: first.agent_id, name: first.agent_name ?? '' } : null,
+          waitingSince: first.waiting_since?.toISOString() ?? null,
+        },
+        messages: rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow)),
       };
     },
 
@@ -617,6 +701,21 @@ function prefixed(alias: string, columns: string): string {
     .split(', ')
     .map((c) => `${alias}.${c}`)
     .join(', ');
+}
+
+/** `alias.column AS <as>column` for each column, to select two tables' columns of the same names side by side. */
+function aliased(alias: string, columns: string, as: string): string {
+  return columns
+    .split(', ')
+    .map((c) => `${alias}.${c} AS ${as}${c}`)
+    .join(', ');
+}
+
+/** The columns `aliased` named `<as>column`, under their own names again. */
+function unaliased<T>(row: Record<string, unknown>, as: string): T {
+  const out: Record<string, unknown> = {};
+  for (const key in row) if (key.startsWith(as)) out[key.slice(as.length)] = row[key];
+  return out as T;
 }
 
 function jsonOrNull(value: unknown): string | null {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEventHub } from './event-hub';
 
-const settledWithin = async (p: Promise<void>, ms: number) =>
+const settledWithin = async (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
 describe('event hub', () => {
@@ -37,6 +37,19 @@ describe('event hub', () => {
     await Promise.all([aborted, timed]);
     expect(hub.waiting).toBe(0);
   });
+
+  it('tells a wait that was woken from one that timed out or was aborted (the reader then reads the log)', async () => {
+    const hub = createEventHub();
+    const woken = hub.wait('a', 5000);
+    hub.notify('a');
+    expect(await woken).toBe(true);
+    expect(await hub.wait('a', 5000, undefined, hub.mark() - 1)).toBe(true);
+    expect(await hub.wait('a', 10)).toBe(false);
+    const controller = new AbortController();
+    const aborted = hub.wait('a', 5000, controller.signal);
+    controller.abort();
+    expect(await aborted).toBe(false);
+  });
 });
 
 describe('event hub: events handed over in process', () => {
@@ -58,8 +71,8 @@ describe('event hub: events handed over in process', () => {
   it('hands nothing when it does not hold the next event: the reader reads the log', () => {
     const hub = createEventHub();
     hub.notify('a', [stored(5)]);
-    // Caught up: nothing handed, the log may hold what was not announced.
-    expect(hub.recent('a', 5)).toBeNull();
+    // Past what it holds (an event it was not given).
+    expect(hub.recent('a', 6)).toBeNull();
     // Behind the first held event.
     expect(hub.recent('a', 3)).toBeNull();
     // An event announced out of order leaves a gap: only the events after it are handed.
@@ -68,11 +81,19 @@ describe('event hub: events handed over in process', () => {
     expect(hub.recent('a', 6)?.map((e) => e.seq)).toEqual([7]);
   });
 
+  it('says "nothing newer" to a reader at its last event, so the reader waits without reading the log', () => {
+    const hub = createEventHub();
+    hub.notify('a', [stored(5), stored(6)]);
+    expect(hub.recent('a', 6)).toEqual([]);
+  });
+
   it('forgets what it held when something is stored without its content (a message, another instance)', () => {
     const hub = createEventHub();
     hub.notify('a', [stored(5)]);
     hub.notify('a');
     expect(hub.recent('a', 4)).toBeNull();
+    // Nor does it say "nothing newer" any more: the reader reads the log, where the unannounced event is.
+    expect(hub.recent('a', 5)).toBeNull();
   });
 
   it('holds a bounded number of events per conversation', () => {

@@ -1,3 +1,5 @@
+import type { StreamEvent } from '../../protocol/chat';
+import { storableJson } from '../platform/database/storable';
 import type { StoredEvent } from './chat-store';
 
 /**
@@ -18,14 +20,19 @@ export interface EventHub {
   notify(conversationId: string, events?: readonly StoredEvent[]): void;
   /**
    * The events after `afterSeq` that this instance stored and announced, when they follow it without a gap: a reader
-   * writes them out instead of reading the log. Null when the hub does not hold the next one (read the log then).
-   * An empty list never: a reader with nothing handed over reads the log, which may hold what was not announced.
+   * writes them out instead of reading the log. Empty when the last event the hub holds is `afterSeq` itself: nothing
+   * newer was announced with its content, and anything stored since without it (a message, another instance's append)
+   * made the hub forget what it held, so the reader then gets null. Null when the hub does not hold the next one: read
+   * the log then. A reader whose wait timed out reads the log whatever this says (a wake-up may have been lost).
    */
   recent(conversationId: string, afterSeq: number): StoredEvent[] | null;
   /** A point in the hub's history, to take just before reading the log. */
   mark(): number;
-  /** Resolves on a notify for this conversation after `since`, after `timeoutMs`, or when `signal` aborts. */
-  wait(conversationId: string, timeoutMs: number, signal?: AbortSignal, since?: number): Promise<void>;
+  /**
+   * Resolves on a notify for this conversation after `since` (with true), or after `timeoutMs` or when `signal`
+   * aborts (with false).
+   */
+  wait(conversationId: string, timeoutMs: number, signal?: AbortSignal, since?: number): Promise<boolean>;
   /** Wakes every reader (they read the log again): after the cross-instance wake-ups were deaf for a while. */
   wakeAll(): void;
   /** Readers waiting now, across conversations (tests and the bench read it to prove nothing is left behind). */
@@ -82,9 +89,14 @@ export function createEventHub(): EventHub {
     mark: () => epoch,
     recent(conversationId, afterSeq) {
       const list = recentEvents.get(conversationId);
-      if (!list || list.length === 0 || list[0].seq > afterSeq + 1) return null;
-      const after = list.filter((e) => e.seq > afterSeq);
-      return after.length > 0 ? after : null;
+      if (
+        !list ||
+        list.length === 0 ||
+        list[0].seq > afterSeq + 1 ||
+        (list.at(-1) as StoredEvent).seq < afterSeq
+      )
+        return null;
+      return list.filter((e) => e.seq > afterSeq);
     },
     wakeAll() {
       const all = [...waiters.values()];
@@ -92,23 +104,28 @@ export function createEventHub(): EventHub {
       for (const set of all) for (const wake of set) wake();
     },
     wait(conversationId, timeoutMs, signal, since) {
-      return new Promise<void>((resolve) => {
-        if (signal?.aborted) return resolve();
-        if (since !== undefined && (lastNotified.get(conversationId) ?? 0) > since) return resolve();
+      return new Promise<boolean>((resolve) => {
+        if (signal?.aborted) return resolve(false);
+        if (since !== undefined && (lastNotified.get(conversationId) ?? 0) > since) return resolve(true);
         const set = waiters.get(conversationId) ?? new Set<() => void>();
         waiters.set(conversationId, set);
         waiting++;
+        let woken = true;
         const done = () => {
           clearTimeout(timer);
-          signal?.removeEventListener('abort', done);
+          signal?.removeEventListener('abort', stopped);
           const current = waiters.get(conversationId);
           current?.delete(done);
           if (current?.size === 0) waiters.delete(conversationId);
           waiting--;
-          resolve();
+          resolve(woken);
         };
-        const timer = setTimeout(done, timeoutMs);
-        signal?.addEventListener('abort', done, { once: true });
+        const stopped = () => {
+          woken = false;
+          done();
+        };
+        const timer = setTimeout(stopped, timeoutMs);
+        signal?.addEventListener('abort', stopped, { once: true });
         set.add(done);
       });
     },
@@ -117,3 +134,14 @@ export function createEventHub(): EventHub {
     },
   };
 }
+
+/**
+ * An event just stored, as a reader on this instance gets it from the hub (`recent`): as the log gives it back, strings
+ * cleaned the way they were stored.
+ */
+export const storedEvent = (seq: number, messageId: string, event: StreamEvent): StoredEvent => ({
+  seq,
+  messageId,
+  event: JSON.parse(storableJson(event)) as StreamEvent,
+  createdAt: new Date().toISOString(),
+});

@@ -55,3 +55,15 @@ export const openStreams = new Gauge({
   help: 'Server-sent event streams open now (reply streams, resumes, the console).',
   registers: [registry],
 });
+
+export const dbStatements = new Counter({
+  name: 'service_db_statements_total',
+  help: 'Statements sent to the database (queries, COPY), inside transactions too; a transaction adds its BEGIN and COMMIT.',
+  registers: [registry],
+});
+
+export const dbTransactions = new Counter({
+  name: 'service_db_transactions_total',
+  help: 'Transactions run on the database (each one two round trips, BEGIN and COMMIT, beside its statements).',
+  registers: [registry],
+});

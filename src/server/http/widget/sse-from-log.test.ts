@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../../protocol/chat';
 import { type ChatStore, createChatStore, type StoredEvent } from '../../conversations/chat-store';
-import { createEventHub } from '../../conversations/event-hub';
+import { createEventHub, storedEvent } from '../../conversations/event-hub';
 import type { Db } from '../../platform/database/db';
 import { migrate } from '../../platform/database/migrate';
 import { readSse } from '../../testing/sse-reader';
@@ -85,5 +85,41 @@ describe('streamFromLog()', () => {
     const events = await readSse(await response);
     expect(events.map((e) => e.event)).toEqual(['message.delta', 'message.done']);
     expect(reads()).toBeGreaterThan(1);
+  });
+
+  it('reads nothing at all when the hub holds the event its stream starts after (the message’s own)', async () => {
+    const hub = createEventHub();
+    const { store, reads } = counted();
+    const { conversationId, replyId, afterSeq } = await replyInConversation();
+    const [asked] = await chat.eventsAfter(conversationId, 0);
+    hub.notify(conversationId, [asked]);
+    const app = new Hono().get('/', (c) =>
+      streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId }),
+    );
+    const response = app.request('/');
+    await new Promise((r) => setTimeout(r, 50));
+    const seq = await chat.appendEvent(conversationId, replyId, { type: 'message.done', messageId: replyId });
+    hub.notify(conversationId, [storedEvent(seq, replyId, { type: 'message.done', messageId: replyId })]);
+    const events = await readSse(await response);
+    expect(events.map((e) => e.event)).toEqual(['message.done']);
+    expect(reads()).toBe(0);
+  });
+
+  it('reads the log after a wait that timed out, though the hub says nothing is newer (a lost wake-up)', async () => {
+    const hub = createEventHub();
+    const { store, reads } = counted();
+    const { conversationId, replyId, afterSeq } = await replyInConversation();
+    const [asked] = await chat.eventsAfter(conversationId, 0);
+    hub.notify(conversationId, [asked]);
+    const app = new Hono().get('/', (c) =>
+      streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId, pollMs: 100 }),
+    );
+    const response = app.request('/');
+    await new Promise((r) => setTimeout(r, 20));
+    // Stored and never announced: only the safety poll finds it.
+    await chat.appendEvent(conversationId, replyId, { type: 'message.done', messageId: replyId });
+    const events = await readSse(await response);
+    expect(events.map((e) => e.event)).toEqual(['message.done']);
+    expect(reads()).toBe(1);
   });
 });

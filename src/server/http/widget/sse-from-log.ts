@@ -77,6 +77,8 @@ export function streamFromLog(
     let last = options.afterSeq;
     let sawTerminal = false;
     let lastWrite = Date.now();
+    /** The last wait ended without a wake-up: the log is read, whatever the hub holds (a wake-up may have been lost). */
+    let polled = false;
     while (!closed.signal.aborted && Date.now() < deadline) {
       if (drain?.aborted) {
         await stream.writeSSE({ event: STREAM_RECONNECT, data: '{}' });
@@ -84,7 +86,7 @@ export function streamFromLog(
       }
       const mark = hub.mark();
       // What this instance just stored comes from the hub; anything else (another instance's, a message) from the log.
-      const handed = hub.recent(conversationId, last);
+      const handed = polled ? null : hub.recent(conversationId, last);
       const batch = handed
         ? handed.filter((e) => !messageId || e.messageId === messageId)
         : await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
@@ -97,7 +99,7 @@ export function streamFromLog(
       }
       // Every handed-over event up to the last is seen, another message's too. Then the stream waits: an event
       // announced after the mark ends the wait at once.
-      if (handed) last = Math.max(last, (handed.at(-1) as { seq: number }).seq);
+      if (handed?.length) last = Math.max(last, (handed.at(-1) as { seq: number }).seq);
       if (!handed && batch.length === PAGE) continue;
       if (!messageId && (sawTerminal || batch.length === 0) && !(await options.isStreaming?.())) {
         // Caught up and nothing is being written: a resume has nothing more to wait for. One more read closes the
@@ -107,7 +109,7 @@ export function streamFromLog(
         continue;
       }
       // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
-      await hub.wait(conversationId, pollMs, waiting, mark);
+      polled = !(await hub.wait(conversationId, pollMs, waiting, mark));
       if (Date.now() - lastWrite >= keepAliveMs) {
         await stream.write(': keep-alive\n\n');
         lastWrite = Date.now();

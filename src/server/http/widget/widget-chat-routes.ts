@@ -332,12 +332,11 @@ export function widgetChatRoutes({
     const history = await chat.listMessages(c.req.param('widgetId'), c.req.param('id'));
     if (!history) return notFound(c);
     c.header('cache-control', 'no-store');
-    const state = await handoff.store.modeOf(c.var.conversation.id);
     return c.json<HistoryResponse>({
       messages: history.messages.map(({ replyTo: _r, ...m }) => m),
       lastSeq: history.lastSeq,
-      mode: state?.mode ?? 'assistant',
-      agent: state ? agentNameOf(state) : null,
+      mode: history.mode.mode,
+      agent: agentNameOf(history.mode),
     });
   });
 
