@@ -248,7 +248,8 @@ let messageCounter = 0;
 function turn(base, conversation, text) {
   return new Promise((done) => {
     const started = performance.now();
-    const body = JSON.stringify({ clientMessageId: `tc${++messageCounter}`, text });
+    // As the widget sends it: the page's locale with every message.
+    const body = JSON.stringify({ clientMessageId: `tc${++messageCounter}`, text, locale: 'en' });
     let events = 0;
     let doneMs = null;
     let settled = false;

@@ -7,11 +7,12 @@ import { isUuid } from '../platform/database/uuid';
 // them, on the database's clock (`now()`), so instances whose clocks differ still agree on every window.
 //
 // Rates are fixed windows aligned to the clock (a minute from :00, an hour from :00, a UTC day), one row per key in
-// `rate_windows`. A check is one INSERT … ON CONFLICT DO UPDATE over all the windows a request counts against: it
-// adds one to each (starting a window anew where the last one ended) and returns the counts. Only row locks, taken in
-// key order so that two requests never wait on each other crosswise. When any count is over its limit the
-// transaction rolls back: a refused request uses up nothing, so a flood refused by its address's limit cannot spend
-// the widget's daily budget, nor one conversation's flood its address's. A fixed window lets through up to twice its
+// `rate_windows`. A check is one statement (migration 027's `count_rate_windows`): one INSERT … ON CONFLICT DO UPDATE
+// over all the windows a request counts against adds one to each (starting a window anew where the last one ended).
+// Only row locks, taken in key order so that two requests never wait on each other crosswise. When any count is then
+// over its limit the additions are taken back before the statement ends, the rows still locked: a refused request
+// uses up nothing, so a flood refused by its address's limit cannot spend the widget's daily budget, nor one
+// conversation's flood its address's. A message's check reads the conversation's totals in the same statement. A fixed window lets through up to twice its
 // limit across a boundary (the end of one minute and the start of the next); for a shopping chat that is acceptable,
 // and it keeps one row per key instead of one per request.
 //
@@ -80,11 +81,6 @@ interface Window {
   message: string;
 }
 
-/** Thrown inside the transaction to roll back the counting of a refused request. */
-class Refused {
-  constructor(readonly decision: Extract<LimitDecision, { allowed: false }>) {}
-}
-
 const inSeconds = (s: number) => `Try again in ${s} s.`;
 
 export interface LimitsOptions {
@@ -109,47 +105,49 @@ export function createLimits(
     );
   };
 
-  const take = async (windows: Window[]): Promise<LimitDecision> => {
+  /**
+   * Counts one request against `windows` unless one of them is at its limit, in one statement (migration 027's
+   * `count_rate_windows`: a refused request counts nothing). With `gate`, only when it holds: a boolean SQL
+   * expression over the `state` CTE, whose columns the answer carries too.
+   */
+  const take = async <State extends object>(
+    windows: Window[],
+    gated: { state: string; gate: string; params: unknown[] } | null = null,
+  ): Promise<{ refused: LimitDecision | null; state: State }> => {
     const sorted = [...windows].sort((a, b) => (a.key < b.key ? -1 : 1));
-    try {
-      return await db.transaction(async (tx) => {
-        const rows = await tx.query<{ key: string; count: number; wait: number }>(
-          `INSERT INTO rate_windows AS w (key, count, resets_at)
-           SELECT key, 1, date_bin(span, now(), timestamptz '2001-01-01 00:00:00+00') + span
-           FROM (SELECT key, make_interval(secs => secs) AS span, at
-                 FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(key, secs, at)) t
-           ORDER BY at
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN w.resets_at <= now() THEN 1 ELSE w.count + 1 END,
-             resets_at = CASE WHEN w.resets_at <= now() THEN EXCLUDED.resets_at ELSE w.resets_at END
-           RETURNING key, count, extract(epoch FROM resets_at - now())::float8 AS wait`,
-          [sorted.map((w) => w.key), sorted.map((w) => w.seconds)],
-        );
-        let refused: { window: Window; wait: number } | undefined;
-        for (const row of rows) {
-          const window = sorted.find((w) => w.key === row.key)!;
-          if (row.count > window.limit && (!refused || row.wait > refused.wait))
-            refused = { window, wait: row.wait };
-        }
-        if (!refused) return { allowed: true } as const;
-        const seconds = Math.max(1, Math.ceil(refused.wait));
-        throw new Refused({
-          allowed: false,
-          limit: refused.window.name,
-          retryAfterSeconds: seconds,
-          message: `${refused.window.message} ${inSeconds(seconds)}`,
-        });
-      });
-    } catch (error) {
-      if (error instanceof Refused) return error.decision;
-      throw error;
-    }
+    const n = gated ? gated.params.length : 0;
+    const counting = (counts: string) =>
+      `count_rate_windows($${n + 1}::text[], $${n + 2}::int[], $${n + 3}::int[], ${counts})`;
+    const [row] = await db.query<{ over_key: string | null; over_wait: number | null } & State>(
+      gated
+        ? `WITH state AS (${gated.state})
+           SELECT state.*, v.over_key, v.over_wait FROM state, ${counting(gated.gate)} AS v`
+        : `SELECT over_key, over_wait FROM ${counting('true')}`,
+      [
+        ...(gated?.params ?? []),
+        sorted.map((w) => w.key),
+        sorted.map((w) => w.seconds),
+        sorted.map((w) => w.limit),
+      ],
+    );
+    const window = row.over_key == null ? undefined : sorted.find((w) => w.key === row.over_key);
+    if (!window) return { refused: null, state: row };
+    const seconds = Math.max(1, Math.ceil(row.over_wait ?? 1));
+    return {
+      refused: {
+        allowed: false,
+        limit: window.name,
+        retryAfterSeconds: seconds,
+        message: `${window.message} ${inSeconds(seconds)}`,
+      },
+      state: row,
+    };
   };
 
   return {
-    conversation(widget, address) {
+    async conversation(widget, address) {
       const n = widget.limits.conversationsPerIpPerHour;
-      return take([
+      const { refused } = await take([
         {
           key: `conversations/${widget.id}/${address}`,
           limit: n,
@@ -158,38 +156,13 @@ export function createLimits(
           message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
         },
       ]);
+      return refused ?? { allowed: true };
     },
 
     async message(widget, conversationId, clientMessageId, address) {
       const limits = widget.limits;
       // An unknown conversation is not counted: the route answers 404 for it.
       if (!isUuid(conversationId)) return { allowed: true };
-      const [state] = await db.query<{ found: boolean; sent: number; writing: number; isRetry: boolean }>(
-        `SELECT count(*) > 0 AS found,
-           count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
-           count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
-           coalesce(bool_or(m.client_message_id = $3), false) AS "isRetry"
-         FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
-         WHERE c.id = $1 AND c.widget_id = $2`,
-        [conversationId, widget.id, clientMessageId],
-      );
-      if (!state?.found || state.isRetry) return { allowed: true };
-      if (state.sent >= limits.messagesPerConversation) {
-        return {
-          allowed: false,
-          limit: 'messagesPerConversation',
-          retryAfterSeconds: null,
-          message: `This conversation has reached its ${limits.messagesPerConversation} messages (messagesPerConversation); start a new conversation.`,
-        };
-      }
-      if (state.writing >= limits.queuedTurnsPerConversation) {
-        return {
-          allowed: false,
-          limit: 'queuedTurnsPerConversation',
-          retryAfterSeconds: TURN_RETRY_SECONDS,
-          message: `This conversation already has ${state.writing} answers being written, at most ${limits.queuedTurnsPerConversation} (queuedTurnsPerConversation); send after one has ended. ${inSeconds(TURN_RETRY_SECONDS)}`,
-        };
-      }
       const windows: Window[] = [
         {
           key: `messages/${widget.id}/${address}`,
@@ -215,7 +188,46 @@ export function createLimits(
           message: `This widget has used its ${limits.messagesPerDay} messages for today, a UTC day (messagesPerDay).`,
         });
       }
-      return take(windows);
+      // Issue 32: the conversation's totals and the windows in one statement (were a read and a transaction).
+      const { refused, state } = await take<{
+        found: boolean;
+        sent: number;
+        writing: number;
+        is_retry: boolean;
+      }>(windows, {
+        state: `SELECT count(*) > 0 AS found,
+              count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
+              count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
+              coalesce(bool_or(m.client_message_id = $3), false) AS is_retry
+            FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+            WHERE c.id = $1 AND c.widget_id = $2`,
+        gate: 'state.found AND NOT state.is_retry AND state.sent < $4 AND state.writing < $5',
+        params: [
+          conversationId,
+          widget.id,
+          clientMessageId,
+          limits.messagesPerConversation,
+          limits.queuedTurnsPerConversation,
+        ],
+      });
+      if (!state.found || state.is_retry) return { allowed: true };
+      if (state.sent >= limits.messagesPerConversation) {
+        return {
+          allowed: false,
+          limit: 'messagesPerConversation',
+          retryAfterSeconds: null,
+          message: `This conversation has reached its ${limits.messagesPerConversation} messages (messagesPerConversation); start a new conversation.`,
+        };
+      }
+      if (state.writing >= limits.queuedTurnsPerConversation) {
+        return {
+          allowed: false,
+          limit: 'queuedTurnsPerConversation',
+          retryAfterSeconds: TURN_RETRY_SECONDS,
+          message: `This conversation already has ${state.writing} answers being written, at most ${limits.queuedTurnsPerConversation} (queuedTurnsPerConversation); send after one has ended. ${inSeconds(TURN_RETRY_SECONDS)}`,
+        };
+      }
+      return refused ?? { allowed: true };
     },
 
     async openStream(widget, address) {

@@ -22,6 +22,7 @@ import { settingsPreviews } from './023-settings-previews';
 import { feedRuns } from './024-feed-runs';
 import { turnLeases } from './025-turn-leases';
 import { catalogFacets } from './026-catalog-facets';
+import { countRateWindows } from './027-count-rate-windows';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   feedRuns,
   turnLeases,
   catalogFacets,
+  countRateWindows,
 ];
