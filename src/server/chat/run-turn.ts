@@ -192,20 +192,22 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   if (lease?.lost.aborted) leaseLost();
   else lease?.lost.addEventListener('abort', leaseLost, { once: true });
   const journal = deps.callJournal?.(turn.reply.id, controller.signal);
-  /** Appends one event to the reply, fenced by the lease when the turn holds one. */
-  const append = (event: StreamEvent) =>
-    chat.appendEvent(conversationId, turn.reply.id, event, lease?.owner).catch((error: unknown) => {
+  /** Appends events to the reply, fenced by the lease when the turn holds one. */
+  const append = (batch: StreamEvent[]) =>
+    chat.appendEvents(conversationId, turn.reply.id, batch, lease?.owner).catch((error: unknown) => {
       if ((error as { code?: unknown } | null)?.code === 'lease_lost') controller.abort(LEASE_LOST);
       throw error;
     });
-  /** The reply's events, deltas coalesced (reply-writer.ts); each stored one wakes the readers. */
-  const writer = createReplyWriter({
-    append,
-    written(event, seq) {
-      events.push(event);
-      hub.notify(conversationId, [storedEvent(seq, turn.reply.id, event)]);
-    },
-  });
+  /** Events just stored: they join the reply's, and the readers on this instance are handed them. */
+  const written = (batch: readonly StreamEvent[], first: number) => {
+    events.push(...batch);
+    hub.notify(
+      conversationId,
+      batch.map((event, i) => storedEvent(first + i, turn.reply.id, event)),
+    );
+  };
+  /** The reply's events, written a flush at a time (reply-writer.ts). */
+  const writer = createReplyWriter({ append, written });
   if (turn.stop?.aborted) stopped();
   else turn.stop?.addEventListener('abort', stopped, { once: true });
   const drained = () => controller.abort(DRAINED);
@@ -226,15 +228,17 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     for (const fresh of resume.take(toStreamEvent(event))) await writer.write(fresh);
   };
   const finish = async () => {
-    await writer.flush();
+    // What the writer still holds is written with the reply's end, in one statement.
+    const held = await writer.takeHeld();
     // The fence once more right before the end: a turn whose lease was claimed never writes `message.done` too.
     if (lease && !(await lease.check())) {
       controller.abort(LEASE_LOST);
       throw LEASE_LOST;
     }
     const done: StreamEvent = { type: 'message.done', messageId: turn.reply.id };
-    const finished = await chat.finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'done', done);
-    if (finished.seq !== null) hub.notify(conversationId, [storedEvent(finished.seq, turn.reply.id, done)]);
+    const parts = foldReplyParts([...events, ...held]);
+    const finished = await chat.finishAssistantMessage(turn.reply.id, parts, 'done', done, held);
+    if (finished.seq !== null) written([...held, done], finished.seq - held.length);
     return finished;
   };
   /**
@@ -406,20 +410,19 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       return;
     }
     // What the engine said before it failed is shown above the error, as it would have been without coalescing.
-    await writer.flush().catch(() => writer.discard());
+    // Written with the error, in one statement; a write that failed before (the database away) leaves nothing held.
+    const held = await writer.takeHeld().catch(() => []);
     const code = controller.signal.reason === DRAINED ? DRAINED.code : errorCode(error);
     const said = FAILURE_TEXT[replyLanguage(textOfMessage(turn.userMessage), turn.conversation.locale)];
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
+    const failed: StreamEvent = { type: 'error', code, message: said[code] ?? said.other };
     await chat
-      .finishAssistantMessage(turn.reply.id, foldReplyParts(events), 'failed', {
-        type: 'error',
-        code,
-        message: said[code] ?? said.other,
-      })
+      .finishAssistantMessage(turn.reply.id, foldReplyParts([...events, ...held]), 'failed', failed, held)
+      .then((ended) => ended.seq !== null && written([...held, failed], ended.seq - held.length))
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
-    // Text not yet written is dropped: after the end it was flushed; a turn handed back or whose lease was lost was
-    // never shown it (the instance that runs the turn now says it).
+    // Events not yet written are dropped: after the end they were written with it; a turn handed back or whose lease
+    // was lost never showed them (the instance that runs the turn now says it).
     writer.discard();
     clearTimeout(timer);
     lease?.lost.removeEventListener('abort', leaseLost);

@@ -129,7 +129,11 @@ describe('a taken-over turn', () => {
        WHERE id = $1`,
       [turn.conversation.id],
     );
-    const modeOf = async () => ({ mode: 'agent' as const, agent: { id: 'anna', name: 'Anna' }, waitingSince: null });
+    const modeOf = async () => ({
+      mode: 'agent' as const,
+      agent: { id: 'anna', name: 'Anna' },
+      waitingSince: null,
+    });
     await runTurn(deps(engine, { handoff: { modeOf } }), turn);
     expect(asked).toBe(0);
     const log = await events();

@@ -197,6 +197,16 @@ export interface ChatStore {
     event: StreamEvent,
     leaseOwner?: string,
   ): Promise<number>;
+  /**
+   * `appendEvent` for several events in one statement (issue 32: a reply's flush); resolves to the first one's seq, the
+   * others following it without a gap.
+   */
+  appendEvents(
+    conversationId: string,
+    messageId: string | null,
+    events: readonly StreamEvent[],
+    leaseOwner?: string,
+  ): Promise<number>;
   /** Events with seq > `afterSeq`, in order, at most `limit` (default 500); optionally one message's only. */
   eventsAfter(
     conversationId: string,
@@ -205,14 +215,17 @@ export interface ChatStore {
   ): Promise<StoredEvent[]>;
   /**
    * Stores a streaming reply's final parts and status, and appends `finalEvent` (e.g. `message.done`) in the same
-   * transaction, so history and event log agree. Only the first call on a reply counts: later ones change nothing
-   * and return `{ finished: false, seq: null }`.
+   * statement, so history and event log agree; `before`: events of the reply still to be written, appended just
+   * before it (issue 32: the reply's last flush goes with its end). Only the first call on a reply counts: later ones
+   * change nothing and return `{ finished: false, seq: null }`. `seq` is the final event's; `before` takes the seqs
+   * just below it.
    */
   finishAssistantMessage(
     messageId: string,
     parts: MessagePart[],
     status: Exclude<ReplyStatus, 'streaming'>,
     finalEvent?: StreamEvent,
+    before?: readonly StreamEvent[],
   ): Promise<{ finished: boolean; seq: number | null }>;
   /** Null when the conversation is not this widget's. */
   listMessages(widgetId: string, conversationId: string): Promise<History | null>;
@@ -523,7 +536,11 @@ export function createChatStore(db: Db): ChatStore {
     },
 
     appendEvent(conversationId, messageId, event, leaseOwner) {
-      return insertEvent(db, conversationId, messageId, event, leaseOwner);
+      return insertEvents(db, conversationId, messageId, [event], leaseOwner);
+    },
+
+    appendEvents(conversationId, messageId, events, leaseOwner) {
+      return insertEvents(db, conversationId, messageId, events, leaseOwner);
     },
 
     async eventsAfter(conversationId, afterSeq, { limit = 500, messageId } = {}) {
@@ -544,29 +561,30 @@ export function createChatStore(db: Db): ChatStore {
       }));
     },
 
-    async finishAssistantMessage(messageId, parts, status, finalEvent) {
-      const { type = null, ...data } = finalEvent ?? {};
-      // Issue 32: one statement (it was a transaction of three). The final event's seq is allocated on the conversation
-      // row as insertEvent does, after the reply's row, in the same order a transaction took the two locks.
-      const [row] = await db.query<{ seq: number }>(
+    async finishAssistantMessage(messageId, parts, status, finalEvent, before = []) {
+      const events = finalEvent ? [...before, finalEvent] : [...before];
+      const { types, data } = eventColumns(events);
+      // Issue 32: one statement (it was a transaction of three). The events' seqs are allocated on the conversation
+      // row as insertEvents does, after the reply's row, in the same order a transaction took the two locks.
+      const [row] = await db.query<{ first: number }>(
         `WITH finished AS (
            UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
            RETURNING conversation_id
          ), allocated AS (
-           UPDATE conversations SET next_seq = next_seq + CASE WHEN $4::text IS NULL THEN 0 ELSE 1 END,
-             updated_at = now()
+           UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now()
            WHERE id IN (SELECT conversation_id FROM finished)
-           RETURNING id, next_seq - 1 AS seq
+           RETURNING id, next_seq - cardinality($4::text[]) AS first
          ), event AS (
            INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
-           SELECT id, seq, $1, $4, $5::jsonb FROM allocated WHERE $4::text IS NOT NULL
+           SELECT a.id, a.first + e.i - 1, $1, e.type, e.data::jsonb
+           FROM allocated a, unnest($4::text[], $5::text[]) WITH ORDINALITY AS e(type, data, i)
          )
-         SELECT seq FROM allocated`,
-        [messageId, storableJson(parts), status, type, storableJson(data)],
+         SELECT first FROM allocated`,
+        [messageId, storableJson(parts), status, types, data],
       );
       if (!row) return { finished: false, seq: null };
-      return { finished: true, seq: finalEvent ? Number(row.seq) : null };
+      return { finished: true, seq: finalEvent ? Number(row.first) + events.length - 1 : null };
     },
 
     async listMessages(widgetId, conversationId) {
@@ -661,33 +679,58 @@ export function createChatStore(db: Db): ChatStore {
  * lock serializes writers, and it is held until commit, so seqs become visible in order and without gaps (a rolled
  * back append gives its number back). A reader that saw seq n has seen every seq below n.
  */
-export async function insertEvent(
+export function insertEvent(
   db: Db,
   conversationId: string,
   messageId: string | null,
   event: StreamEvent,
   leaseOwner?: string,
 ): Promise<number> {
-  const { type, ...data } = event;
+  return insertEvents(db, conversationId, messageId, [event], leaseOwner);
+}
+
+/** `insertEvent` for several events in one statement: resolves to the first one's seq, the rest following it. */
+export async function insertEvents(
+  db: Db,
+  conversationId: string,
+  messageId: string | null,
+  events: readonly StreamEvent[],
+  leaseOwner?: string,
+): Promise<number> {
+  if (events.length === 0) throw new RangeError('storage: no events to append');
+  const { types, data } = eventColumns(events);
   // The fence of a turn under a lease (issue 23): the lease row is read FOR SHARE, so an append either sees the owner
   // before a claim (which then waits for it, or skips the row) or after it (and writes nothing).
-  const [row] = await db.query<{ seq: number }>(
+  const [row] = await db.query<{ first: number }>(
     `WITH allocated AS (
-       UPDATE conversations SET next_seq = next_seq + 1
+       UPDATE conversations SET next_seq = next_seq + cardinality($3::text[])
         WHERE id = $1
           AND ($5::text IS NULL
                OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $2 AND owner = $5 FOR SHARE))
-       RETURNING next_seq - 1 AS seq
+       RETURNING next_seq - cardinality($3::text[]) AS first
+     ), inserted AS (
+       INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+       SELECT $1, a.first + e.i - 1, $2, e.type, e.data::jsonb
+       FROM allocated a, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, i)
      )
-     INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
-     SELECT $1, seq, $2, $3, $4::jsonb FROM allocated
-     RETURNING seq`,
-    [conversationId, messageId, type, storableJson(data), leaseOwner ?? null],
+     SELECT first FROM allocated`,
+    [conversationId, messageId, types, data, leaseOwner ?? null],
   );
   if (!row && leaseOwner !== undefined)
     throw Object.assign(new Error('storage: the turn lease is no longer held'), { code: 'lease_lost' });
   if (!row) throw new Error(`storage: no conversation ${conversationId}`);
-  return row.seq;
+  return Number(row.first);
+}
+
+/** Events as the log's two columns, each a parameter array: the type, and the rest as JSON. */
+function eventColumns(events: readonly StreamEvent[]): { types: string[]; data: string[] } {
+  const types: string[] = [];
+  const data: string[] = [];
+  for (const { type, ...rest } of events) {
+    types.push(type);
+    data.push(storableJson(rest));
+  }
+  return { types, data };
 }
 
 function parseCursor(cursor: string): { micros: string; id: string } {

@@ -62,9 +62,13 @@ const send = (url: string, c: Chat, text = QUESTION) => widgetApi.send(url, c, t
 const confirmYes = widgetApi.confirmYes;
 const resume = widgetApi.resume;
 
+/** The last event id each conversation's shopper has heard before the stream a test kills (the widget's `lastSeq`). */
+const heard = new Map<string, string>();
+
 /** Asks to cancel an order and answers with the confirm part's id. */
 async function proposeCancellation(url: string, c: Chat) {
   const events = await readEvents(await send(url, c, 'Please cancel order 1004'), ended);
+  heard.set(c.id, lastIdOf(events));
   const confirm = events
     .map((e) => e.data.part as { type?: string; id?: string } | undefined)
     .find((part) => part?.type === 'confirm');
@@ -152,12 +156,17 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     integrator.respond = (req, res) => (req.pathname === '/cancel' ? cancelled(res) : answer(res));
   });
 
-  /** Kills A with SIGKILL, resumes on B, and answers what the shopper saw and how long the takeover took. */
+  /**
+   * Kills A with SIGKILL, resumes on B, and answers what the shopper saw and how long the takeover took. The resume
+   * asks for what follows the last event the shopper heard: on the killed stream, else before it (a reply's events
+   * are written a flush at a time, so A may die before the stream had any).
+   */
   async function killAndResume(a: Instance, c: Chat, seenOnA: Promise<Seen[]>) {
     a.child.kill('SIGKILL');
     const killedAt = Date.now();
     const before = await seenOnA;
-    const after = await readEvents(await resume(b.url, c, lastIdOf(before)), ended);
+    const from = before.length > 0 ? lastIdOf(before) : (heard.get(c.id) ?? '0');
+    const after = await readEvents(await resume(b.url, c, from), ended);
     return { before, after, tookMs: Date.now() - killedAt };
   }
 
