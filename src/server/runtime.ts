@@ -289,7 +289,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     hub,
     engine: engine.value,
     logger,
-    loadState: turns.loadState,
+    turnStart: turns.turnStart,
     saveState: turns.saveState,
     toolsFor: turnTools({ db, logger, widgetOf, previews, knowledge, handoff, webhookCalls, actionOptions }),
     vouchedUser: (widgetId, storedUser) => vouchedUser(widgetOf(widgetId), storedUser),

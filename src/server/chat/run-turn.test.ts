@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatStore, createChatStore } from '../conversations/chat-store';
 import { createEventHub } from '../conversations/event-hub';
+import { createTurnStore } from '../conversations/turn-store';
 import type { EngineTurn } from '../core/engine';
 import { createProposalStore } from '../guards/proposal-store';
 import type { Db } from '../platform/database/db';
@@ -51,7 +52,7 @@ describe('runTurn()', () => {
           },
         },
         logger: silentLogger,
-        loadState: async () => null,
+        turnStart: createTurnStore(db, chat).turnStart,
         saveState: async () => {},
         toolsFor: () => ({
           callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
@@ -103,7 +104,7 @@ describe('runTurn()', () => {
           },
         },
         logger: silentLogger,
-        loadState: async () => null,
+        turnStart: createTurnStore(db, chat).turnStart,
         saveState: async () => {},
         toolsFor: () => ({
           callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),

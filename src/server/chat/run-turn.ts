@@ -6,6 +6,7 @@ import { type EventHub, storedEvent } from '../conversations/event-hub';
 import { foldReplyParts } from '../conversations/reply-parts';
 import type { CallJournal } from '../conversations/turn-calls';
 import type { TurnLeases } from '../conversations/turn-leases';
+import type { TurnStart } from '../conversations/turn-store';
 import { choicesPart } from '../core/choices';
 import type { AssistantEngine, EngineTools, HandoffOutcome, ReplyEvent } from '../core/engine';
 import { type ReplyLanguage, replyLanguage, shopperTexts } from '../core/reply-language';
@@ -27,8 +28,11 @@ export interface TurnDeps {
   hub: EventHub;
   engine: AssistantEngine;
   logger: Logger;
-  /** The engine's memory between turns (the local engine's pending question). */
-  loadState(conversationId: string): Promise<unknown>;
+  /**
+   * What the turn reads as it starts, in one statement (turn-store.ts): the history with the mode, the engine's memory
+   * between turns (the local engine's pending question), whether a proposal waits for a yes.
+   */
+  turnStart(widgetId: string, conversationId: string): Promise<TurnStart | null>;
   saveState(conversationId: string, state: unknown): Promise<void>;
   /**
    * The integrator-facing tools for this turn (custom actions, the catalog, order cancellation); `userData` and the
@@ -262,7 +266,8 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     if (controller.signal.reason === DRAINED) throw DRAINED;
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued;
     // with the history, in the same statement (issue 32).
-    const history = await chat.listMessages(turn.widgetId, conversationId);
+    const start = await deps.turnStart(turn.widgetId, conversationId);
+    const history = start?.history;
     const before = deps.handoff && (history?.mode ?? null);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {
       await endHandedOver(before ?? null);
@@ -294,6 +299,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       message: text,
       button: turn.button,
       resumed: turn.resumed !== undefined,
+      nonePending: start !== null && start.pendingProposal === null,
       tools,
       actions,
       language,
@@ -303,7 +309,7 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       await finish();
       return;
     }
-    const state = (await deps.loadState(conversationId)) ?? null;
+    const state = start?.state ?? null;
     const out = await engine.reply(
       {
         widgetId: turn.widgetId,

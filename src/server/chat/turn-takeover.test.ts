@@ -4,6 +4,7 @@ import type { StreamEvent } from '../../protocol/chat';
 import { type ChatStore, createChatStore } from '../conversations/chat-store';
 import { createEventHub } from '../conversations/event-hub';
 import { createTurnLeases } from '../conversations/turn-leases';
+import { createTurnStore } from '../conversations/turn-store';
 import type { AssistantEngine } from '../core/engine';
 import { createProposalStore } from '../guards/proposal-store';
 import type { Db } from '../platform/database/db';
@@ -36,7 +37,7 @@ describe('a taken-over turn', () => {
     hub: createEventHub(),
     engine,
     logger: silentLogger,
-    loadState: async () => null,
+    turnStart: createTurnStore(db, chat).turnStart,
     saveState: async () => {},
     toolsFor: () => ({
       callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),

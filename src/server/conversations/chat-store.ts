@@ -588,32 +588,7 @@ export function createChatStore(db: Db): ChatStore {
     },
 
     async listMessages(widgetId, conversationId) {
-      if (!isUuid(conversationId)) return null;
-      // One statement, so one snapshot: `last_seq`, the stored parts and a streaming reply's events agree.
-      const rows = await db.query<
-        Partial<MessageRow> & { last_seq: number } & Pick<
-            ConversationRow,
-            'mode' | 'agent_id' | 'agent_name' | 'waiting_since'
-          >
-      >(
-        `SELECT c.next_seq - 1 AS last_seq, c.mode, c.agent_id, c.agent_name, c.waiting_since,
-           ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
-         FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
-         WHERE c.id = $1 AND c.widget_id = $2
-         ORDER BY m.seq`,
-        [conversationId, widgetId],
-      );
-      if (rows.length === 0) return null;
-      const [first] = rows;
-      return {
-        lastSeq: first.last_seq,
-        mode: {
-          mode: first.mode,
-          agent: first.agent_id !== null ? { id: first.agent_id, name: first.agent_name ?? '' } : null,
-          waitingSince: first.waiting_since?.toISOString() ?? null,
-        },
-        messages: rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow)),
-      };
+      return (await readHistory(db, widgetId, conversationId))?.history ?? null;
     },
 
     async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode } = {}) {
@@ -671,6 +646,52 @@ export function createChatStore(db: Db): ChatStore {
         nextCursor: rows.length > limit ? page[page.length - 1].cursor : null,
       };
     },
+  };
+}
+
+/**
+ * A conversation's history (`listMessages`) with, in the same statement, what `conversationColumns` selects from the
+ * conversation's row (`c`) once: columns a caller of this layer reads with the history (the turn's start,
+ * turn-store.ts). Null when the conversation is not this widget's.
+ */
+export async function readHistory<Extra extends Record<string, unknown> = Record<string, never>>(
+  db: Db,
+  widgetId: string,
+  conversationId: string,
+  conversationColumns = '',
+): Promise<{ history: History; extra: Extra } | null> {
+  if (!isUuid(conversationId)) return null;
+  // One statement, so one snapshot: `last_seq`, the stored parts and a streaming reply's events agree.
+  const rows = await db.query<
+    Partial<MessageRow> & { last_seq: number } & Pick<
+        ConversationRow,
+        'mode' | 'agent_id' | 'agent_name' | 'waiting_since'
+      > &
+      Extra
+  >(
+    `WITH c AS MATERIALIZED (
+       SELECT c.id AS conversation_id, c.next_seq - 1 AS last_seq, c.mode, c.agent_id, c.agent_name, c.waiting_since
+         ${conversationColumns ? `, ${conversationColumns}` : ''}
+       FROM conversations c WHERE c.id = $1 AND c.widget_id = $2
+     )
+     SELECT c.*, ${prefixed('m', MESSAGE_COLUMNS)}, ${STREAMING_EVENTS}
+     FROM c LEFT JOIN messages m ON m.conversation_id = c.conversation_id
+     ORDER BY m.seq`,
+    [conversationId, widgetId],
+  );
+  if (rows.length === 0) return null;
+  const [first] = rows;
+  return {
+    history: {
+      lastSeq: first.last_seq,
+      mode: {
+        mode: first.mode,
+        agent: first.agent_id !== null ? { id: first.agent_id, name: first.agent_name ?? '' } : null,
+        waitingSince: first.waiting_since?.toISOString() ?? null,
+      },
+      messages: rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow)),
+    },
+    extra: first,
   };
 }
 

@@ -1,11 +1,23 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { Db } from '../platform/database/db';
 import { storableJson } from '../platform/database/storable';
-import type { ChatStore } from './chat-store';
+import { type ChatStore, type History, readHistory } from './chat-store';
 import { foldReplyParts } from './reply-parts';
+
+/** What a turn reads as it starts, in one statement (issue 32). */
+export interface TurnStart {
+  /** The conversation's history, with its mode now. */
+  history: History;
+  /** The engine's memory (`saveState`), null when none. */
+  state: unknown;
+  /** A proposal of the conversation waiting for the shopper's yes (guards/proposal-store.ts), by id; null when none. */
+  pendingProposal: string | null;
+}
 
 /** What the conversation layer keeps beside the chat itself: engine memory and the state of replies in flight. */
 export interface TurnStore {
+  /** Null when the conversation is not this widget's (erased meanwhile). */
+  turnStart(widgetId: string, conversationId: string): Promise<TurnStart | null>;
   loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
   /** Is a reply of this conversation still being written? */
@@ -37,6 +49,21 @@ export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
     return done.finished;
   };
   return {
+    async turnStart(widgetId, conversationId) {
+      const read = await readHistory<{ engine_state: unknown; pending_proposal: string | null }>(
+        db,
+        widgetId,
+        conversationId,
+        `(SELECT state FROM engine_state WHERE conversation_id = c.id) AS engine_state,
+         (SELECT id FROM proposals WHERE conversation_id = c.id AND status = 'pending' LIMIT 1) AS pending_proposal`,
+      );
+      if (!read) return null;
+      return {
+        history: read.history,
+        state: read.extra.engine_state ?? null,
+        pendingProposal: read.extra.pending_proposal ?? null,
+      };
+    },
     async loadState(conversationId) {
       const rows = await db.query<{ state: unknown }>(
         'SELECT state FROM engine_state WHERE conversation_id = $1',

@@ -37,6 +37,11 @@ export interface AnswerInput {
    * which is no longer pending.
    */
   resumed?: boolean;
+  /**
+   * No proposal was pending as the turn began (read with its history, issue 32): a typed message then answers none,
+   * and the pending one is not looked up.
+   */
+  nonePending?: boolean;
 }
 
 /** What the service says when an answer makes no call, in the shopper's language. */
@@ -73,6 +78,7 @@ export async function answerProposal(input: AnswerInput): Promise<ConfirmedCall 
     proposal = await proposals.find(conversationId, input.button.confirmId);
     answer = input.button.answer;
   } else {
+    if (input.nonePending) return null;
     proposal = await proposals.pending(conversationId);
     if (!proposal) return null;
     answer = typedAnswer(input.message);
