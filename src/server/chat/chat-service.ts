@@ -111,8 +111,15 @@ export function createChatService(
    * reaches every instance). Earlier replies this instance runs or queues are not waited for: they are ahead in its
    * queue, or were taken over after this turn was queued (then waiting for them would wait for ever).
    */
-  const earlierTurnsElsewhere = async (conversationId: string, replyId: string, stop: AbortSignal) => {
+  const earlierTurnsElsewhere = async (
+    conversationId: string,
+    replyId: string,
+    stop: AbortSignal,
+    /** The replies being written when this one was opened (read with it, issue 32): none elsewhere, no read. */
+    known?: string[],
+  ) => {
     if (!deps.leases) return;
+    if (known?.every((id) => replies.has(id))) return;
     while (!stop.aborted) {
       const mark = deps.hub.mark();
       // The database failing here fails the turn itself next, as it always has: the wait is no reason to hang.
@@ -126,6 +133,7 @@ export function createChatService(
     conversationId: string,
     replyId: string,
     work: (stop: AbortSignal) => Promise<void>,
+    earlier?: string[],
   ): void => {
     replies.add(replyId);
     const stop = new AbortController();
@@ -134,7 +142,12 @@ export function createChatService(
     mine.add(stop);
     const run = async () => {
       // Nor past the shutdown grace: the turn then runs with its drain signal aborted, which hands it back at once.
-      await earlierTurnsElsewhere(conversationId, replyId, AbortSignal.any([stop.signal, handBack.signal]));
+      await earlierTurnsElsewhere(
+        conversationId,
+        replyId,
+        AbortSignal.any([stop.signal, handBack.signal]),
+        earlier,
+      );
       return work(stop.signal);
     };
     const previous = queues.get(conversationId) ?? Promise.resolve();
@@ -155,7 +168,16 @@ export function createChatService(
     conversation: Conversation,
     userMessage: StoredMessage,
     reply: StoredMessage,
-    button?: { confirmId: string; answer: 'yes' | 'no' },
+    {
+      button,
+      leased = false,
+      earlier,
+    }: {
+      button?: { confirmId: string; answer: 'yes' | 'no' };
+      /** The lease was taken with the message (chat-store.ts `addUserMessage`). */
+      leased?: boolean;
+      earlier?: string[];
+    } = {},
   ) => {
     const turn = {
       widgetId,
@@ -166,9 +188,14 @@ export function createChatService(
       instructions: deps.instructionsOf?.(widgetId) ?? null,
       starters: deps.startersOf?.(widgetId) ?? [],
       ...(button && { button }),
-      lease: leaseOf(widgetId, conversation.id, reply.id),
+      lease: leaseOf(widgetId, conversation.id, reply.id, leased),
     };
-    enqueue(conversation.id, reply.id, (stop) => runTurn(deps, { ...turn, stop, drain: handBack.signal }));
+    enqueue(
+      conversation.id,
+      reply.id,
+      (stop) => runTurn(deps, { ...turn, stop, drain: handBack.signal }),
+      earlier,
+    );
   };
 
   /**
@@ -220,6 +247,7 @@ export function createChatService(
         text: request.text.trim(),
         context,
         openReply: true,
+        ...(deps.leases && { lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } }),
       });
       if (!added) return null;
       if (!added.created) return resend(widgetId, conversationId, added.message, context);
@@ -235,7 +263,10 @@ export function createChatService(
       ]);
       // Issue 21: while a person is asked for or has the conversation, the message is for them: no reply, no engine.
       if (!reply) return { queued: true, conversation, userMessage };
-      startTurn(widgetId, conversation, userMessage, reply);
+      startTurn(widgetId, conversation, userMessage, reply, {
+        leased: deps.leases !== undefined,
+        earlier: added.earlierStreaming,
+      });
       return { conversation, userMessage, reply, replyAfterSeq: added.seq };
     },
     async answer(widgetId, conversationId, confirmId, answer) {
@@ -268,7 +299,9 @@ export function createChatService(
       }
       const started = await chat.startAssistantMessage(conversation.id, added.message.id);
       if (started.created)
-        startTurn(widgetId, conversation, added.message, started.message, { confirmId: proposal.id, answer });
+        startTurn(widgetId, conversation, added.message, started.message, {
+          button: { confirmId: proposal.id, answer },
+        });
       return {
         conversation,
         userMessage: added.message,

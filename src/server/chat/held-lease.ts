@@ -15,6 +15,11 @@ export interface HeldLease {
   check(): Promise<boolean>;
   /** The turn ended: renewals stop, and the lease goes (only if it is still this instance's). */
   release(): Promise<void>;
+  /**
+   * The reply's end took the lease with it (issue 32: in the same statement): renewals stop, and `release` has nothing
+   * left to do.
+   */
+  ended(): void;
   /** The instance shuts down with the turn unfinished: renewals stop, and the lease lapses for another to claim. */
   handBack(): Promise<void>;
 }
@@ -22,7 +27,8 @@ export interface HeldLease {
 /**
  * Takes (or, for a claimed turn, keeps) the lease of a reply, from the moment its turn is queued: a turn waiting behind
  * another of its conversation is taken over too if its instance dies. Renewed three times per lease, so one slow
- * renewal never lets it lapse.
+ * renewal never lets it lapse. `claimed`: the lease is this instance's already (a claimed turn's, or one taken with the
+ * shopper's message, chat-store.ts `addUserMessage`).
  */
 export function holdLease(
   leases: TurnLeases,
@@ -32,6 +38,7 @@ export function holdLease(
   const controller = new AbortController();
   let renewedAt = performance.now();
   let renewer: ReturnType<typeof setInterval> | undefined;
+  let isEnded = false;
   const renew = async () => {
     try {
       const held = await leases.renew(turn.replyId);
@@ -45,6 +52,7 @@ export function holdLease(
     }
   };
   const ready = (claimed ? Promise.resolve() : leases.hold(turn)).then(() => {
+    if (isEnded) return;
     renewedAt = performance.now();
     renewer = setInterval(() => void renew(), leases.leaseMs / 3);
     renewer.unref?.();
@@ -58,8 +66,13 @@ export function holdLease(
     check: async () => !controller.signal.aborted && (await renew()),
     async release() {
       clearInterval(renewer);
+      if (isEnded) return;
       await ready.catch(() => {});
       await leases.release(turn.replyId);
+    },
+    ended() {
+      isEnded = true;
+      clearInterval(renewer);
     },
     async handBack() {
       clearInterval(renewer);

@@ -234,14 +234,27 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const finish = async () => {
     // What the writer still holds is written with the reply's end, in one statement.
     const held = await writer.takeHeld();
-    // The fence once more right before the end: a turn whose lease was claimed never writes `message.done` too.
-    if (lease && !(await lease.check())) {
+    if (lease?.lost.aborted) {
       controller.abort(LEASE_LOST);
       throw LEASE_LOST;
     }
     const done: StreamEvent = { type: 'message.done', messageId: turn.reply.id };
     const parts = foldReplyParts([...events, ...held]);
-    const finished = await chat.finishAssistantMessage(turn.reply.id, parts, 'done', done, held);
+    // The fence once more, in the same statement: a turn whose lease was claimed never writes `message.done` too; the
+    // lease goes with the end.
+    const finished = await chat.finishAssistantMessage(
+      turn.reply.id,
+      parts,
+      'done',
+      done,
+      held,
+      lease?.owner,
+    );
+    if (lease && !finished.finished && !(await lease.check())) {
+      controller.abort(LEASE_LOST);
+      throw LEASE_LOST;
+    }
+    if (finished.finished) lease?.ended();
     if (finished.seq !== null) written([...held, done], finished.seq - held.length);
     return finished;
   };

@@ -68,6 +68,8 @@ export type AddedMessage =
       seq: number;
       /** With `openReply`, in `assistant` mode: the reply opened to it, whose events all come after `seq`. */
       reply: StoredMessage | null;
+      /** The conversation's replies still being written, on whichever instance, when this one was opened. */
+      earlierStreaming: string[];
     };
 
 /** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
@@ -157,6 +159,8 @@ export interface ChatStore {
       context?: ContextUpdate;
       /** Opens the reply to a new message too, when the conversation is with the assistant (`startAssistantMessage`). */
       openReply?: boolean;
+      /** With the reply, its turn's lease for this instance (turn-leases.ts `hold`, issue 23), in the same statement. */
+      lease?: { owner: string; seconds: number };
     },
   ): Promise<AddedMessage | null>;
   /**
@@ -218,7 +222,8 @@ export interface ChatStore {
    * statement, so history and event log agree; `before`: events of the reply still to be written, appended just
    * before it (issue 32: the reply's last flush goes with its end). Only the first call on a reply counts: later ones
    * change nothing and return `{ finished: false, seq: null }`. `seq` is the final event's; `before` takes the seqs
-   * just below it.
+   * just below it. With `leaseOwner` (a turn under a lease, issue 23) only while that instance holds the reply's
+   * lease, which goes with the reply's end (otherwise `finished: false`, and nothing is written).
    */
   finishAssistantMessage(
     messageId: string,
@@ -226,6 +231,7 @@ export interface ChatStore {
     status: Exclude<ReplyStatus, 'streaming'>,
     finalEvent?: StreamEvent,
     before?: readonly StreamEvent[],
+    leaseOwner?: string,
   ): Promise<{ finished: boolean; seq: number | null }>;
   /** Null when the conversation is not this widget's. */
   listMessages(widgetId: string, conversationId: string): Promise<History | null>;
@@ -412,7 +418,7 @@ export function createChatStore(db: Db): ChatStore {
     async addUserMessage(
       widgetId,
       conversationId,
-      { clientMessageId, text, context = {}, openReply = false },
+      { clientMessageId, text, context = {}, openReply = false, lease },
     ) {
       if (!isUuid(conversationId)) return null;
       const clientId = storableText(clientMessageId);
@@ -444,9 +450,15 @@ export function createChatStore(db: Db): ChatStore {
            SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
            WHERE $6 AND c.mode = 'assistant'
            RETURNING ${MESSAGE_COLUMNS}
+         ), leased AS (
+           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+           SELECT r.id, c.id, c.widget_id, $15, now() + make_interval(secs => $16::float8)
+           FROM reply r, conversation c WHERE $15::text IS NOT NULL
          )
          SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
-           ${aliased('r', MESSAGE_COLUMNS, 'r_')}
+           ${aliased('r', MESSAGE_COLUMNS, 'r_')},
+           ARRAY(SELECT m.id FROM messages m
+                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier
          FROM inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true`,
         [
           conversationId,
@@ -463,6 +475,8 @@ export function createChatStore(db: Db): ChatStore {
           textOrNull(context.locale),
           context.pageContext !== undefined,
           jsonOrNull(context.pageContext),
+          lease?.owner ?? null,
+          lease?.seconds ?? 0,
         ],
       );
       if (row)
@@ -472,6 +486,7 @@ export function createChatStore(db: Db): ChatStore {
           conversation: toConversation(unaliased<ConversationRow>(row, 'c_')),
           seq: Number(row.event_seq),
           reply: row.r_id == null ? null : toMessage(unaliased<MessageRow>(row, 'r_')),
+          earlierStreaming: (row.earlier as string[] | null) ?? [],
         };
       const [existing] = await db.query<MessageRow>(
         `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
@@ -561,7 +576,7 @@ export function createChatStore(db: Db): ChatStore {
       }));
     },
 
-    async finishAssistantMessage(messageId, parts, status, finalEvent, before = []) {
+    async finishAssistantMessage(messageId, parts, status, finalEvent, before = [], leaseOwner) {
       const events = finalEvent ? [...before, finalEvent] : [...before];
       const { types, data } = eventColumns(events);
       // Issue 32: one statement (it was a transaction of three). The events' seqs are allocated on the conversation
@@ -570,7 +585,11 @@ export function createChatStore(db: Db): ChatStore {
         `WITH finished AS (
            UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
+             AND ($6::text IS NULL
+                  OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $1 AND owner = $6 FOR SHARE))
            RETURNING conversation_id
+         ), released AS (
+           DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 AND EXISTS (SELECT 1 FROM finished)
          ), allocated AS (
            UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now()
            WHERE id IN (SELECT conversation_id FROM finished)
@@ -581,7 +600,7 @@ export function createChatStore(db: Db): ChatStore {
            FROM allocated a, unnest($4::text[], $5::text[]) WITH ORDINALITY AS e(type, data, i)
          )
          SELECT first FROM allocated`,
-        [messageId, storableJson(parts), status, types, data],
+        [messageId, storableJson(parts), status, types, data, leaseOwner ?? null],
       );
       if (!row) return { finished: false, seq: null };
       return { finished: true, seq: finalEvent ? Number(row.first) + events.length - 1 : null };
