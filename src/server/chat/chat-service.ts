@@ -241,26 +241,33 @@ export function createChatService(
           text: request.proactiveMessage.trim(),
         });
       }
-      // Issue 32: the message, its event, its context and the reply to it, in one statement.
+      // Issue 32: the message, its event, its context, the reply to it (and its lease), and the other instances'
+      // wake-up, in one statement.
+      const wake = deps.hub.wakeOf(conversationId);
       const added = await chat.addUserMessage(widgetId, conversationId, {
         clientMessageId: request.clientMessageId,
         text: request.text.trim(),
         context,
         openReply: true,
         ...(deps.leases && { lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } }),
+        wake,
       });
       if (!added) return null;
       if (!added.created) return resend(widgetId, conversationId, added.message, context);
       const { conversation, message: userMessage, reply } = added;
       // The message's `message.user` event is in the log: the console following the conversation reads it now, and
       // the reply's stream, which starts after it, takes it from the hub.
-      deps.hub.notify(conversationId, [
-        storedEvent(added.seq, userMessage.id, {
-          type: 'message.user',
-          messageId: userMessage.id,
-          text: request.text.trim(),
-        }),
-      ]);
+      deps.hub.notify(
+        conversationId,
+        [
+          storedEvent(added.seq, userMessage.id, {
+            type: 'message.user',
+            messageId: userMessage.id,
+            text: request.text.trim(),
+          }),
+        ],
+        wake,
+      );
       // Issue 21: while a person is asked for or has the conversation, the message is for them: no reply, no engine.
       if (!reply) return { queued: true, conversation, userMessage };
       startTurn(widgetId, conversation, userMessage, reply, {

@@ -196,18 +196,27 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   if (lease?.lost.aborted) leaseLost();
   else lease?.lost.addEventListener('abort', leaseLost, { once: true });
   const journal = deps.callJournal?.(turn.reply.id, controller.signal);
+  /**
+   * Other instances' readers are woken by the statement that stores the events (issue 32: no NOTIFY of its own);
+   * this instance's are handed the events (`written`).
+   */
+  const wake = hub.wakeOf(conversationId);
   /** Appends events to the reply, fenced by the lease when the turn holds one. */
   const append = (batch: StreamEvent[]) =>
-    chat.appendEvents(conversationId, turn.reply.id, batch, lease?.owner).catch((error: unknown) => {
+    chat.appendEvents(conversationId, turn.reply.id, batch, lease?.owner, wake).catch((error: unknown) => {
       if ((error as { code?: unknown } | null)?.code === 'lease_lost') controller.abort(LEASE_LOST);
       throw error;
     });
+  /** Whether the reply's end was announced (the turn's last wake-up then has nothing to add). */
+  let endAnnounced = false;
   /** Events just stored: they join the reply's, and the readers on this instance are handed them. */
   const written = (batch: readonly StreamEvent[], first: number) => {
     events.push(...batch);
+    endAnnounced ||= batch.some((e) => e.type === 'message.done' || e.type === 'error');
     hub.notify(
       conversationId,
       batch.map((event, i) => storedEvent(first + i, turn.reply.id, event)),
+      wake,
     );
   };
   /** The reply's events, written a flush at a time (reply-writer.ts). */
@@ -242,14 +251,11 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     const parts = foldReplyParts([...events, ...held]);
     // The fence once more, in the same statement: a turn whose lease was claimed never writes `message.done` too; the
     // lease goes with the end.
-    const finished = await chat.finishAssistantMessage(
-      turn.reply.id,
-      parts,
-      'done',
-      done,
-      held,
-      lease?.owner,
-    );
+    const finished = await chat.finishAssistantMessage(turn.reply.id, parts, 'done', done, {
+      before: held,
+      leaseOwner: lease?.owner,
+      wake,
+    });
     if (lease && !finished.finished && !(await lease.check())) {
       controller.abort(LEASE_LOST);
       throw LEASE_LOST;
@@ -436,7 +442,10 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     logger.error('turn failed', { conversationId, reply: turn.reply.id, code, error: String(error) });
     const failed: StreamEvent = { type: 'error', code, message: said[code] ?? said.other };
     await chat
-      .finishAssistantMessage(turn.reply.id, foldReplyParts([...events, ...held]), 'failed', failed, held)
+      .finishAssistantMessage(turn.reply.id, foldReplyParts([...events, ...held]), 'failed', failed, {
+        before: held,
+        wake,
+      })
       .then((ended) => ended.seq !== null && written([...held, failed], ended.seq - held.length))
       .catch((e: unknown) => logger.error('could not record a failed turn', { error: String(e) }));
   } finally {
@@ -451,7 +460,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     );
     turn.stop?.removeEventListener('abort', stopped);
     turn.drain?.removeEventListener('abort', drained);
-    hub.notify(conversationId);
+    // The turn's end wakes the conversation's readers (a turn waiting behind it elsewhere too), unless its last event
+    // did already.
+    if (!endAnnounced) hub.notify(conversationId);
     metrics.turns.inc({ outcome });
     metrics.turnSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   }

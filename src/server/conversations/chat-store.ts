@@ -11,6 +11,7 @@ import type { Db } from '../platform/database/db';
 import { storableJson, storableText } from '../platform/database/storable';
 import { isUuid } from '../platform/database/uuid';
 import type { VerifiedUser } from '../platform/identity-token';
+import type { Wake } from '../platform/notify-bus';
 import { foldReplyParts } from './reply-parts';
 
 // Conversations, messages and the SSE event log (DESIGN: widget ↔ service protocol v0), over plain SQL that runs
@@ -161,6 +162,8 @@ export interface ChatStore {
       openReply?: boolean;
       /** With the reply, its turn's lease for this instance (turn-leases.ts `hold`, issue 23), in the same statement. */
       lease?: { owner: string; seconds: number };
+      /** The other instances' wake-up (event-hub.ts `wakeOf`), sent by the same statement. */
+      wake?: Wake;
     },
   ): Promise<AddedMessage | null>;
   /**
@@ -210,6 +213,8 @@ export interface ChatStore {
     messageId: string | null,
     events: readonly StreamEvent[],
     leaseOwner?: string,
+    /** The other instances' wake-up (event-hub.ts `wakeOf`), sent by the same statement. */
+    wake?: Wake,
   ): Promise<number>;
   /** Events with seq > `afterSeq`, in order, at most `limit` (default 500); optionally one message's only. */
   eventsAfter(
@@ -223,15 +228,15 @@ export interface ChatStore {
    * before it (issue 32: the reply's last flush goes with its end). Only the first call on a reply counts: later ones
    * change nothing and return `{ finished: false, seq: null }`. `seq` is the final event's; `before` takes the seqs
    * just below it. With `leaseOwner` (a turn under a lease, issue 23) only while that instance holds the reply's
-   * lease, which goes with the reply's end (otherwise `finished: false`, and nothing is written).
+   * lease, which goes with the reply's end (otherwise `finished: false`, and nothing is written). `wake`: the other
+   * instances' wake-up (event-hub.ts `wakeOf`), sent by the same statement.
    */
   finishAssistantMessage(
     messageId: string,
     parts: MessagePart[],
     status: Exclude<ReplyStatus, 'streaming'>,
     finalEvent?: StreamEvent,
-    before?: readonly StreamEvent[],
-    leaseOwner?: string,
+    options?: { before?: readonly StreamEvent[]; leaseOwner?: string; wake?: Wake },
   ): Promise<{ finished: boolean; seq: number | null }>;
   /** Null when the conversation is not this widget's. */
   listMessages(widgetId: string, conversationId: string): Promise<History | null>;
@@ -418,7 +423,7 @@ export function createChatStore(db: Db): ChatStore {
     async addUserMessage(
       widgetId,
       conversationId,
-      { clientMessageId, text, context = {}, openReply = false, lease },
+      { clientMessageId, text, context = {}, openReply = false, lease, wake },
     ) {
       if (!isUuid(conversationId)) return null;
       const clientId = storableText(clientMessageId);
@@ -458,7 +463,8 @@ export function createChatStore(db: Db): ChatStore {
          SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
            ${aliased('r', MESSAGE_COLUMNS, 'r_')},
            ARRAY(SELECT m.id FROM messages m
-                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier
+                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
+           ${WAKE_SQL('$17', '$18')}
          FROM inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true`,
         [
           conversationId,
@@ -477,6 +483,7 @@ export function createChatStore(db: Db): ChatStore {
           jsonOrNull(context.pageContext),
           lease?.owner ?? null,
           lease?.seconds ?? 0,
+          ...wakeParams(wake),
         ],
       );
       if (row)
@@ -554,8 +561,8 @@ export function createChatStore(db: Db): ChatStore {
       return insertEvents(db, conversationId, messageId, [event], leaseOwner);
     },
 
-    appendEvents(conversationId, messageId, events, leaseOwner) {
-      return insertEvents(db, conversationId, messageId, events, leaseOwner);
+    appendEvents(conversationId, messageId, events, leaseOwner, wake) {
+      return insertEvents(db, conversationId, messageId, events, leaseOwner, wake);
     },
 
     async eventsAfter(conversationId, afterSeq, { limit = 500, messageId } = {}) {
@@ -576,7 +583,13 @@ export function createChatStore(db: Db): ChatStore {
       }));
     },
 
-    async finishAssistantMessage(messageId, parts, status, finalEvent, before = [], leaseOwner) {
+    async finishAssistantMessage(
+      messageId,
+      parts,
+      status,
+      finalEvent,
+      { before = [], leaseOwner, wake } = {},
+    ) {
       const events = finalEvent ? [...before, finalEvent] : [...before];
       const { types, data } = eventColumns(events);
       // Issue 32: one statement (it was a transaction of three). The events' seqs are allocated on the conversation
@@ -599,8 +612,8 @@ export function createChatStore(db: Db): ChatStore {
            SELECT a.id, a.first + e.i - 1, $1, e.type, e.data::jsonb
            FROM allocated a, unnest($4::text[], $5::text[]) WITH ORDINALITY AS e(type, data, i)
          )
-         SELECT first FROM allocated`,
-        [messageId, storableJson(parts), status, types, data, leaseOwner ?? null],
+         SELECT first, ${WAKE_SQL('$7', '$8')} FROM allocated`,
+        [messageId, storableJson(parts), status, types, data, leaseOwner ?? null, ...wakeParams(wake)],
       );
       if (!row) return { finished: false, seq: null };
       return { finished: true, seq: finalEvent ? Number(row.first) + events.length - 1 : null };
@@ -736,6 +749,7 @@ export async function insertEvents(
   messageId: string | null,
   events: readonly StreamEvent[],
   leaseOwner?: string,
+  wake?: Wake,
 ): Promise<number> {
   if (events.length === 0) throw new RangeError('storage: no events to append');
   const { types, data } = eventColumns(events);
@@ -753,14 +767,22 @@ export async function insertEvents(
        SELECT $1, a.first + e.i - 1, $2, e.type, e.data::jsonb
        FROM allocated a, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(type, data, i)
      )
-     SELECT first FROM allocated`,
-    [conversationId, messageId, types, data, leaseOwner ?? null],
+     SELECT first, ${WAKE_SQL('$6', '$7')} FROM allocated`,
+    [conversationId, messageId, types, data, leaseOwner ?? null, ...wakeParams(wake)],
   );
   if (!row && leaseOwner !== undefined)
     throw Object.assign(new Error('storage: the turn lease is no longer held'), { code: 'lease_lost' });
   if (!row) throw new Error(`storage: no conversation ${conversationId}`);
   return Number(row.first);
 }
+
+/**
+ * The NOTIFY of a statement that wakes other instances itself (`Wake`): a column of its answer, so it runs once when the
+ * statement writes (and answers a row), and is delivered when it commits. Nothing without a wake.
+ */
+const WAKE_SQL = (channel: string, payload: string) =>
+  `CASE WHEN ${channel}::text IS NOT NULL THEN pg_notify(${channel}, ${payload}) END AS woke`;
+const wakeParams = (wake: Wake | undefined) => [wake?.channel ?? null, wake?.payload ?? null];
 
 /** Events as the log's two columns, each a parameter array: the type, and the rest as JSON. */
 function eventColumns(events: readonly StreamEvent[]): { types: string[]; data: string[] } {

@@ -10,10 +10,11 @@ export function clusterHub(hub: EventHub, bus: NotifyBus): EventHub {
   bus.subscribe('conversation', (id) => hub.notify(id));
   bus.onListen(() => hub.wakeAll());
   return {
-    notify(conversationId, events) {
+    notify(conversationId, events, woke) {
       hub.notify(conversationId, events);
-      void bus.publish('conversation', conversationId);
+      if (!woke) void bus.publish('conversation', conversationId);
     },
+    wakeOf: (conversationId) => bus.wakeOf?.('conversation', conversationId),
     mark: () => hub.mark(),
     recent: (conversationId, afterSeq) => hub.recent(conversationId, afterSeq),
     wait: (conversationId, timeoutMs, signal, since) => hub.wait(conversationId, timeoutMs, signal, since),

@@ -1,5 +1,6 @@
 import type { StreamEvent } from '../../protocol/chat';
 import { storableJson } from '../platform/database/storable';
+import type { Wake } from '../platform/notify-bus';
 import type { StoredEvent } from './chat-store';
 
 /**
@@ -15,9 +16,15 @@ export interface EventHub {
   /**
    * Wakes the conversation's readers. With `events`, the events just stored (in seq order), which readers on this
    * instance then take without reading them back (`recent`); without, something unknown was stored (a message, a mode
-   * change, an append on another instance), and readers read the log.
+   * change, an append on another instance), and readers read the log. `woke`: the statement that stored them sent
+   * the other instances' wake-up itself (`wakeOf`).
    */
-  notify(conversationId: string, events?: readonly StoredEvent[]): void;
+  notify(conversationId: string, events?: readonly StoredEvent[], woke?: Wake): void;
+  /**
+   * The wake-up of other instances' readers for a statement to send itself (cluster-hub.ts): passed to `notify` after
+   * that statement, it is not sent again. Undefined in one process (nobody to tell).
+   */
+  wakeOf(conversationId: string): Wake | undefined;
   /**
    * The events after `afterSeq` that this instance stored and announced, when they follow it without a gap: a reader
    * writes them out instead of reading the log. Empty when the last event the hub holds is `afterSeq` itself: nothing
@@ -87,6 +94,7 @@ export function createEventHub(): EventHub {
       for (const wake of set) wake();
     },
     mark: () => epoch,
+    wakeOf: () => undefined,
     recent(conversationId, afterSeq) {
       const list = recentEvents.get(conversationId);
       if (

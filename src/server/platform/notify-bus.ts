@@ -26,9 +26,20 @@ export type Topic =
   /** A widget's settings have a new version. */
   | 'settings';
 
+/** A NOTIFY for a statement to send itself (`pg_notify(channel, payload)`), sent when it commits. */
+export interface Wake {
+  channel: string;
+  payload: string;
+}
+
 export interface NotifyBus {
   /** Tells the other instances; resolves when sent (or failed: logged, the safety polls cover it). */
   publish(topic: Topic, id?: string): Promise<void>;
+  /**
+   * What `publish` would send, for a statement that writes what it announces to send with it (issue 32: one round
+   * trip instead of two); undefined while the bus is not listening yet, and on the embedded database (nobody to tell).
+   */
+  wakeOf?(topic: Topic, id: string): Wake | undefined;
   subscribe(topic: Topic, handler: (id: string) => void): void;
   /** Runs after every LISTEN (the first and each reconnect): catch up on what may have been missed. */
   onListen(handler: () => void): void;
@@ -157,6 +168,7 @@ export async function openPostgresBus({
   await connect();
 
   return {
+    wakeOf: (topic, id) => (channel ? { channel, payload: `${instance}|${topic}|${id}` } : undefined),
     async publish(topic, id = '') {
       try {
         await send(channel, `${instance}|${topic}|${id}`);
