@@ -73,24 +73,26 @@ export function callJournal(
       const nth = (seen.get(base) ?? 0) + 1;
       seen.set(base, nth);
       const key = `${base}#${nth}`;
-      const [row] = await db.query<{
-        request_id: string;
-        status: string;
-        attempts: number;
-        outcome: unknown;
-      }>(
-        'SELECT request_id, status, attempts, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',
-        [replyId, key],
+      // Issue 32: the journal's entry is made (or its attempts counted) in one statement; only a call the journal
+      // already holds as completed, or as tried twice, is read in a second one (a turn taken over).
+      const [started] = await db.query<{ request_id: string }>(
+        `INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status) VALUES ($1, $2, $3, 'started')
+         ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = t.attempts + 1
+           WHERE t.status <> 'completed' AND t.attempts < 2
+         RETURNING t.request_id`,
+        [replyId, key, newRequestId()],
       );
-      if (row?.status === 'completed') return row.outcome as R;
-      // Started twice and never completed: at most once more than the first time (DESIGN "Running at scale").
-      if (row && row.attempts >= 2) return UNKNOWN;
-      const requestId = row?.request_id ?? newRequestId();
-      await db.query(
-        `INSERT INTO turn_calls (reply_id, call_key, request_id, status) VALUES ($1, $2, $3, 'started')
-         ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = turn_calls.attempts + 1`,
-        [replyId, key, requestId],
-      );
+      if (!started) {
+        const [row] = await db.query<{ status: string; outcome: unknown }>(
+          'SELECT status, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',
+          [replyId, key],
+        );
+        if (row?.status === 'completed') return row.outcome as R;
+        // Started twice and never completed: at most once more than the first time (DESIGN "Running at scale").
+        return UNKNOWN;
+      }
+      // The first attempt's id on a second one: the integrator can tell it is the same call.
+      const requestId = started.request_id;
       const outcome = await invoke(requestId);
       turn?.signal.throwIfAborted();
       await db.query(

@@ -182,7 +182,9 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     expect(made).toEqual(['sent@req-1', 'second@req-2']);
     // A third call with other parameters is a new one, with a new id.
     await taker.call('gift', { amount: 6, to: 'Ada' }, answer('third'), newId);
-    expect(made.at(-1)).toBe('third@req-3');
+    const third = made.at(-1)?.replace(/^third@/, '');
+    expect(third).toMatch(/^req-\d+$/);
+    expect(['req-1', 'req-2']).not.toContain(third);
   });
 
   it('a call started twice and never answered is not made a third time', async () => {
