@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -390,10 +391,59 @@ const typeParsers = {
       : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** The extended protocol, as PGlite's `query` uses: one statement per call on both backends. */
+/**
+ * The extended protocol, as PGlite's `query` uses: one statement per call on both backends. A statement with
+ * parameters is a named prepared statement (issue 32): each pooled connection parses and plans it once, and afterwards
+ * only its parameters travel, instead of its text each time (a turn's statements are a few KiB of SQL). Its name is its
+ * text's digest, so the same text is the same statement on every connection; statements without parameters (DDL, one-off
+ * reads) stay unnamed, and past PREPARED_MAX distinct texts a process names no more (a bound on what each connection
+ * keeps, whatever a caller builds).
+ */
 function oneStatement(sql: string, params: readonly unknown[] = []): pg.QueryConfig {
+  const name = params.length > 0 ? preparedName(sql) : undefined;
   // `queryMode` is node-postgres API (lib/query.js) that @types/pg does not declare.
-  return { text: sql, values: params as unknown[], queryMode: 'extended' } as pg.QueryConfig;
+  return {
+    text: sql,
+    values: params as unknown[],
+    queryMode: 'extended',
+    ...(name && { name }),
+  } as pg.QueryConfig;
+}
+
+/**
+ * A statement prepared before a migration changed what it answers (`SELECT *` of a table that gained a column, while
+ * an older instance runs through a rolling deploy) fails with this on every connection that prepared it: its text is
+ * then run unnamed from here on, and a statement outside a transaction is run again at once.
+ */
+const isStalePlan = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === '0A000' &&
+  /cached plan must not change result type/.test(String((error as Error).message));
+
+async function runStatement(
+  run: (config: pg.QueryConfig) => Promise<pg.QueryResult>,
+  sql: string,
+  params: readonly unknown[] | undefined,
+  retry: boolean,
+): Promise<pg.QueryResult> {
+  try {
+    return await run(oneStatement(sql, params));
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    preparedNames.set(sql, '');
+    if (!retry) throw error;
+    return run(oneStatement(sql, params));
+  }
+}
+
+const PREPARED_MAX = 1000;
+const preparedNames = new Map<string, string>();
+function preparedName(sql: string): string | undefined {
+  let name = preparedNames.get(sql);
+  if (name === undefined && preparedNames.size < PREPARED_MAX) {
+    name = `sw_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
 }
 
 /** COPY FROM STDIN on one client: the rows go out as one stream, the promise settles when the server has them all. */
@@ -464,7 +514,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const db: Db = {
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
-      return (await pool.query(oneStatement(sql, params))).rows as T[];
+      return (await runStatement((config) => pool.query(config), sql, params, true)).rows as T[];
     },
     exec: async (sql) => {
       assertNotInOwnTransaction(db);
@@ -492,8 +542,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       try {
         await client.query('BEGIN');
         const handle = transactionHandle({
+          // A stale plan aborts the transaction: it fails, and its statement is unnamed when the caller tries again.
           query: async <T>(sql: string, params: readonly unknown[]) =>
-            (await client.query(oneStatement(sql, params))).rows as T[],
+            (await runStatement((config) => client.query(config), sql, params, false)).rows as T[],
           exec: async (sql) => {
             await client.query(sql);
           },
