@@ -18,7 +18,6 @@ export function countedDb(db: Db, counter: StatementCounter): Db {
   return {
     query(sql, params) {
       counter.statements.inc();
-      if (process.env.TRACE_SQL) process.stderr.write(`SQL ${sql.replace(/\s+/g, ' ').slice(0, 90)}\n`);
       return db.query(sql, params);
     },
     exec(sql) {
