@@ -95,4 +95,41 @@ describe.each(backends)('the widget registry ($name)', (backend: Backend) => {
     expect(await store.versions('shop')).toHaveLength(4);
     registry.close();
   });
+
+  it('adds a changed config file once when another instance adds it between this one’s two reads', async () => {
+    const changed = fileWidget({ id: 'raced', title: 'Edited in the file' });
+    (await open([fileWidget({ id: 'raced' })])).close();
+    // B stops after its first read of the stored versions until A has added the file's new content.
+    let aDone!: () => void;
+    const aAdded = new Promise<void>((resolve) => {
+      aDone = resolve;
+    });
+    let bReads = 0;
+    let bRead!: () => void;
+    const bFirstRead = new Promise<void>((resolve) => {
+      bRead = resolve;
+    });
+    const pausing =
+      <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        const answer = await read(...args);
+        if (++bReads === 1) {
+          bRead();
+          await aAdded;
+        }
+        return answer;
+      };
+    const bStore: SettingsStore = {
+      ...store,
+      latest: pausing(store.latest),
+      latestFromConfig: pausing(store.latestFromConfig),
+    };
+    const b = openWidgetRegistry({ store: bStore, fileWidgets: [changed], logger });
+    await bFirstRead;
+    const a = await open([changed]);
+    aDone();
+    (await b).close();
+    a.close();
+    expect((await store.versions('raced')).map((v) => v.who)).toEqual(['config', 'config']);
+  });
 });

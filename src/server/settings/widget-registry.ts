@@ -61,9 +61,12 @@ async function followConfigFile(store: SettingsStore, widget: WidgetSettings, lo
   const fromFile = JSON.parse(JSON.stringify(editableOf(widget))) as EditableWidgetSettings;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await store.seed(widget.id, fromFile)) return;
+    // The newest first, then the file's last: a version another instance adds after the first read makes this
+    // append fail (its base is no longer the newest), and one added before it is seen by the second. The other order
+    // let an instance that read the file's last before another's append, and the newest after it, add it again.
+    const [latest] = await store.latest([widget.id]);
     const lastFromFile = await store.latestFromConfig(widget.id);
     if (lastFromFile && isDeepStrictEqual(lastFromFile.settings, fromFile)) return;
-    const [latest] = await store.latest([widget.id]);
     const version = await store.append(widget.id, latest.version, {
       settings: fromFile,
       who: 'config',
