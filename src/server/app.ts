@@ -60,6 +60,12 @@ export function createApp({
   app.use(noSniff());
   // Issue 32: a NUL in a path or a query is refused before any route (bodies: nul-text.ts in each body reader).
   app.use(refuseNulInUrl());
+  // Before the key-attempt limit, so that its refusals are counted too.
+  app.use(async (c, next) => {
+    await next();
+    // Bounded labels: the route's pattern, never its ids.
+    if (c.res.status === 429) rateLimitRefusals.inc({ route: routePath(c) || 'unmatched' });
+  });
   // DESIGN: failed key attempts are limited per address, for every API that takes a key (a right key waits too).
   // Not `/metrics`: its scrapes must answer while the database is down, and the count is in the database.
   app.use(
@@ -69,11 +75,6 @@ export function createApp({
       prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH],
     }),
   );
-  app.use(async (c, next) => {
-    await next();
-    // Bounded labels: the route's pattern, never its ids.
-    if (c.res.status === 429) rateLimitRefusals.inc({ route: routePath(c) || 'unmatched' });
-  });
   // Before the global body cap: a matched push route answers without reaching it, and applies its own (batches).
   app.route(
     PUSH_API_BASE,

@@ -102,6 +102,13 @@ describe.each(serviceBackends)('attack: guessing keys, on $name', (backend: Serv
       expect(right.retryAfter).toMatch(/^\d+$/);
       // Another address is not held to it.
       expect((await attempt(admin(ADMIN_KEY), '127.0.0.3')).status).toBe(200);
+      // The operator sees the refusals in /metrics, as every other 429.
+      const metrics = await (await fetch(new URL('/metrics', base))).text();
+      const refusals = metrics
+        .split('\n')
+        .filter((l) => l.startsWith('service_rate_limit_refusals_total{'))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+      expect(refusals).toBeGreaterThanOrEqual(2);
     }, 30_000);
 
     it('counts the wrong keys of every API together: admin, agent, push API, task API', async () => {
