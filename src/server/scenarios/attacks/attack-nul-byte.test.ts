@@ -206,8 +206,10 @@ describe.each(serviceBackends)(
     it('stores nothing of a refused message: the conversation holds what it held', async () => {
       const history = (await (
         await fetch(`${base}${chat()}/messages`, { headers: widgetHeaders() })
-      ).json()) as { messages: { text?: string }[] };
-      expect(JSON.stringify(history)).not.toContain('\\u0000');
+      ).json()) as { messages: { clientMessageId?: string }[] };
+      // Neither the refused message (q2, "order<NUL> 1002") nor a cleaned copy of it.
+      expect(history.messages.map((m) => m.clientMessageId)).not.toContain('q2');
+      expect(JSON.stringify(history)).not.toContain('1002');
       const push = await fetch(`${base}${PUSH_API_BASE}/product/shop/p2`, {
         headers: { 'api-key': PUSH_KEY },
       });
