@@ -221,31 +221,36 @@ describe('openPglite() with a data folder', () => {
   );
 });
 
-describe.skipIf(!backends.some((b) => b.name === 'postgres'))('PostgreSQL: prepared statements (issue 32)', () => {
-  let db: Db;
-  beforeAll(async () => {
-    db = (await backends.find((b) => b.name === 'postgres')!.open()).db;
-    await db.exec('CREATE TABLE prepared_items (id int PRIMARY KEY, label text)');
-  }, OPEN_TIMEOUT);
-  afterAll(() => db?.close());
+describe.skipIf(!backends.some((b) => b.name === 'postgres'))(
+  'PostgreSQL: prepared statements (issue 32)',
+  () => {
+    let db: Db;
+    beforeAll(async () => {
+      db = (await backends.find((b) => b.name === 'postgres')!.open()).db;
+      await db.exec('CREATE TABLE prepared_items (id int PRIMARY KEY, label text)');
+    }, OPEN_TIMEOUT);
+    afterAll(() => db?.close());
 
-  it('prepares a statement with parameters once per connection, by the digest of its text', async () => {
-    const sql = 'SELECT label FROM prepared_items WHERE id = $1';
-    const names = await db.transaction(async (tx) => {
-      await tx.query(sql, [1]);
-      await tx.query(sql, [2]);
-      return tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1', [sql]);
+    it('prepares a statement with parameters once per connection, by the digest of its text', async () => {
+      const sql = 'SELECT label FROM prepared_items WHERE id = $1';
+      const names = await db.transaction(async (tx) => {
+        await tx.query(sql, [1]);
+        await tx.query(sql, [2]);
+        return tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1', [
+          sql,
+        ]);
+      });
+      expect(names).toHaveLength(1);
+      expect(names[0].name).toMatch(/^sw_[\w-]{24}$/);
     });
-    expect(names).toHaveLength(1);
-    expect(names[0].name).toMatch(/^sw_[\w-]{24}$/);
-  });
 
-  it('answers a statement whose table changed under its prepared plan (a migration in a rolling deploy), run again unnamed', async () => {
-    await db.query('INSERT INTO prepared_items (id, label) VALUES ($1, $2)', [7, 'seven']);
-    const sql = 'SELECT * FROM prepared_items WHERE id = $1';
-    expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven' }]);
-    await db.exec('ALTER TABLE prepared_items ADD COLUMN note text');
-    expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven', note: null }]);
-    expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven', note: null }]);
-  });
-});
+    it('answers a statement whose table changed under its prepared plan (a migration in a rolling deploy), run again unnamed', async () => {
+      await db.query('INSERT INTO prepared_items (id, label) VALUES ($1, $2)', [7, 'seven']);
+      const sql = 'SELECT * FROM prepared_items WHERE id = $1';
+      expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven' }]);
+      await db.exec('ALTER TABLE prepared_items ADD COLUMN note text');
+      expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven', note: null }]);
+      expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven', note: null }]);
+    });
+  },
+);
