@@ -396,26 +396,10 @@ export function createChatStore(db: Db): ChatStore {
     async setContext(widgetId, id, context) {
       if (!isUuid(id)) return null;
       const [row] = await db.query<ConversationRow>(
-        `UPDATE conversations SET
-           user_data = CASE WHEN $3 THEN $4::jsonb ELSE user_data END,
-           custom_instructions = CASE WHEN $5 THEN $6 ELSE custom_instructions END,
-           locale = CASE WHEN $7 THEN $8 ELSE locale END,
-           page_context = CASE WHEN $9 THEN $10::jsonb ELSE page_context END,
-           updated_at = now()
+        `UPDATE conversations SET ${contextAssignments(3)}, updated_at = now()
          WHERE id = $1 AND widget_id = $2
          RETURNING ${CONVERSATION_COLUMNS}`,
-        [
-          id,
-          widgetId,
-          context.userData !== undefined,
-          jsonOrNull(context.userData),
-          context.customInstructions !== undefined,
-          textOrNull(context.customInstructions),
-          context.locale !== undefined,
-          textOrNull(context.locale),
-          context.pageContext !== undefined,
-          jsonOrNull(context.pageContext),
-        ],
+        [id, widgetId, ...contextParams(context)],
       );
       return row ? toConversation(row) : null;
     },
@@ -439,11 +423,7 @@ export function createChatStore(db: Db): ChatStore {
            ON CONFLICT (conversation_id, client_message_id) DO NOTHING
            RETURNING ${MESSAGE_COLUMNS}, conversation_id
          ), conversation AS (
-           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(),
-             user_data = CASE WHEN $7 THEN $8::jsonb ELSE user_data END,
-             custom_instructions = CASE WHEN $9 THEN $10 ELSE custom_instructions END,
-             locale = CASE WHEN $11 THEN $12 ELSE locale END,
-             page_context = CASE WHEN $13 THEN $14::jsonb ELSE page_context END
+           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)}
            WHERE id IN (SELECT conversation_id FROM inserted)
            RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
          ), event AS (
@@ -473,14 +453,7 @@ export function createChatStore(db: Db): ChatStore {
           clientId,
           storableJson({ text }),
           openReply,
-          context.userData !== undefined,
-          jsonOrNull(context.userData),
-          context.customInstructions !== undefined,
-          textOrNull(context.customInstructions),
-          context.locale !== undefined,
-          textOrNull(context.locale),
-          context.pageContext !== undefined,
-          jsonOrNull(context.pageContext),
+          ...contextParams(context),
           lease?.owner ?? null,
           lease?.seconds ?? 0,
           ...wakeParams(wake),
@@ -821,6 +794,31 @@ function unaliased<T>(row: Record<string, unknown>, as: string): T {
   const out: Record<string, unknown> = {};
   for (const key in row) if (key.startsWith(as)) out[key.slice(as.length)] = row[key];
   return out as T;
+}
+
+/**
+ * The SET clauses that apply a `ContextUpdate` (a field left out stays, null clears it), over the eight parameters
+ * from `$first` on that `contextParams` gives.
+ */
+function contextAssignments(first: number): string {
+  const $ = (i: number) => `$${first + i}`;
+  return `user_data = CASE WHEN ${$(0)} THEN ${$(1)}::jsonb ELSE user_data END,
+    custom_instructions = CASE WHEN ${$(2)} THEN ${$(3)} ELSE custom_instructions END,
+    locale = CASE WHEN ${$(4)} THEN ${$(5)} ELSE locale END,
+    page_context = CASE WHEN ${$(6)} THEN ${$(7)}::jsonb ELSE page_context END`;
+}
+
+function contextParams(context: ContextUpdate): unknown[] {
+  return [
+    context.userData !== undefined,
+    jsonOrNull(context.userData),
+    context.customInstructions !== undefined,
+    textOrNull(context.customInstructions),
+    context.locale !== undefined,
+    textOrNull(context.locale),
+    context.pageContext !== undefined,
+    jsonOrNull(context.pageContext),
+  ];
 }
 
 function jsonOrNull(value: unknown): string | null {

@@ -18,7 +18,6 @@ export interface TurnStart {
 export interface TurnStore {
   /** Null when the conversation is not this widget's (erased meanwhile). */
   turnStart(widgetId: string, conversationId: string): Promise<TurnStart | null>;
-  loadState(conversationId: string): Promise<unknown>;
   saveState(conversationId: string, state: unknown): Promise<void>;
   /** Is a reply of this conversation still being written? */
   isStreaming(conversationId: string): Promise<boolean>;
@@ -63,13 +62,6 @@ export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
         state: read.extra.engine_state ?? null,
         pendingProposal: read.extra.pending_proposal ?? null,
       };
-    },
-    async loadState(conversationId) {
-      const rows = await db.query<{ state: unknown }>(
-        'SELECT state FROM engine_state WHERE conversation_id = $1',
-        [conversationId],
-      );
-      return rows[0]?.state ?? null;
     },
     async saveState(conversationId, state) {
       await db.query(

@@ -42,6 +42,22 @@ async function replyInConversation() {
   return { conversationId: id, replyId: reply.message.id, afterSeq: reply.afterSeq ?? 0 };
 }
 
+/**
+ * A reply's stream on a hub that holds the user message's event, the one the stream starts after (as chat-service.ts
+ * hands it over), counting the log's reads.
+ */
+async function replyStreamAfterHandedMessage(pollMs?: number) {
+  const hub = createEventHub();
+  const { store, reads } = counted();
+  const { conversationId, replyId, afterSeq } = await replyInConversation();
+  const [asked] = await chat.eventsAfter(conversationId, 0);
+  hub.notify(conversationId, [asked]);
+  const app = new Hono().get('/', (c) =>
+    streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId, pollMs }),
+  );
+  return { hub, reads, conversationId, replyId, response: app.request('/') };
+}
+
 describe('streamFromLog()', () => {
   it('writes the events this instance announced with their content without reading the log again', async () => {
     const hub = createEventHub();
@@ -88,15 +104,7 @@ describe('streamFromLog()', () => {
   });
 
   it('reads nothing at all when the hub holds the event its stream starts after (the message’s own)', async () => {
-    const hub = createEventHub();
-    const { store, reads } = counted();
-    const { conversationId, replyId, afterSeq } = await replyInConversation();
-    const [asked] = await chat.eventsAfter(conversationId, 0);
-    hub.notify(conversationId, [asked]);
-    const app = new Hono().get('/', (c) =>
-      streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId }),
-    );
-    const response = app.request('/');
+    const { hub, reads, conversationId, replyId, response } = await replyStreamAfterHandedMessage();
     await new Promise((r) => setTimeout(r, 50));
     const seq = await chat.appendEvent(conversationId, replyId, { type: 'message.done', messageId: replyId });
     hub.notify(conversationId, [storedEvent(seq, replyId, { type: 'message.done', messageId: replyId })]);
@@ -106,15 +114,7 @@ describe('streamFromLog()', () => {
   });
 
   it('reads the log after a wait that timed out, though the hub says nothing is newer (a lost wake-up)', async () => {
-    const hub = createEventHub();
-    const { store, reads } = counted();
-    const { conversationId, replyId, afterSeq } = await replyInConversation();
-    const [asked] = await chat.eventsAfter(conversationId, 0);
-    hub.notify(conversationId, [asked]);
-    const app = new Hono().get('/', (c) =>
-      streamFromLog(c, store, hub, { conversationId, afterSeq, messageId: replyId, pollMs: 100 }),
-    );
-    const response = app.request('/');
+    const { reads, conversationId, replyId, response } = await replyStreamAfterHandedMessage(100);
     await new Promise((r) => setTimeout(r, 20));
     // Stored and never announced: only the safety poll finds it.
     await chat.appendEvent(conversationId, replyId, { type: 'message.done', messageId: replyId });
