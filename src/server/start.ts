@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { configWarnings } from './config/config-warnings';
 import type { ServiceConfig } from './config/service-config';
+import { withDirectStreams } from './http/direct-streams';
 import { createLogger, type LogLevel } from './platform/logger';
 import { openRuntime, type RuntimeOptions } from './runtime';
 
@@ -84,7 +85,8 @@ export async function startService({
   });
   const app = createApp({ config, distDir, logger, runtime });
   const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
-    const s = serve({ fetch: app.fetch, port, hostname: host }, () => ok(s));
+    // Event streams write to their sockets (direct-streams.ts: issue 32, an idle stream's memory).
+    const s = serve({ fetch: withDirectStreams(app.fetch), port, hostname: host }, () => ok(s));
     s.once('error', fail);
   }).catch(async (error: unknown) => {
     await runtime.close();

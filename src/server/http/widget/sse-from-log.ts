@@ -1,9 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import { STREAM_RECONNECT, type StreamEvent } from '../../../protocol/chat';
 import type { ChatStore } from '../../conversations/chat-store';
 import type { EventHub } from '../../conversations/event-hub';
 import { openStreams } from '../../platform/metrics';
+import { directStream } from '../direct-streams';
 
 export interface LogStreamOptions {
   conversationId: string;
@@ -54,34 +56,123 @@ export function streamFromLog(
   hub: EventHub,
   options: LogStreamOptions,
 ): Response {
-  const { conversationId, messageId, maxOpenMs = 10 * 60_000, keepAliveMs = 15_000, pollMs = 1000 } = options;
   c.header('cache-control', 'no-store');
   c.header('x-accel-buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  c.header('content-type', 'text/event-stream');
+  const direct = directStream(c);
+  if (direct) {
+    void run(socketSink(direct.outgoing, direct.ready));
+    return direct.response;
+  }
+  return streamSSE(c, (stream) => run(honoSink(stream)));
+
+  async function run(sink: SseSink): Promise<void> {
     openStreams.inc();
+    let written = false;
     try {
-      await pump(stream);
+      written = await sink.ready;
+      if (written) await pump(chat, hub, options, sink);
+    } catch {
+      // A stream that fails (its socket broke, the database did not answer) just ends: the client reconnects with
+      // Last-Event-ID and loses nothing. Never an unhandled rejection: nothing awaits a direct stream's run.
     } finally {
+      // Not before the headers: a stream that was not to be written leaves its response to @hono/node-server.
+      if (written) sink.end();
       openStreams.dec();
       options.onClose?.();
     }
-  });
+  }
+}
 
-  async function pump(stream: SSEStreamingApi): Promise<void> {
-    const closed = new AbortController();
-    stream.onAbort(() => closed.abort());
-    const { drain } = options;
-    // A wait for the next append ends on a drain too.
-    const waiting = drain ? AbortSignal.any([closed.signal, drain]) : closed.signal;
+/** Where a stream's text goes: the socket itself (direct-streams.ts) or Hono's stream (tests through `app.request`). */
+interface SseSink {
+  /** False when nothing is to be written (a `HEAD`, a replaced response). */
+  readonly ready: Promise<boolean> | boolean;
+  /** Resolves once the text is taken (the socket's buffer is below its mark again). */
+  write(text: string): Promise<void> | void;
+  /** Aborted when the client has gone. */
+  readonly gone: AbortSignal;
+  end(): void;
+}
+
+function socketSink(outgoing: ServerResponse, ready: Promise<boolean>): SseSink {
+  const gone = new AbortController();
+  outgoing.once('close', () => gone.abort());
+  return {
+    ready,
+    gone: gone.signal,
+    write(text) {
+      if (gone.signal.aborted || outgoing.write(text)) return;
+      // Backpressure: a slow reader's socket is full; wait for it, or for it to close.
+      return new Promise<void>((done) => {
+        const finish = () => {
+          outgoing.off('drain', finish);
+          gone.signal.removeEventListener('abort', finish);
+          done();
+        };
+        outgoing.once('drain', finish);
+        gone.signal.addEventListener('abort', finish, { once: true });
+      });
+    },
+    end: () => {
+      if (!outgoing.writableEnded) outgoing.end();
+    },
+  };
+}
+
+function honoSink(stream: SSEStreamingApi): SseSink {
+  const gone = new AbortController();
+  stream.onAbort(() => gone.abort());
+  return {
+    ready: true,
+    gone: gone.signal,
+    write: async (text) => {
+      await stream.write(text);
+    },
+    // Hono ends the stream when its callback returns.
+    end: () => {},
+  };
+}
+
+/**
+ * One event as SSE, in the order Hono's `writeSSE` wrote it: its type as `event:`, `data` (JSON, one line: no line
+ * break survives `JSON.stringify`), its seq as `id:`.
+ */
+const sseText = (seq: number | null, type: string, data: string) =>
+  `event: ${type}\ndata: ${data}\n${seq === null ? '' : `id: ${seq}\n`}\n`;
+
+async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, sink: SseSink): Promise<void> {
+  const {
+    conversationId,
+    messageId,
+    maxOpenMs = 10 * 60_000,
+    keepAliveMs = 15_000,
+    pollMs = 1000,
+    drain,
+  } = options;
+  // A wait for the next append ends when the client goes and when the instance drains; one signal for both, without
+  // AbortSignal.any (which keeps a composite signal per stream alive).
+  const stop = new AbortController();
+  const stopWaiting = () => stop.abort();
+  sink.gone.addEventListener('abort', stopWaiting, { once: true });
+  drain?.addEventListener('abort', stopWaiting, { once: true });
+  try {
+    await pumpUntilStopped(stop.signal);
+  } finally {
+    sink.gone.removeEventListener('abort', stopWaiting);
+    drain?.removeEventListener('abort', stopWaiting);
+  }
+
+  async function pumpUntilStopped(waiting: AbortSignal): Promise<void> {
     const deadline = Date.now() + maxOpenMs;
     let last = options.afterSeq;
     let sawTerminal = false;
     let lastWrite = Date.now();
     /** The last wait ended without a wake-up: the log is read, whatever the hub holds (a wake-up may have been lost). */
     let polled = false;
-    while (!closed.signal.aborted && Date.now() < deadline) {
+    while (!sink.gone.aborted && Date.now() < deadline) {
       if (drain?.aborted) {
-        await stream.writeSSE({ event: STREAM_RECONNECT, data: '{}' });
+        await sink.write(sseText(null, STREAM_RECONNECT, '{}'));
         return;
       }
       const mark = hub.mark();
@@ -91,7 +182,7 @@ export function streamFromLog(
         ? handed.filter((e) => !messageId || e.messageId === messageId)
         : await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
       for (const { seq, event } of batch) {
-        await stream.writeSSE({ id: String(seq), event: event.type, data: dataOf(event) });
+        await sink.write(sseText(seq, event.type, dataOf(event)));
         lastWrite = Date.now();
         last = seq;
         sawTerminal = messageId ? isTerminal(event) : mayEnd(event);
@@ -111,7 +202,7 @@ export function streamFromLog(
       // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
       polled = !(await hub.wait(conversationId, pollMs, waiting, mark));
       if (Date.now() - lastWrite >= keepAliveMs) {
-        await stream.write(': keep-alive\n\n');
+        await sink.write(': keep-alive\n\n');
         lastWrite = Date.now();
       }
     }
