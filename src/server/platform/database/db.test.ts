@@ -254,3 +254,87 @@ describe.skipIf(!backends.some((b) => b.name === 'postgres'))(
     });
   },
 );
+
+describe('PGlite: prepared statements (issue 32, pglite-prepared.ts)', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openPglite();
+    await db.exec(`CREATE TABLE prepared_items (id int PRIMARY KEY, label text, tags text[], n numeric, big bigint);
+      CREATE TABLE prepared_log (at int PRIMARY KEY)`);
+  }, OPEN_TIMEOUT);
+  afterAll(() => db?.close());
+
+  it('parses a statement with parameters once, in a transaction and out of one', async () => {
+    const sql = 'SELECT label FROM prepared_items WHERE id = $1';
+    await db.query(sql, [1]);
+    await db.transaction(async (tx) => {
+      await tx.query(sql, [2]);
+    });
+    await db.query(sql, [3]);
+    const named = await db.query<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements WHERE statement = $1',
+      [sql],
+    );
+    expect(named).toHaveLength(1);
+    expect(named[0].name).toMatch(/^sw_\d+$/);
+  });
+
+  it('turns parameters into text and rows back as PGlite.query does: arrays, NULL, numeric, bigint, json', async () => {
+    await db.query('INSERT INTO prepared_items (id, label, tags, n, big) VALUES ($1, $2, $3, $4, $5)', [
+      10,
+      null,
+      ['a', 'b,c', 'd"e'],
+      '2.50',
+      9007199254740991,
+    ]);
+    const [row] = await db.query<Record<string, unknown>>(
+      'SELECT label, tags, n, big, $2::jsonb AS j FROM prepared_items WHERE id = $1',
+      [10, JSON.stringify({ ok: [1, null] })],
+    );
+    expect(row).toEqual({
+      label: null,
+      tags: ['a', 'b,c', 'd"e'],
+      n: '2.50',
+      big: Number.MAX_SAFE_INTEGER,
+      j: { ok: [1, null] },
+    });
+  });
+
+  it('fails a statement with its error and code, and the next statement still runs', async () => {
+    const insert = 'INSERT INTO prepared_log (at) VALUES ($1)';
+    await db.query(insert, [1]);
+    await expect(db.query(insert, [1])).rejects.toMatchObject({ code: '23505' });
+    await expect(db.query('SELECT $1::int / 0', [1])).rejects.toThrow(/division by zero/);
+    expect(await db.query('SELECT count(*)::int AS n FROM prepared_log WHERE at = $1', [1])).toEqual([
+      { n: 1 },
+    ]);
+  });
+
+  it('rolls back a transaction whose named statement failed, and keeps nothing of it', async () => {
+    const insert = 'INSERT INTO prepared_log (at) VALUES ($1)';
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(insert, [2]);
+        await tx.query(insert, [2]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query('SELECT count(*)::int AS n FROM prepared_log WHERE at = $1', [2])).toEqual([
+      { n: 0 },
+    ]);
+  });
+
+  it('answers a statement whose table changed under its prepared plan (a migration), run again unnamed', async () => {
+    await db.query('INSERT INTO prepared_items (id, label) VALUES ($1, $2)', [7, 'seven']);
+    const sql = 'SELECT id, label, note FROM prepared_items WHERE id = $1';
+    const star = 'SELECT * FROM prepared_items WHERE id = $1';
+    expect(await db.query(star, [7])).toHaveLength(1);
+    await db.exec('ALTER TABLE prepared_items ADD COLUMN note text');
+    expect(await db.query<{ note: unknown }>(star, [7])).toMatchObject([
+      { id: 7, label: 'seven', note: null },
+    ]);
+    expect(await db.query<{ note: unknown }>(star, [7])).toMatchObject([
+      { id: 7, label: 'seven', note: null },
+    ]);
+    expect(await db.query(sql, [7])).toEqual([{ id: 7, label: 'seven', note: null }]);
+  });
+});

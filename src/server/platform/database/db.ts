@@ -8,6 +8,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
+import { pglitePrepared } from './pglite-prepared';
 
 // DESIGN: storage. One SQL dialect (PostgreSQL), one code path: the embedded database is PGlite (PostgreSQL 18 in
 // WebAssembly), a deployment may point at a PostgreSQL server instead. Everything above this file sees only `Db`.
@@ -297,10 +298,13 @@ export async function openPglite(
     throw e;
   }
   let closed: Promise<void> | undefined;
+  // Statements with parameters (the code's own, from its requests) are parsed once (pglite-prepared.ts); one without
+  // is often a one-off (a migration's, a test's) and runs unnamed.
+  const prepared = pglitePrepared(pglite);
   const db: Db = {
     query: async <T>(sql: string, params?: readonly unknown[]) => {
       assertNotInOwnTransaction(db);
-      const { rows } = await pglite.query<T>(sql, params as unknown[] | undefined);
+      const rows = params?.length ? await prepared.query<T>(sql, params) : (await pglite.query<T>(sql)).rows;
       await yieldToEventLoop();
       return rows;
     },
@@ -318,7 +322,9 @@ export async function openPglite(
       return pglite.transaction(async (ptx) => {
         const handle = transactionHandle({
           query: async <T>(sql: string, params: readonly unknown[]) => {
-            const { rows } = await ptx.query<T>(sql, params as unknown[]);
+            const rows = params.length
+              ? await prepared.query<T>(sql, params, ptx)
+              : (await ptx.query<T>(sql)).rows;
             await yieldToEventLoop();
             return rows;
           },
