@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { type RequestIdVariables, requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { PUSH_API_BASE } from '../protocol/push';
@@ -11,6 +10,7 @@ import { handoffPromise } from './handoff/handoff-promise';
 import { adminRoutes } from './http/admin/admin-routes';
 import { previewRoutes } from './http/admin/preview-routes';
 import { settingsRoutes } from './http/admin/settings-routes';
+import { bodyCap } from './http/body-cap';
 import { consolePageRoutes } from './http/console-page';
 import { errorResponse } from './http/error-response';
 import { headWithoutBody } from './http/head-requests';
@@ -102,7 +102,7 @@ export function createApp({
     }),
   );
   app.use(
-    bodyLimit({
+    bodyCap({
       maxSize: maxBodyBytes,
       onError: (c) =>
         errorResponse(c, 413, 'body_too_large', `Request bodies are limited to ${maxBodyBytes} bytes.`),

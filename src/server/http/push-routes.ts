@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { CatalogProduct, ProductData } from '../../protocol/catalog';
 import type { ProductPartialResult, PushValidationError } from '../../protocol/push';
 import type { CatalogStore } from '../catalog/store/catalog-store';
@@ -8,6 +7,7 @@ import { type Logger, silentLogger } from '../platform/logger';
 import { pushKeyOwner } from '../push/push-auth';
 import { type PushOperation, parsePushBody } from '../push/push-schema';
 import { findUrlConflicts } from '../push/push-url-check';
+import { bodyCap } from './body-cap';
 import { errorResponse } from './error-response';
 import { NUL_REFUSED, parseClientJson } from './nul-text';
 
@@ -60,7 +60,7 @@ export function pushRoutes({
     await next();
   });
   app.use(
-    bodyLimit({
+    bodyCap({
       maxSize: maxBodyBytes,
       onError: (c) =>
         errorResponse(c, 413, 'body_too_large', `Push API bodies are limited to ${maxBodyBytes} bytes.`),

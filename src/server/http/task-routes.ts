@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
   DEFAULT_MAX_CREDITS,
@@ -18,6 +17,7 @@ import { isPlainObject } from '../tasks/schema/schema-walk';
 import type { TaskKeyCheck, TaskUser } from '../tasks/task-keys';
 import type { TaskService } from '../tasks/task-service';
 import type { TaskRecord } from '../tasks/task-store';
+import { bodyCap } from './body-cap';
 import { nulInBody, parseClientJson } from './nul-text';
 
 // `POST /v0/api/task` and `GET /v0/api/task/result` (SPEC "Endpoints", DESIGN "Task API"). Every request: Bearer key
@@ -124,7 +124,7 @@ export function taskRoutes({
 
   app.post(
     '/',
-    bodyLimit({
+    bodyCap({
       maxSize: TASK_BODY_MAX_BYTES,
       onError: () =>
         fail(413, 'body_too_large', `Request bodies are limited to ${TASK_BODY_MAX_BYTES} bytes.`),

@@ -1,5 +1,5 @@
 import { searchWords } from '../core/search-words';
-import { createKnowledgeIndex } from './knowledge-index';
+import { createKnowledgeIndex, type KnowledgeIndex } from './knowledge-index';
 import { termForms } from './knowledge-terms';
 import { clip } from './markdown-sections';
 import { type AnswerCue, lineCues, questionCues } from './question-cues';
@@ -41,6 +41,48 @@ const CUE_FLOOR = 0.01;
 const REFERS_BACK =
   /^(?:this|that|these|those|it|they|then|there|also|however|but|so|otherwise|dies|diese[rsmn]?|das|dann|dort|dabei|außerdem|aber|jedoch|deshalb|daher|sonst|ansonsten)\b/iu;
 
+/** What a section is cut into and indexed by, whatever the question: read once per text (`readSection`). */
+interface ReadSection {
+  units: readonly SectionUnit[];
+  /** The whole section, rendered. */
+  all: string;
+  /** Its units as documents, to score a question's words against. */
+  index: KnowledgeIndex;
+  /** The kinds of answer each unit gives. */
+  cues: readonly ReadonlySet<AnswerCue>[];
+}
+
+/**
+ * Sections read, by their text: the store's knowledge is the same from one question to the next, and cutting a
+ * section into its lines and indexing them was most of the local engine's work for a knowledge question (issue 32,
+ * the cost of a turn). Bounded by their characters (an index holds a few times its text), the oldest going first; an
+ * edited section is a new text, and its old one ages out.
+ */
+const READ_CHARS_MAX = 1_000_000;
+const readSections = new Map<string, ReadSection>();
+let readChars = 0;
+
+function readSection(text: string): ReadSection {
+  const known = readSections.get(text);
+  if (known) return known;
+  const units = sectionUnits(text);
+  const read: ReadSection = {
+    units,
+    all: render(units, new Set(units.keys())),
+    index: createKnowledgeIndex(units.map((unit) => ({ title: '', text: unit.text, source: null }))),
+    cues: units.map((unit) => lineCues(unit.text)),
+  };
+  if (text.length > READ_CHARS_MAX) return read;
+  for (const [oldest] of readSections) {
+    if (readChars + text.length <= READ_CHARS_MAX) break;
+    readSections.delete(oldest);
+    readChars -= oldest.length;
+  }
+  readSections.set(text, read);
+  readChars += text.length;
+  return read;
+}
+
 /**
  * The passage of `section` that answers `question`, within `maxChars`; the whole section when `whole` is asked for
  * (then up to `wholeMaxChars`), or when the question names only its topic and it fits.
@@ -56,16 +98,15 @@ export function passageOf(
   maxChars: number,
   options: { whole?: boolean; wholeMaxChars?: number } = {},
 ): Passage {
-  const units = sectionUnits(section.text);
-  const all = render(units, new Set(units.keys()));
+  const { units, all, index, cues } = readSection(section.text);
   if (options.whole) {
     const max = options.wholeMaxChars ?? Number.POSITIVE_INFINITY;
     return { text: clip(all, max), whole: all.length <= max };
   }
 
-  const scores = unitScores(section.title, units, question);
+  const scores = unitScores(section.title, units, index, question);
   const asked = questionCues(question);
-  const given = answerCues(units, question, new Set(asked), scores);
+  const given = answerCues(units, cues, question, new Set(asked), scores);
   const gives = given.map((cues) => cues.size);
   const rank = (n: number) => (scores.value[n] + (gives[n] > 0 ? CUE_FLOOR : 0)) * (1 + CUE_BOOST * gives[n]);
   const answersOwn = (n: number) => scores.words.some((_, w) => !scores.topic[w] && scores.byWord[w][n] > 0);
@@ -106,8 +147,8 @@ export function passageOf(
       opening >= 0 &&
       opening !== best &&
       asked.has('negation') &&
-      lineCues(units[best].text).has('negation') &&
-      !lineCues(units[opening].text).has('negation') &&
+      cues[best].has('negation') &&
+      !cues[opening].has('negation') &&
       scores.words.some((_, w) => scores.topic[w] && scores.byWord[w][opening] > 0)
     )
       take(opening);
@@ -137,6 +178,7 @@ export function passageOf(
  */
 function answerCues(
   units: readonly SectionUnit[],
+  cues: readonly ReadonlySet<AnswerCue>[],
   question: string,
   /** What the question asks for (questionCues); changed here. */
   asked: Set<AnswerCue>,
@@ -149,10 +191,9 @@ function answerCues(
   const names = capitalized(question);
   const named = own.some((w) => names.has(scores.words[w]));
   if (!unnamed || !(asked.has('place') || named)) asked.delete('negation');
-  return units.map((unit) => {
+  return units.map((unit, n) => {
     if (asked.size === 0 || unit.kind === 'lead' || unit.kind === 'heading') return new Set<AnswerCue>();
-    const given = lineCues(unit.text);
-    return new Set([...asked].filter((cue) => given.has(cue)));
+    return new Set([...asked].filter((cue) => cues[n].has(cue)));
   });
 }
 
@@ -160,9 +201,9 @@ function answerCues(
 function unitScores(
   title: string,
   units: readonly SectionUnit[],
+  index: KnowledgeIndex,
   question: string,
 ): { value: Float64Array; words: string[]; byWord: Float64Array[]; topic: boolean[] } {
-  const index = createKnowledgeIndex(units.map((unit) => ({ title: '', text: unit.text, source: null })));
   const { words, scores } = index.wordScores(question);
   const titleForms = searchWords(title).flatMap((word) => termForms(word));
   const value = new Float64Array(units.length);

@@ -14,11 +14,25 @@ type Parameter = ActionDefinition['parameters'][number];
 const ID_LIKE =
   /(?:^|_|\b)(?:id|ids|number|no|nr|num|code|ref|reference|tracking|nummer|bestellnummer)(?:$|_|\b)/i;
 
+/**
+ * The concepts of an action's name and description, read once per action (its definition is the settings', the same
+ * object from one turn to the next until they change): issue 32, the cost of a turn.
+ */
+const actionConcepts = new WeakMap<ActionDefinition, { inName: Set<Concept>; inDescription: Set<Concept> }>();
+function conceptsOfAction(action: ActionDefinition) {
+  let read = actionConcepts.get(action);
+  if (!read) {
+    read = {
+      inName: new Set(shopperWords(action.name).flatMap((w) => w.concepts)),
+      inDescription: new Set(shopperWords(action.description).flatMap((w) => w.concepts)),
+    };
+    actionConcepts.set(action, read);
+  }
+  return read;
+}
+
 function conceptScore(action: ActionDefinition, wanted: Concept[], avoid: Concept[]): number {
-  const name = shopperWords(action.name);
-  const described = shopperWords(action.description);
-  const inName = new Set(name.flatMap((w) => w.concepts));
-  const inDescription = new Set(described.flatMap((w) => w.concepts));
+  const { inName, inDescription } = conceptsOfAction(action);
   if (avoid.some((c) => inName.has(c))) return 0;
   let score = 0;
   for (const c of wanted) score += inName.has(c) ? 2 : inDescription.has(c) ? 1 : 0;

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   INVALID_SETTINGS,
   type InvalidSettingsError,
   type SettingsIssue,
 } from '../../../protocol/widget-settings';
 import type { AgentKey } from '../../handoff/agent-keys';
+import { bodyCap } from '../body-cap';
 import { errorResponse } from '../error-response';
 import { adminAuth, requireAdmin } from './admin-auth';
 
@@ -24,7 +24,7 @@ export const settingsGuard = (keys: readonly AgentKey[]) =>
   [
     adminAuth(keys),
     requireAdmin(),
-    bodyLimit({
+    bodyCap({
       maxSize: SETTINGS_BODY_MAX,
       onError: (c) =>
         errorResponse(c, 413, 'body_too_large', `Settings bodies are limited to ${SETTINGS_BODY_MAX} bytes.`),

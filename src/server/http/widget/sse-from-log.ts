@@ -34,6 +34,11 @@ export interface LogStreamOptions {
 }
 
 const PAGE = 500;
+/**
+ * The reason a stream's signals abort with: `abort()` without one makes a DOMException, stack trace and all, once per
+ * stream (issue 32: it showed in a turn's profile).
+ */
+const ENDED = { reason: 'stream ended' };
 const isTerminal = (e: StreamEvent) => e.type === 'message.done' || e.type === 'error';
 /**
  * After these a conversation-wide stream asks whether there is more to wait for: a reply's end, and a mode change
@@ -97,7 +102,7 @@ interface SseSink {
 
 function socketSink(outgoing: ServerResponse, ready: Promise<boolean>): SseSink {
   const gone = new AbortController();
-  outgoing.once('close', () => gone.abort());
+  outgoing.once('close', () => gone.abort(ENDED));
   return {
     ready,
     gone: gone.signal,
@@ -122,7 +127,7 @@ function socketSink(outgoing: ServerResponse, ready: Promise<boolean>): SseSink 
 
 function honoSink(stream: SSEStreamingApi): SseSink {
   const gone = new AbortController();
-  stream.onAbort(() => gone.abort());
+  stream.onAbort(() => gone.abort(ENDED));
   return {
     ready: true,
     gone: gone.signal,
@@ -153,7 +158,7 @@ async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, s
   // A wait for the next append ends when the client goes and when the instance drains; one signal for both, without
   // AbortSignal.any (which keeps a composite signal per stream alive).
   const stop = new AbortController();
-  const stopWaiting = () => stop.abort();
+  const stopWaiting = () => stop.abort(ENDED);
   sink.gone.addEventListener('abort', stopWaiting, { once: true });
   drain?.addEventListener('abort', stopWaiting, { once: true });
   try {
