@@ -4,8 +4,9 @@ import type { ActionDefinition } from '../config/service-config';
 import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../conversations/chat-store';
 import { storedEvent } from '../conversations/event-hub';
 import type { ClaimedTurn } from '../conversations/turn-leases';
+import { type TurnStart, turnStartOf, turnStartRead } from '../conversations/turn-store';
 import { holdLease } from './held-lease';
-import { runTurn, type TurnDeps } from './run-turn';
+import { ENGINE_MESSAGES_MAX, runTurn, type TurnDeps } from './run-turn';
 
 export interface SendOutcome {
   conversation: Conversation;
@@ -172,11 +173,14 @@ export function createChatService(
       button,
       leased = false,
       earlier,
+      start,
     }: {
       button?: { confirmId: string; answer: 'yes' | 'no' };
       /** The lease was taken with the message (chat-store.ts `addUserMessage`). */
       leased?: boolean;
       earlier?: string[];
+      /** What the turn starts from, read with its message (`turnStartRead`). */
+      start?: TurnStart;
     } = {},
   ) => {
     const turn = {
@@ -188,6 +192,7 @@ export function createChatService(
       instructions: deps.instructionsOf?.(widgetId) ?? null,
       starters: deps.startersOf?.(widgetId) ?? [],
       ...(button && { button }),
+      ...(start && { start }),
       lease: leaseOf(widgetId, conversation.id, reply.id, leased),
     };
     enqueue(
@@ -251,6 +256,8 @@ export function createChatService(
         openReply: true,
         ...(deps.leases && { lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } }),
         wake,
+        // And what its turn starts from, read in the same statement (issue 32).
+        recent: turnStartRead(ENGINE_MESSAGES_MAX),
       });
       if (!added) return null;
       if (!added.created) return resend(widgetId, conversationId, added.message, context);
@@ -273,6 +280,11 @@ export function createChatService(
       startTurn(widgetId, conversation, userMessage, reply, {
         leased: deps.leases !== undefined,
         earlier: added.earlierStreaming,
+        // A turn queued behind an earlier reply reads when it starts, and sees that reply.
+        start:
+          added.recent && added.earlierStreaming.length === 0
+            ? turnStartOf({ conversation, seq: added.seq, recent: added.recent })
+            : undefined,
       });
       return { conversation, userMessage, reply, replyAfterSeq: added.seq };
     },

@@ -112,6 +112,11 @@ export interface Turn {
    * which the shopper has seen. The turn runs again from the shopper's message; what it says again is not written twice.
    */
   resumed?: StreamEvent[];
+  /**
+   * What the turn starts from, read with the shopper's message in the statement that stored it (chat-service.ts, issue
+   * 32); without it the turn reads it as it starts (`TurnDeps.turnStart`).
+   */
+  start?: TurnStart;
 }
 
 /** The abort reason of a turn stopped by a take (tells it from the turn deadline). */
@@ -284,8 +289,9 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     // Stopped by the shutdown before it began (queued behind another): nothing is called, nothing written.
     if (controller.signal.reason === DRAINED) throw DRAINED;
     // Chatwoot PR #13673: the mode is read from the database as the turn starts, not trusted from when it was queued;
-    // with the history, in the same statement (issue 32).
-    const start = await deps.turnStart(turn.widgetId, conversationId);
+    // with the history, in the same statement (issue 32). A turn that started at once, with nothing before it, has it
+    // from the statement that stored its message, moments before (a take since then stops it, `stop`).
+    const start = turn.start ?? (await deps.turnStart(turn.widgetId, conversationId));
     const history = start?.history;
     const before = deps.handoff && (history?.mode ?? null);
     if (controller.signal.reason === HANDED_OVER || (before && before.mode !== 'assistant')) {

@@ -71,7 +71,20 @@ export type AddedMessage =
       reply: StoredMessage | null;
       /** The conversation's replies still being written, on whichever instance, when this one was opened. */
       earlierStreaming: string[];
+      /** With `recent`: what the statement read for the turn that answers the message. */
+      recent?: RecentHistory;
     };
+
+/**
+ * What `addUserMessage` reads with the message for the turn that answers it (issue 32: the turn then makes no read of
+ * its own): the conversation's last finished messages before it, and the caller's own columns.
+ */
+export interface RecentHistory {
+  /** At most `recent.messages` of them, in conversation order; none still being written. */
+  messages: StoredMessage[];
+  /** The caller's `recent.columns`, by their names. */
+  extra: Record<string, unknown>;
+}
 
 /** A `ChatMessage` as stored: `status` is `done` for user messages; a reply has `replyTo`, its user message's id. */
 export interface StoredMessage extends ChatMessage {
@@ -164,6 +177,11 @@ export interface ChatStore {
       lease?: { owner: string; seconds: number };
       /** The other instances' wake-up (event-hub.ts `wakeOf`), sent by the same statement. */
       wake?: Wake;
+      /**
+       * Reads in the same statement, as the message was stored, the `messages` last finished messages before it and
+       * `columns` (SQL over the conversation's row, `c`): the answer's `recent`.
+       */
+      recent?: { messages: number; columns: string };
     },
   ): Promise<AddedMessage | null>;
   /**
@@ -302,6 +320,23 @@ const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
   ) END AS events`;
 
 /**
+ * A conversation's last `limit` finished messages (none being written), in order, as one JSON array: read with a
+ * message (`addUserMessage`'s `recent`), in its statement's snapshot, which does not see that message yet.
+ */
+const RECENT_SQL = (limit: string) => `(
+    SELECT coalesce(jsonb_agg(h ORDER BY h.seq), '[]'::jsonb) FROM (
+      SELECT m.seq, ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
+      WHERE m.conversation_id = c.id AND m.status <> 'streaming'
+      ORDER BY m.seq DESC LIMIT ${limit}::int
+    ) h
+  ) AS recent_messages`;
+
+/** A message row as `RECENT_SQL` gives it: JSON, its time a string. */
+type JsonMessageRow = Omit<MessageRow, 'created_at'> & { created_at: string };
+const fromJsonRow = (row: JsonMessageRow): StoredMessage =>
+  toMessage({ ...row, created_at: new Date(row.created_at) } as MessageRow);
+
+/**
  * The chat repository over a `Db` (PGlite or PostgreSQL).
  * @example
  * const chat = createChatStore(db);
@@ -407,7 +442,7 @@ export function createChatStore(db: Db): ChatStore {
     async addUserMessage(
       widgetId,
       conversationId,
-      { clientMessageId, text, context = {}, openReply = false, lease, wake },
+      { clientMessageId, text, context = {}, openReply = false, lease, wake, recent },
     ) {
       if (!isUuid(conversationId)) return null;
       const clientId = storableText(clientMessageId);
@@ -444,7 +479,7 @@ export function createChatStore(db: Db): ChatStore {
            ${aliased('r', MESSAGE_COLUMNS, 'r_')},
            ARRAY(SELECT m.id FROM messages m
                  WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
-           ${WAKE_SQL('$17', '$18')}
+           ${WAKE_SQL('$17', '$18')}${recent ? `, ${RECENT_SQL('$19')}, ${recent.columns}` : ''}
          FROM inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true`,
         [
           conversationId,
@@ -457,6 +492,7 @@ export function createChatStore(db: Db): ChatStore {
           lease?.owner ?? null,
           lease?.seconds ?? 0,
           ...wakeParams(wake),
+          ...(recent ? [recent.messages] : []),
         ],
       );
       if (row)
@@ -467,6 +503,12 @@ export function createChatStore(db: Db): ChatStore {
           seq: Number(row.event_seq),
           reply: row.r_id == null ? null : toMessage(unaliased<MessageRow>(row, 'r_')),
           earlierStreaming: (row.earlier as string[] | null) ?? [],
+          ...(recent && {
+            recent: {
+              messages: ((row.recent_messages as JsonMessageRow[] | null) ?? []).map(fromJsonRow),
+              extra: row,
+            },
+          }),
         };
       const [existing] = await db.query<MessageRow>(
         `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m

@@ -1,7 +1,13 @@
 import type { StreamEvent } from '../../protocol/chat';
 import type { Db } from '../platform/database/db';
 import { storableJson } from '../platform/database/storable';
-import { type ChatStore, type History, readHistory } from './chat-store';
+import {
+  type ChatStore,
+  type Conversation,
+  type History,
+  type RecentHistory,
+  readHistory,
+} from './chat-store';
 import { foldReplyParts } from './reply-parts';
 
 /** What a turn reads as it starts, in one statement (issue 32). */
@@ -12,6 +18,35 @@ export interface TurnStart {
   state: unknown;
   /** A proposal of the conversation waiting for the shopper's yes (guards/proposal-store.ts), by id; null when none. */
   pendingProposal: string | null;
+}
+
+/** What a turn reads beside the history, over the conversation's row `c`: its engine's memory and a waiting proposal. */
+const TURN_START_COLUMNS = `(SELECT state FROM engine_state WHERE conversation_id = c.id) AS engine_state,
+  (SELECT id FROM proposals WHERE conversation_id = c.id AND status = 'pending' LIMIT 1) AS pending_proposal`;
+
+/**
+ * What `addUserMessage` is to read for the turn that answers its message (its `recent` option): the turn then starts
+ * from `turnStartOf` without a read of its own (issue 32). Only for a turn that starts at once: one queued behind an
+ * earlier reply reads when it starts, and sees that reply.
+ */
+export const turnStartRead = (messages: number) => ({ messages, columns: TURN_START_COLUMNS });
+
+/** The turn's start from what `addUserMessage` read with the message (`turnStartRead`). */
+export function turnStartOf(added: {
+  conversation: Conversation;
+  seq: number;
+  recent: RecentHistory;
+}): TurnStart {
+  const { conversation, recent } = added;
+  return {
+    history: {
+      messages: recent.messages,
+      lastSeq: added.seq,
+      mode: { mode: conversation.mode, agent: conversation.agent, waitingSince: conversation.waitingSince },
+    },
+    state: recent.extra.engine_state ?? null,
+    pendingProposal: (recent.extra.pending_proposal as string | null) ?? null,
+  };
 }
 
 /** What the conversation layer keeps beside the chat itself: engine memory and the state of replies in flight. */
@@ -53,8 +88,7 @@ export function createTurnStore(db: Db, chat: ChatStore): TurnStore {
         db,
         widgetId,
         conversationId,
-        `(SELECT state FROM engine_state WHERE conversation_id = c.id) AS engine_state,
-         (SELECT id FROM proposals WHERE conversation_id = c.id AND status = 'pending' LIMIT 1) AS pending_proposal`,
+        TURN_START_COLUMNS,
       );
       if (!read) return null;
       return {
