@@ -20,7 +20,7 @@
 // background workers). This process (the shoppers and the integrator double) is never counted. Per level the figure
 // is the difference of two readings, before the level's first turn and after its last, divided by its turns.
 //
-// Options: --backends pglite,postgres  --levels 1,8,32  --turns 200  --bare-requests 600  --fanout 1,10,100
+// Options: --backends pglite,postgres  --levels 1,8,32  --turns 600  --bare-requests 2000  --fanout 1,10,100
 //          --fanout-turns 20  --streams 1000  --idle-seconds 20  --cpu-prof DIR (the service's V8 CPU profile)
 // Writes bench-results/turn-cost.json.
 import { spawn } from 'node:child_process';
@@ -46,8 +46,10 @@ const { values: options } = parseArgs({
   options: {
     backends: { type: 'string', default: 'pglite,postgres' },
     levels: { type: 'string', default: '1,8,32' },
-    turns: { type: 'string', default: '200' },
-    'bare-requests': { type: 'string', default: '600' },
+    // Enough for about three seconds of turns a level: at 200 (one second) the same commit's ratio moved by a third
+    // from run to run on this shared machine, the bare route's sub-millisecond figure most.
+    turns: { type: 'string', default: '600' },
+    'bare-requests': { type: 'string', default: '2000' },
     fanout: { type: 'string', default: '1,10,100' },
     'fanout-turns': { type: 'string', default: '20' },
     streams: { type: 'string', default: '1000' },
