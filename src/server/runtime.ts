@@ -120,10 +120,12 @@ export const SETTINGS_POLL_MS = 5000;
 
 /**
  * How long a reader of a conversation's events (a reply stream, the console's transcript) waits for a wake-up before
- * it reads the log anyway. Wake-ups come in process, or from other instances through LISTEN/NOTIFY: this is the
- * safety net, not the way replies arrive.
+ * it reads the log anyway. Wake-ups come in process, or from other instances through LISTEN/NOTIFY, and after the
+ * listening connection was lost every reader reads again (cluster-hub.ts): this is the last safety net, not the way
+ * replies arrive. Rare (issue 32: an idle stream costs its keep-alive every 15 s, and a read every five minutes); a
+ * stream is also reopened, and so read, at least every ten minutes (its longest open time).
  */
-export const STREAM_SAFETY_POLL_MS = 15_000;
+export const STREAM_SAFETY_POLL_MS = 5 * 60_000;
 
 /**
  * How often a turn may be taken over before its reply ends as interrupted: a turn that takes its instance down (a

@@ -51,7 +51,10 @@ export async function startIntegrator(): Promise<Integrator> {
 }
 
 /** The service config: widgets `shop` and `other`, both calling the integrator; agents unless `agents: false`. */
-export function handoffConfig(integratorUrl: string, { agents = true } = {}): Record<string, unknown> {
+export function handoffConfig(
+  integratorUrl: string,
+  { agents = true, trustProxy = 0 }: { agents?: boolean; trustProxy?: number } = {},
+): Record<string, unknown> {
   for (const agent of Object.values(AGENTS)) process.env[agent.keyEnv] = agent.key;
   const widget = (id: string) => ({
     id,
@@ -70,6 +73,7 @@ export function handoffConfig(integratorUrl: string, { agents = true } = {}): Re
   return {
     adminKey: ADMIN_KEY,
     allowHttpLoopback: true,
+    trustProxy,
     agents: agents ? Object.values(AGENTS).map(({ key: _k, ...a }) => a) : [],
     widgets: [widget('shop'), widget('other')],
   };
@@ -162,9 +166,10 @@ export interface Agent {
 }
 
 /** Someone calling `/v0/admin` with `authorization` (a whole header value: `Bearer <key>`, or anything else). */
-export function agentWith(base: string, authorization: string): Agent {
+export function agentWith(base: string, authorization: string, from?: string): Agent {
   const admin = `${base}/v0/admin`;
-  const headers = { authorization };
+  // `from`: the address the requests count against, through a kit started with `trustProxy`.
+  const headers: Record<string, string> = { authorization, ...(from && { 'x-forwarded-for': from }) };
   const conversation = (widget: string, id: string) => `${admin}/widgets/${widget}/conversations/${id}`;
   return {
     me: async () => answerOf(await fetch(`${admin}/me`, { headers })),
@@ -190,7 +195,8 @@ export const agent = (base: string, key: string): Agent => agentWith(base, `Bear
 /** Everything the service and the integrator run on, for one backend; `close()` ends both. */
 export async function startHandoff(
   backend: ServiceBackend,
-  options: { agents?: boolean; instances?: number } = {},
+  /** `trustProxy`: requests may then say which address they come from (`agentWith`'s `from`). */
+  options: { agents?: boolean; instances?: number; trustProxy?: number } = {},
 ): Promise<{ services: Services; integrator: Integrator; base: string; close(): Promise<void> }> {
   const integrator = await startIntegrator();
   const services = await backend.start(handoffConfig(integrator.server.url, options), options.instances ?? 1);

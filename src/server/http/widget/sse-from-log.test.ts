@@ -122,4 +122,25 @@ describe('streamFromLog()', () => {
     expect(events.map((e) => e.event)).toEqual(['message.done']);
     expect(reads()).toBe(1);
   });
+
+  it('costs an idle stream its keep-alive comments and nothing else: no read of the log before its safety poll', async () => {
+    const hub = createEventHub();
+    const { store, reads } = counted();
+    const { conversationId } = await replyInConversation();
+    const app = new Hono().get('/', (c) =>
+      streamFromLog(c, store, hub, {
+        conversationId,
+        afterSeq: 1_000,
+        isStreaming: async () => true,
+        keepAliveMs: 40,
+        pollMs: 60_000,
+        maxOpenMs: 400,
+      }),
+    );
+    const response = await app.request('/');
+    const text = await response.text();
+    // Open for 400 ms, a comment every 40 ms: about ten, and the one read of the log when it opened.
+    expect(text.match(/: keep-alive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(6);
+    expect(reads()).toBe(1);
+  });
 });

@@ -173,7 +173,8 @@ async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, s
     let last = options.afterSeq;
     let sawTerminal = false;
     let lastWrite = Date.now();
-    /** The last wait ended without a wake-up: the log is read, whatever the hub holds (a wake-up may have been lost). */
+    let lastRead = Date.now();
+    /** No wake-up for `pollMs`: the log is read, whatever the hub holds (a wake-up may have been lost). */
     let polled = false;
     while (!sink.gone.aborted && Date.now() < deadline) {
       if (drain?.aborted) {
@@ -183,6 +184,7 @@ async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, s
       const mark = hub.mark();
       // What this instance just stored comes from the hub; anything else (another instance's, a message) from the log.
       const handed = polled ? null : hub.recent(conversationId, last);
+      if (!handed) lastRead = Date.now();
       const batch = handed
         ? handed.filter((e) => !messageId || e.messageId === messageId)
         : await chat.eventsAfter(conversationId, last, { limit: PAGE, messageId });
@@ -204,11 +206,26 @@ async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, s
         if (tail.length === 0) return;
         continue;
       }
-      // Woken by an append on this instance; otherwise re-read after `pollMs` (another instance may be writing).
-      polled = !(await hub.wait(conversationId, pollMs, waiting, mark));
-      if (Date.now() - lastWrite >= keepAliveMs) {
-        await sink.write(': keep-alive\n\n');
-        lastWrite = Date.now();
+      polled = !(await idle(waiting, mark));
+    }
+
+    /**
+     * Waits for a wake-up (an append on this instance, or another's through the bus), writing a keep-alive comment
+     * every `keepAliveMs` meanwhile, and nothing else (issue 32: an idle stream costs its keep-alive): true when woken;
+     * false when `pollMs` passed since the log was last read (the safety net: read it again), when the stream ends or
+     * the instance drains.
+     */
+    async function idle(signal: AbortSignal, mark: number): Promise<boolean> {
+      for (;;) {
+        // Also between wake-ups that brought this stream nothing (another reply's events), which may come often.
+        if (Date.now() - lastWrite >= keepAliveMs) {
+          await sink.write(': keep-alive\n\n');
+          lastWrite = Date.now();
+        }
+        const now = Date.now();
+        const wait = Math.min(keepAliveMs - (now - lastWrite), pollMs - (now - lastRead), deadline - now);
+        if (await hub.wait(conversationId, Math.max(0, wait), signal, mark)) return true;
+        if (signal.aborted || Date.now() >= deadline || Date.now() - lastRead >= pollMs) return false;
       }
     }
   }
