@@ -60,6 +60,8 @@ describe('a connection that fails', () => {
     await page.context().setOffline(false);
     await doneAnswers(page, 1);
     expect(await widget(page, '.notice').count()).toBe(0);
+    // A card's code loads when the first card comes (lazy-part.tsx): drawn a moment after the answer is done.
+    await widget(page, '[part~="order-card"]').waitFor({ timeout: TIMEOUT });
     expect(await widget(page, '[part~="order-card"]').count()).toBe(1);
 
     const server = (await stored(page)).messages;

@@ -410,6 +410,9 @@ describe('phones', () => {
     await waitForReady(page);
     await ask(page, 'Where is order 1002? grace@example.com');
     await answers(page, 1);
+    // The card's code loads when a card first comes (lazy-part.tsx): an answer can be done a moment before its card is
+    // drawn, longer on a busy machine (a CI run measured none here).
+    await widget(page, '[part~="order-card"]').waitFor();
     // The panel's opening animation scales it: measure it at rest.
     await animationsDone(page);
     const layout = await page.evaluate(() => {
