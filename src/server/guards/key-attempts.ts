@@ -8,7 +8,8 @@ import type { Db } from '../platform/database/db';
 // Counted as the widget API's limits are (limits.ts): in `rate_windows`, on the database's clock, in windows aligned
 // to the clock minute, so every instance on one PostgreSQL shares the count, and the process keeps nothing per
 // address: a flood from a million addresses costs rows, which the limits' sweep deletes each minute once their
-// window has ended, and no memory. Only a failure writes; a request with a key reads one row by its primary key.
+// window has ended, and no memory. Only a failure writes (migration 027's `count_rate_windows`); a request with a key
+// reads one row by its primary key.
 
 /** Failed key attempts an address may make in one clock minute. */
 export const KEY_ATTEMPTS_PER_MINUTE = 30;
@@ -50,15 +51,13 @@ export function createKeyAttempts(
       return row ? Math.max(1, Math.ceil(row.wait)) : 0;
     },
     async failed(address) {
-      await db.query(
-        `INSERT INTO rate_windows AS w (key, count, resets_at)
-         VALUES ($1, 1, date_bin(make_interval(secs => $2), now(), timestamptz '2001-01-01 00:00:00+00')
-                        + make_interval(secs => $2))
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN w.resets_at <= now() THEN 1 ELSE w.count + 1 END,
-           resets_at = CASE WHEN w.resets_at <= now() THEN EXCLUDED.resets_at ELSE w.resets_at END`,
-        [keyOf(address), windowSeconds],
-      );
+      // Migration 027's window count, as the widget API's limits use it: at the limit it counts no further, and
+      // `waitOf` refuses from there until the window ends.
+      await db.query('SELECT over_key FROM count_rate_windows($1::text[], $2::int[], $3::int[], true)', [
+        [keyOf(address)],
+        [windowSeconds],
+        [perWindow],
+      ]);
     },
   };
 }
