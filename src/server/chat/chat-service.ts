@@ -1,7 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { confirmationMessageId, type SendMessageRequest } from '../../protocol/chat';
 import type { ActionDefinition } from '../config/service-config';
-import type { ChatStore, ContextUpdate, Conversation, StoredMessage } from '../conversations/chat-store';
+import type {
+  Admission,
+  ChatStore,
+  ContextUpdate,
+  Conversation,
+  StoredMessage,
+} from '../conversations/chat-store';
 import { storedEvent } from '../conversations/event-hub';
 import type { ClaimedTurn } from '../conversations/turn-leases';
 import { type TurnStart, turnStartOf, turnStartRead } from '../conversations/turn-store';
@@ -33,11 +39,16 @@ export type AnswerRefusal =
   | { refused: 'confirmation_closed'; message: string };
 
 export interface ChatService {
+  /**
+   * Stores the shopper's message and starts its turn. With `admit` (guards/limits.ts `messageGate`) the check runs in
+   * the statement that stores the message (issue 32): `{ refused }` carries its row when it did not hold.
+   */
   send(
     widgetId: string,
     conversationId: string,
     request: SendMessageRequest,
-  ): Promise<SendOutcome | QueuedOutcome | null>;
+    admit?: Admission,
+  ): Promise<SendOutcome | QueuedOutcome | { refused: Record<string, unknown> } | null>;
   /**
    * The shopper's Yes or No on a `confirm` part: stored as a user message (`confirm-<confirmId>`, text "Yes" or
    * "No") whose turn makes or declines the call. A repeat of the same answer re-attaches to that turn.
@@ -231,7 +242,7 @@ export function createChatService(
   };
 
   return {
-    async send(widgetId, conversationId, request) {
+    async send(widgetId, conversationId, request, admit) {
       const { chat } = deps;
       // Each context field the message carries replaces the stored one (null clears it); one it leaves out stays.
       const context: ContextUpdate = {};
@@ -249,7 +260,7 @@ export function createChatService(
       // Issue 32: the message, its event, its context, the reply to it (and its lease), and the other instances'
       // wake-up, in one statement.
       const wake = deps.hub.wakeOf(conversationId);
-      const added = await chat.addUserMessage(widgetId, conversationId, {
+      const message = {
         clientMessageId: request.clientMessageId,
         text: request.text.trim(),
         context,
@@ -258,8 +269,12 @@ export function createChatService(
         wake,
         // And what its turn starts from, read in the same statement (issue 32).
         recent: turnStartRead(ENGINE_MESSAGES_MAX),
-      });
+      };
+      const added = admit
+        ? await chat.addUserMessageIf(widgetId, conversationId, message, admit)
+        : await chat.addUserMessage(widgetId, conversationId, message);
       if (!added) return null;
+      if ('refused' in added) return added;
       if (!added.created) return resend(widgetId, conversationId, added.message, context);
       const { conversation, message: userMessage, reply } = added;
       // The message's `message.user` event is in the log: the console following the conversation reads it now, and

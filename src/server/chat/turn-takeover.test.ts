@@ -235,7 +235,7 @@ describe('a taken-over turn', () => {
     const service = createChatService({ ...deps(engine, { leases }), actionsOf: () => [] });
     const { id: conversationId } = await chat.createConversation('w-takeover');
     const sent = await service.send('w-takeover', conversationId, { clientMessageId: 'c1', text: 'hello' });
-    if (!sent || 'queued' in sent) throw new Error('expected a turn');
+    if (!sent || 'queued' in sent || 'refused' in sent) throw new Error('expected a turn');
     await new Promise((r) => setTimeout(r, 100));
     // Stalled past its lease, as an event loop blocked for seconds would be: the instance's own look claims it.
     await lapseOnly(sent.reply.id);

@@ -57,6 +57,12 @@ export interface ContextUpdate {
   pageContext?: PageContext | null;
 }
 
+/** A check for `addUserMessageIf`: a query answering one row with `allowed`, its parameters numbered from `$first`. */
+export interface Admission {
+  sql(first: number): string;
+  params: readonly unknown[];
+}
+
 /** `addUserMessage`'s answer. */
 export type AddedMessage =
   | { message: StoredMessage; created: false }
@@ -184,6 +190,17 @@ export interface ChatStore {
       recent?: { messages: number; columns: string };
     },
   ): Promise<AddedMessage | null>;
+  /**
+   * `addUserMessage` behind a check in the same statement (guards/limits.ts `messageGate`, issue 32): `admit` is a
+   * query answering one row with `allowed`. The message is stored only when it holds; when it does not, the answer is
+   * `{ refused }` with that row (an unknown conversation answers it too).
+   */
+  addUserMessageIf(
+    widgetId: string,
+    conversationId: string,
+    message: Parameters<ChatStore['addUserMessage']>[2],
+    admit: Admission,
+  ): Promise<AddedMessage | { refused: Record<string, unknown> } | null>;
   /**
    * Stores the proactive message a user message answers (`Service.showMessage`), as the assistant's, just before that
    * user message: once per `clientMessageId` (kept as `proactive-<clientMessageId>`), and only while that user
@@ -362,6 +379,106 @@ export function createChatStore(db: Db): ChatStore {
     return row ? toMessage(row) : null;
   };
 
+  async function storeUserMessage(
+    widgetId: string,
+    conversationId: string,
+    {
+      clientMessageId,
+      text,
+      context = {},
+      openReply = false,
+      lease,
+      wake,
+      recent,
+    }: Parameters<ChatStore['addUserMessage']>[2],
+    admit?: Admission,
+  ): Promise<AddedMessage | { refused: Record<string, unknown> } | null> {
+    if (!isUuid(conversationId)) return null;
+    const clientId = storableText(clientMessageId);
+    // Issue 32: one statement, so one round trip (it was a transaction of two, and two more reads after it). The
+    // conversation row's update allocates the event's seq under its row lock, as insertEvent does, and returns the
+    // conversation with its mode as of that lock: a handoff in between cannot slip past the reply opened here.
+    // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
+    // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
+    // With `admit`: its query first, once (MATERIALIZED), its parameters after this statement's own.
+    const admitFirst = recent ? 20 : 19;
+    const [row] = await db.query<Record<string, unknown>>(
+      `WITH ${admit ? `admitted AS MATERIALIZED (${admit.sql(admitFirst)}), ` : ''}inserted AS (
+           INSERT INTO messages (conversation_id, role, parts, client_message_id)
+           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
+             ${admit ? 'AND (SELECT allowed FROM admitted)' : ''}
+           ON CONFLICT (conversation_id, client_message_id) DO NOTHING
+           RETURNING ${MESSAGE_COLUMNS}, conversation_id
+         ), conversation AS (
+           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)}
+           WHERE id IN (SELECT conversation_id FROM inserted)
+           RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
+         ), event AS (
+           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+           SELECT c.id, c.event_seq, i.id, 'message.user', $5::jsonb || jsonb_build_object('messageId', i.id)
+           FROM conversation c, inserted i
+         ), reply AS (
+           INSERT INTO messages (conversation_id, role, reply_to, status)
+           SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
+           WHERE $6 AND c.mode = 'assistant'
+           RETURNING ${MESSAGE_COLUMNS}
+         ), leased AS (
+           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+           SELECT r.id, c.id, c.widget_id, $15, now() + make_interval(secs => $16::float8)
+           FROM reply r, conversation c WHERE $15::text IS NOT NULL
+         )
+         SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
+           ${aliased('r', MESSAGE_COLUMNS, 'r_')},
+           ARRAY(SELECT m.id FROM messages m
+                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
+           ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$19')}, ${recent.columns}` : ''}
+           ${admit ? ', a.allowed AS admitted, a.*' : ''}
+         FROM ${
+           admit
+             ? 'admitted a LEFT JOIN (inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true) ON true'
+             : 'inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true'
+         }`,
+      [
+        conversationId,
+        widgetId,
+        storableJson([{ type: 'text', text }]),
+        clientId,
+        storableJson({ text }),
+        openReply,
+        ...contextParams(context),
+        lease?.owner ?? null,
+        lease?.seconds ?? 0,
+        ...wakeParams(wake),
+        ...(recent ? [recent.messages] : []),
+        ...(admit?.params ?? []),
+      ],
+    );
+    // The check refused: nothing was stored (an unknown conversation answers `allowed` false too).
+    if (admit && row && row.u_id == null && row.admitted !== true) return { refused: row };
+    if (row && row.u_id != null)
+      return {
+        message: toMessage(unaliased<MessageRow>(row, 'u_')),
+        created: true,
+        conversation: toConversation(unaliased<ConversationRow>(row, 'c_')),
+        seq: Number(row.event_seq),
+        reply: row.r_id == null ? null : toMessage(unaliased<MessageRow>(row, 'r_')),
+        earlierStreaming: (row.earlier as string[] | null) ?? [],
+        ...(recent && {
+          recent: {
+            messages: ((row.recent_messages as JsonMessageRow[] | null) ?? []).map(fromJsonRow),
+            extra: row,
+          },
+        }),
+      };
+    const [existing] = await db.query<MessageRow>(
+      `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id
+         WHERE m.conversation_id = $1 AND c.widget_id = $2 AND m.client_message_id = $3`,
+      [conversationId, widgetId, clientId],
+    );
+    return existing ? { message: toMessage(existing), created: false } : null;
+  }
+
   return {
     async createConversation(widgetId, context = {}, tokenHash, user = null) {
       const [row] = await db.query<ConversationRow>(
@@ -439,85 +556,10 @@ export function createChatStore(db: Db): ChatStore {
       return row ? toConversation(row) : null;
     },
 
-    async addUserMessage(
-      widgetId,
-      conversationId,
-      { clientMessageId, text, context = {}, openReply = false, lease, wake, recent },
-    ) {
-      if (!isUuid(conversationId)) return null;
-      const clientId = storableText(clientMessageId);
-      // Issue 32: one statement, so one round trip (it was a transaction of two, and two more reads after it). The
-      // conversation row's update allocates the event's seq under its row lock, as insertEvent does, and returns the
-      // conversation with its mode as of that lock: a handoff in between cannot slip past the reply opened here.
-      // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
-      // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
-      const [row] = await db.query<Record<string, unknown>>(
-        `WITH inserted AS (
-           INSERT INTO messages (conversation_id, role, parts, client_message_id)
-           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
-           ON CONFLICT (conversation_id, client_message_id) DO NOTHING
-           RETURNING ${MESSAGE_COLUMNS}, conversation_id
-         ), conversation AS (
-           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)}
-           WHERE id IN (SELECT conversation_id FROM inserted)
-           RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
-         ), event AS (
-           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
-           SELECT c.id, c.event_seq, i.id, 'message.user', $5::jsonb || jsonb_build_object('messageId', i.id)
-           FROM conversation c, inserted i
-         ), reply AS (
-           INSERT INTO messages (conversation_id, role, reply_to, status)
-           SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
-           WHERE $6 AND c.mode = 'assistant'
-           RETURNING ${MESSAGE_COLUMNS}
-         ), leased AS (
-           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
-           SELECT r.id, c.id, c.widget_id, $15, now() + make_interval(secs => $16::float8)
-           FROM reply r, conversation c WHERE $15::text IS NOT NULL
-         )
-         SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
-           ${aliased('r', MESSAGE_COLUMNS, 'r_')},
-           ARRAY(SELECT m.id FROM messages m
-                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
-           ${WAKE_SQL('$17', '$18')}${recent ? `, ${RECENT_SQL('$19')}, ${recent.columns}` : ''}
-         FROM inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true`,
-        [
-          conversationId,
-          widgetId,
-          storableJson([{ type: 'text', text }]),
-          clientId,
-          storableJson({ text }),
-          openReply,
-          ...contextParams(context),
-          lease?.owner ?? null,
-          lease?.seconds ?? 0,
-          ...wakeParams(wake),
-          ...(recent ? [recent.messages] : []),
-        ],
-      );
-      if (row)
-        return {
-          message: toMessage(unaliased<MessageRow>(row, 'u_')),
-          created: true,
-          conversation: toConversation(unaliased<ConversationRow>(row, 'c_')),
-          seq: Number(row.event_seq),
-          reply: row.r_id == null ? null : toMessage(unaliased<MessageRow>(row, 'r_')),
-          earlierStreaming: (row.earlier as string[] | null) ?? [],
-          ...(recent && {
-            recent: {
-              messages: ((row.recent_messages as JsonMessageRow[] | null) ?? []).map(fromJsonRow),
-              extra: row,
-            },
-          }),
-        };
-      const [existing] = await db.query<MessageRow>(
-        `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
-         JOIN conversations c ON c.id = m.conversation_id
-         WHERE m.conversation_id = $1 AND c.widget_id = $2 AND m.client_message_id = $3`,
-        [conversationId, widgetId, clientId],
-      );
-      return existing ? { message: toMessage(existing), created: false } : null;
-    },
+    addUserMessage: (widgetId, conversationId, message) =>
+      storeUserMessage(widgetId, conversationId, message) as Promise<AddedMessage | null>,
+
+    addUserMessageIf: storeUserMessage,
 
     async addProactiveMessage(widgetId, conversationId, { clientMessageId, text }) {
       if (!isUuid(conversationId)) return;
@@ -795,8 +837,8 @@ export async function insertEvents(
  * The NOTIFY of a statement that wakes other instances itself (`Wake`): a column of its answer, so it runs once when the
  * statement writes (and answers a row), and is delivered when it commits. Nothing without a wake.
  */
-const WAKE_SQL = (channel: string, payload: string) =>
-  `CASE WHEN ${channel}::text IS NOT NULL THEN pg_notify(${channel}, ${payload}) END AS woke`;
+const WAKE_SQL = (channel: string, payload: string, when = 'true') =>
+  `CASE WHEN ${channel}::text IS NOT NULL AND ${when} THEN pg_notify(${channel}, ${payload}) END AS woke`;
 const wakeParams = (wake: Wake | undefined) => [wake?.channel ?? null, wake?.payload ?? null];
 
 /** Events as the log's two columns, each a parameter array: the type, and the rest as JSON. */

@@ -80,4 +80,21 @@ describe.skipIf(postgres.length === 0)('the wake-up sent by the statement that s
     expect(again.finished).toBe(false);
     expect(heard).toEqual([]);
   });
+
+  it('attack: a message the limits refuse in its statement wakes nobody (a refused flood cannot make every reader read)', async () => {
+    const { id } = await chat.createConversation('w-wake');
+    const wake = { channel, payload: `instance-a|conversation|${id}` };
+    const refuse = { sql: (first: number) => `SELECT $${first}::boolean AS allowed`, params: [false] };
+    heard.length = 0;
+    const answer = await chat.addUserMessageIf(
+      'w-wake',
+      id,
+      { clientMessageId: 'c1', text: 'hi', openReply: true, wake },
+      refuse,
+    );
+    await settle();
+    expect(answer).toMatchObject({ refused: { allowed: false } });
+    expect(heard).toEqual([]);
+    expect((await chat.listMessages('w-wake', id))?.messages).toEqual([]);
+  });
 });

@@ -36,6 +36,15 @@ export type LimitDecision =
       message: string;
     };
 
+/** A check that runs inside another statement: `Limits.messageGate`. */
+export interface MessageGate {
+  /** A query answering one row, its parameters numbered from `$first`: `allowed` (may the message be stored) and more. */
+  sql(first: number): string;
+  params: unknown[];
+  /** The decision, from the row the query answered (the same as `Limits.message`'s). */
+  decide(row: Record<string, unknown>): LimitDecision;
+}
+
 export type StreamDecision = { allowed: true; release(): void } | Extract<LimitDecision, { allowed: false }>;
 
 export interface Limits {
@@ -51,6 +60,17 @@ export interface Limits {
     clientMessageId: string,
     address: string,
   ): Promise<LimitDecision>;
+  /**
+   * `message`'s check as a query for the caller to run inside its own statement (chat-store.ts `addUserMessage`'s
+   * `admit`: the check and the message are then one round trip, issue 32). Null for an id that cannot be a
+   * conversation: nothing to count, the route answers 404.
+   */
+  messageGate(
+    widget: WidgetSettings,
+    conversationId: string,
+    clientMessageId: string,
+    address: string,
+  ): MessageGate | null;
   /** An event stream is opening from `address`; `release()` when it closes. */
   openStream(widget: WidgetSettings, address: string): Promise<StreamDecision>;
   /** Deletes windows that ended and streams whose expiry passed (every instance runs it each minute). */
@@ -107,128 +127,165 @@ export function createLimits(
 
   /**
    * Counts one request against `windows` unless one of them is at its limit, in one statement (migration 027's
-   * `count_rate_windows`: a refused request counts nothing). With `gate`, only when it holds: a boolean SQL
-   * expression over the `state` CTE, whose columns the answer carries too.
+   * `count_rate_windows`: a refused request counts nothing). With `gated`, only when `gate` holds: a boolean SQL
+   * expression over the `state` CTE, whose columns the answer carries too, with `allowed` (`gated.allowed` and no
+   * window over). Its parameters are numbered from `$first` (`p(1)` is the first of `gated.params`).
    */
-  const take = async <State extends object>(
+  const takeStatement = (
     windows: Window[],
-    gated: { state: string; gate: string; params: unknown[] } | null = null,
-  ): Promise<{ refused: LimitDecision | null; state: State }> => {
+    gated: {
+      state: (p: (i: number) => string) => string;
+      gate: (p: (i: number) => string) => string;
+      allowed: (p: (i: number) => string) => string;
+      params: unknown[];
+    } | null,
+    first = 1,
+  ) => {
     const sorted = [...windows].sort((a, b) => (a.key < b.key ? -1 : 1));
+    const p = (i: number) => `$${first + i - 1}`;
     const n = gated ? gated.params.length : 0;
     const counting = (counts: string) =>
-      `count_rate_windows($${n + 1}::text[], $${n + 2}::int[], $${n + 3}::int[], ${counts})`;
-    const [row] = await db.query<{ over_key: string | null; over_wait: number | null } & State>(
-      gated
-        ? `WITH state AS (${gated.state})
-           SELECT state.*, v.over_key, v.over_wait FROM state, ${counting(gated.gate)} AS v`
+      `count_rate_windows(${p(n + 1)}::text[], ${p(n + 2)}::int[], ${p(n + 3)}::int[], ${counts})`;
+    return {
+      sql: gated
+        ? `WITH state AS (${gated.state(p)})
+           SELECT state.*, v.over_key, v.over_wait, (${gated.allowed(p)}) AND v.over_key IS NULL AS allowed
+           FROM state, ${counting(gated.gate(p))} AS v`
         : `SELECT over_key, over_wait FROM ${counting('true')}`,
-      [
+      params: [
         ...(gated?.params ?? []),
         sorted.map((w) => w.key),
         sorted.map((w) => w.seconds),
         sorted.map((w) => w.limit),
       ],
-    );
-    const window = row.over_key == null ? undefined : sorted.find((w) => w.key === row.over_key);
-    if (!window) return { refused: null, state: row };
-    const seconds = Math.max(1, Math.ceil(row.over_wait ?? 1));
-    return {
-      refused: {
-        allowed: false,
-        limit: window.name,
-        retryAfterSeconds: seconds,
-        message: `${window.message} ${inSeconds(seconds)}`,
+      /** The window that refused, as a decision; null when none did. */
+      refusal(row: { over_key?: unknown; over_wait?: unknown }): LimitDecision | null {
+        const window = row.over_key == null ? undefined : sorted.find((w) => w.key === row.over_key);
+        if (!window) return null;
+        const seconds = Math.max(1, Math.ceil(Number(row.over_wait ?? 1)));
+        return {
+          allowed: false,
+          limit: window.name,
+          retryAfterSeconds: seconds,
+          message: `${window.message} ${inSeconds(seconds)}`,
+        };
       },
-      state: row,
+    };
+  };
+
+  const messageGate: Limits['messageGate'] = (widget, conversationId, clientMessageId, address) => {
+    const limits = widget.limits;
+    // An unknown conversation is not counted: the route answers 404 for it.
+    if (!isUuid(conversationId)) return null;
+    const windows: Window[] = [
+      {
+        key: `messages/${widget.id}/${address}`,
+        limit: limits.messagesPerIpPerMinute,
+        seconds: MINUTE,
+        name: 'messagesPerIpPerMinute',
+        message: `Too many messages from one address: at most ${limits.messagesPerIpPerMinute} a minute (messagesPerIpPerMinute).`,
+      },
+      {
+        key: `conversation/${conversationId}`,
+        limit: limits.messagesPerConversationPerMinute,
+        seconds: MINUTE,
+        name: 'messagesPerConversationPerMinute',
+        message: `Too many messages in this conversation: at most ${limits.messagesPerConversationPerMinute} a minute (messagesPerConversationPerMinute).`,
+      },
+    ];
+    if (limits.messagesPerDay !== undefined) {
+      windows.push({
+        key: `day/${widget.id}`,
+        limit: limits.messagesPerDay,
+        seconds: DAY,
+        name: 'messagesPerDay',
+        message: `This widget has used its ${limits.messagesPerDay} messages for today, a UTC day (messagesPerDay).`,
+      });
+    }
+    // Issue 32: the conversation's totals and the windows in one statement (were a read and a transaction).
+    const counted = (first: number) =>
+      takeStatement(
+        windows,
+        {
+          state: (p) => `SELECT count(*) > 0 AS found,
+              count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
+              count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
+              coalesce(bool_or(m.client_message_id = ${p(3)}), false) AS is_retry
+            FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+            WHERE c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}`,
+          gate: (p) =>
+            `state.found AND NOT state.is_retry AND state.sent < ${p(4)}::int AND state.writing < ${p(5)}::int`,
+          // A retry re-attaches to its stored message, counted or not.
+          allowed: (p) =>
+            `state.found AND (state.is_retry OR (state.sent < ${p(4)}::int AND state.writing < ${p(5)}::int))`,
+          params: [
+            conversationId,
+            widget.id,
+            clientMessageId,
+            limits.messagesPerConversation,
+            limits.queuedTurnsPerConversation,
+          ],
+        },
+        first,
+      );
+    const built = counted(1);
+    return {
+      sql: (first) => counted(first).sql,
+      params: built.params,
+      decide(row) {
+        const state = row as { found: boolean; sent: number; writing: number; is_retry: boolean };
+        if (!state.found || state.is_retry) return { allowed: true };
+        if (state.sent >= limits.messagesPerConversation) {
+          return {
+            allowed: false,
+            limit: 'messagesPerConversation',
+            retryAfterSeconds: null,
+            message: `This conversation has reached its ${limits.messagesPerConversation} messages (messagesPerConversation); start a new conversation.`,
+          };
+        }
+        if (state.writing >= limits.queuedTurnsPerConversation) {
+          return {
+            allowed: false,
+            limit: 'queuedTurnsPerConversation',
+            retryAfterSeconds: TURN_RETRY_SECONDS,
+            message: `This conversation already has ${state.writing} answers being written, at most ${limits.queuedTurnsPerConversation} (queuedTurnsPerConversation); send after one has ended. ${inSeconds(TURN_RETRY_SECONDS)}`,
+          };
+        }
+        return built.refusal(row) ?? { allowed: true };
+      },
     };
   };
 
   return {
     async conversation(widget, address) {
       const n = widget.limits.conversationsPerIpPerHour;
-      const { refused } = await take([
-        {
-          key: `conversations/${widget.id}/${address}`,
-          limit: n,
-          seconds: HOUR,
-          name: 'conversationsPerIpPerHour',
-          message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
-        },
-      ]);
-      return refused ?? { allowed: true };
+      const taking = takeStatement(
+        [
+          {
+            key: `conversations/${widget.id}/${address}`,
+            limit: n,
+            seconds: HOUR,
+            name: 'conversationsPerIpPerHour',
+            message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
+          },
+        ],
+        null,
+      );
+      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
+        taking.sql,
+        taking.params,
+      );
+      return taking.refusal(row) ?? { allowed: true };
     },
 
     async message(widget, conversationId, clientMessageId, address) {
-      const limits = widget.limits;
-      // An unknown conversation is not counted: the route answers 404 for it.
-      if (!isUuid(conversationId)) return { allowed: true };
-      const windows: Window[] = [
-        {
-          key: `messages/${widget.id}/${address}`,
-          limit: limits.messagesPerIpPerMinute,
-          seconds: MINUTE,
-          name: 'messagesPerIpPerMinute',
-          message: `Too many messages from one address: at most ${limits.messagesPerIpPerMinute} a minute (messagesPerIpPerMinute).`,
-        },
-        {
-          key: `conversation/${conversationId}`,
-          limit: limits.messagesPerConversationPerMinute,
-          seconds: MINUTE,
-          name: 'messagesPerConversationPerMinute',
-          message: `Too many messages in this conversation: at most ${limits.messagesPerConversationPerMinute} a minute (messagesPerConversationPerMinute).`,
-        },
-      ];
-      if (limits.messagesPerDay !== undefined) {
-        windows.push({
-          key: `day/${widget.id}`,
-          limit: limits.messagesPerDay,
-          seconds: DAY,
-          name: 'messagesPerDay',
-          message: `This widget has used its ${limits.messagesPerDay} messages for today, a UTC day (messagesPerDay).`,
-        });
-      }
-      // Issue 32: the conversation's totals and the windows in one statement (were a read and a transaction).
-      const { refused, state } = await take<{
-        found: boolean;
-        sent: number;
-        writing: number;
-        is_retry: boolean;
-      }>(windows, {
-        state: `SELECT count(*) > 0 AS found,
-              count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
-              count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
-              coalesce(bool_or(m.client_message_id = $3), false) AS is_retry
-            FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
-            WHERE c.id = $1 AND c.widget_id = $2`,
-        gate: 'state.found AND NOT state.is_retry AND state.sent < $4 AND state.writing < $5',
-        params: [
-          conversationId,
-          widget.id,
-          clientMessageId,
-          limits.messagesPerConversation,
-          limits.queuedTurnsPerConversation,
-        ],
-      });
-      if (!state.found || state.is_retry) return { allowed: true };
-      if (state.sent >= limits.messagesPerConversation) {
-        return {
-          allowed: false,
-          limit: 'messagesPerConversation',
-          retryAfterSeconds: null,
-          message: `This conversation has reached its ${limits.messagesPerConversation} messages (messagesPerConversation); start a new conversation.`,
-        };
-      }
-      if (state.writing >= limits.queuedTurnsPerConversation) {
-        return {
-          allowed: false,
-          limit: 'queuedTurnsPerConversation',
-          retryAfterSeconds: TURN_RETRY_SECONDS,
-          message: `This conversation already has ${state.writing} answers being written, at most ${limits.queuedTurnsPerConversation} (queuedTurnsPerConversation); send after one has ended. ${inSeconds(TURN_RETRY_SECONDS)}`,
-        };
-      }
-      return refused ?? { allowed: true };
+      const gate = messageGate(widget, conversationId, clientMessageId, address);
+      if (!gate) return { allowed: true };
+      const [row] = await db.query<Record<string, unknown>>(gate.sql(1), gate.params);
+      return gate.decide(row);
     },
+
+    messageGate,
 
     async openStream(widget, address) {
       const n = widget.limits.openStreamsPerIp;

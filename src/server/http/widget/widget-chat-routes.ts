@@ -18,7 +18,7 @@ import type { ChatStore, Conversation } from '../../conversations/chat-store';
 import { newConversationToken } from '../../conversations/conversation-token';
 import type { EventHub } from '../../conversations/event-hub';
 import { replyLanguage } from '../../core/reply-language';
-import type { Limits } from '../../guards/limits';
+import type { Limits, MessageGate } from '../../guards/limits';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { VerifyIdentity } from '../../platform/identity-token';
 import { clientAddress } from '../client-address';
@@ -147,6 +147,17 @@ export function widgetChatRoutes({
   // Every other route is about one conversation and needs its token (issue #18).
   app.use('/:widgetId/conversations/:id/*', requireConversationToken(chat));
 
+  /** A verified customer's conversation takes a message with that customer's identity token only. */
+  const admitIdentity = async (
+    c: Context<{ Variables: ConversationVariables }>,
+    identityToken: string | null | undefined,
+  ): Promise<Response | null> => {
+    const verify = identityOf?.(c.req.param('widgetId') ?? '');
+    const identity = await verifiedUserOf(c, verify, identityToken);
+    if (!identity.ok) return identity.response;
+    return verify ? checkConversationIdentity(c, chat, c.var.conversation, identity.user) : null;
+  };
+
   /**
    * What a message of the shopper's, typed or a Yes/No answer, passes before it is stored: a verified customer's
    * conversation takes it with that customer's identity token only, and it counts against the limits (a repeated
@@ -157,13 +168,8 @@ export function widgetChatRoutes({
     identityToken: string | null | undefined,
     clientMessageId: string,
   ): Promise<Response | null> => {
-    const verify = identityOf?.(c.req.param('widgetId') ?? '');
-    const identity = await verifiedUserOf(c, verify, identityToken);
-    if (!identity.ok) return identity.response;
-    if (verify) {
-      const refused = await checkConversationIdentity(c, chat, c.var.conversation, identity.user);
-      if (refused) return refused;
-    }
+    const refused = await admitIdentity(c, identityToken);
+    if (refused) return refused;
     const decision = await limits.message(
       widgetOf(c),
       c.req.param('id') ?? '',
@@ -182,10 +188,27 @@ export function widgetChatRoutes({
     const { identityToken, ...request } = body.value;
     // Before the limits: a message refused here is sent again, to another instance, and must not count twice.
     if (drain?.aborted) return draining(c);
-    const refused = await admitMessage(c, identityToken, request.clientMessageId);
+    // Issue 32: the limits are checked in the statement that stores the message (one round trip); a message that
+    // brings the proactive message it answers, stored before it, is checked first, as before.
+    const gate = request.proactiveMessage
+      ? null
+      : limits.messageGate(
+          widgetOf(c),
+          c.req.param('id'),
+          request.clientMessageId,
+          clientAddress(c, trustProxy),
+        );
+    const refused = gate
+      ? await admitIdentity(c, identityToken)
+      : await admitMessage(c, identityToken, request.clientMessageId);
     if (refused) return refused;
-    const sent = await service.send(widgetId, c.req.param('id'), request);
+    const sent = await service.send(widgetId, c.req.param('id'), request, gate ?? undefined);
     if (!sent) return notFound(c);
+    if ('refused' in sent) {
+      // An unknown conversation is not a limit: 404 (the check counts nothing for it).
+      const decision = (gate as MessageGate).decide(sent.refused);
+      return decision.allowed ? notFound(c) : rateLimited(c, decision);
+    }
     c.header('x-service-message-id', sent.userMessage.id);
     if ('queued' in sent) {
       // Issue 21: for the agents; the widget shows their answers from `GET …/events`, which it keeps open.
