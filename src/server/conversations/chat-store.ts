@@ -432,7 +432,7 @@ export function createChatStore(db: Db): ChatStore {
            ARRAY(SELECT m.id FROM messages m
                  WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
            ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$19')}, ${recent.columns}` : ''}
-           ${admit ? ', a.allowed AS admitted, a.*' : ''}
+           ${admit ? ', a.*' : ''}
          FROM ${
            admit
              ? 'admitted a LEFT JOIN (inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true) ON true'
@@ -454,7 +454,7 @@ export function createChatStore(db: Db): ChatStore {
       ],
     );
     // The check refused: nothing was stored (an unknown conversation answers `allowed` false too).
-    if (admit && row && row.u_id == null && row.admitted !== true) return { refused: row };
+    if (admit && row && row.u_id == null && row.allowed !== true) return { refused: row };
     if (row && row.u_id != null)
       return {
         message: toMessage(unaliased<MessageRow>(row, 'u_')),

@@ -203,6 +203,7 @@ export function createLimits(
       });
     }
     // Issue 32: the conversation's totals and the windows in one statement (were a read and a transaction).
+    const fits = (p: (i: number) => string) => `state.sent < ${p(4)}::int AND state.writing < ${p(5)}::int`;
     const counted = (first: number) =>
       takeStatement(
         windows,
@@ -213,11 +214,9 @@ export function createLimits(
               coalesce(bool_or(m.client_message_id = ${p(3)}), false) AS is_retry
             FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
             WHERE c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}`,
-          gate: (p) =>
-            `state.found AND NOT state.is_retry AND state.sent < ${p(4)}::int AND state.writing < ${p(5)}::int`,
+          gate: (p) => `state.found AND NOT state.is_retry AND ${fits(p)}`,
           // A retry re-attaches to its stored message, counted or not.
-          allowed: (p) =>
-            `state.found AND (state.is_retry OR (state.sent < ${p(4)}::int AND state.writing < ${p(5)}::int))`,
+          allowed: (p) => `state.found AND (state.is_retry OR (${fits(p)}))`,
           params: [
             conversationId,
             widget.id,

@@ -4,8 +4,8 @@ import { bodyLimit } from 'hono/body-limit';
 /**
  * Hono's `bodyLimit`, without its cost on the requests that do not need it (issue 32, the cost of a turn). It looks at
  * `c.req.raw.body` first, which makes `@hono/node-server` build a whole web `Request` (an undici `Request`, a
- * `ReadableStream` over the socket, an `AbortController`) for every request, a GET's included: about 4 % of the
- * service's CPU in a turn, measured by profile. A request without a body, or with a `Content-Length` and no
+ * `ReadableStream` over the socket, an `AbortController`) for every request, a GET's included: undici's `Request` was
+ * among the largest of the service's own costs in a turn's profile (the turn-cost bench's `--cpu-prof`). A request without a body, or with a `Content-Length` and no
  * `Transfer-Encoding`, is decided from its headers here, as `bodyLimit` would decide it; only a chunked body goes
  * through `bodyLimit`, which counts it as it arrives.
  *

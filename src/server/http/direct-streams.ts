@@ -5,9 +5,9 @@ import type { Context } from 'hono';
 
 /**
  * Issue 32 item 4: an open event stream costs only its socket while idle. Through Hono's `streamSSE` every stream
- * holds a web `TransformStream`, its reader in `@hono/node-server` and their queues: about 19 KiB of heap per idle
- * stream, measured with 1,000 open (against 1 KiB written to the socket directly), and a few web-stream promises per
- * event written. So a route that streams asks for the socket (`directStream`), answers with an empty response that
+ * holds a web `TransformStream`, its reader in `@hono/node-server` and their queues, and a few web-stream promises per
+ * event written: the turn-cost bench's 1,000 idle streams held 35.5 KiB of heap each that way, 14.2 KiB written to the
+ * socket (docs/performance.md). So a route that streams asks for the socket (`directStream`), answers with an empty response that
  * carries its headers, and writes its events to the socket itself once every middleware has seen that response
  * (CORS, `nosniff`, the request id, the access line): `withDirectStreams` around the app's `fetch` sends the final
  * headers, then lets the route write.
@@ -19,13 +19,12 @@ const HANDOVER = Symbol('direct-streams');
 /**
  * On the route's response until the wrapper sends it. Hono copies a response's headers into one that replaces it (and
  * copies the response itself when a header is set after the route), so the mark alone does not say the route's
- * response survived: it did when the final one still has the mark, no body and the route's status.
+ * response survived: it did when the final one still has the mark, no body and its 200.
  */
 const MARK = 'x-service-direct-stream';
 
 interface Handover {
   outgoing: ServerResponse;
-  status?: number;
   settle?: (written: boolean) => void;
 }
 
@@ -44,15 +43,14 @@ export interface DirectStream {
  * For a route that writes a long-lived body itself: the socket, when the app runs behind `withDirectStreams`. Headers
  * set on `c` before the call travel with the response. Undefined otherwise (tests through `app.request()`).
  */
-export function directStream(c: Context, status: 200 = 200): DirectStream | undefined {
+export function directStream(c: Context): DirectStream | undefined {
   const handover = (c.env as Record<symbol, Handover | undefined> | undefined)?.[HANDOVER];
   if (!handover || handover.settle) return undefined;
   const ready = new Promise<boolean>((settle) => {
     handover.settle = settle;
   });
-  handover.status = status;
   c.header(MARK, '1');
-  return { response: c.body(null, status), ready, outgoing: handover.outgoing };
+  return { response: c.body(null, 200), ready, outgoing: handover.outgoing };
 }
 
 type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
@@ -77,8 +75,7 @@ export function withDirectStreams(fetch: NodeFetch): NodeFetch {
     const response = await fetch(request, bindings);
     const { settle } = handover;
     if (!settle) return response;
-    const theRoutes =
-      response.headers.get(MARK) === '1' && response.body === null && response.status === handover.status;
+    const theRoutes = response.headers.get(MARK) === '1' && response.body === null && response.status === 200;
     if (!theRoutes || request.method === 'HEAD' || handover.outgoing.destroyed) {
       settle(false);
       return withoutMark(response);

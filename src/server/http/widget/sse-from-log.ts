@@ -20,8 +20,9 @@ export interface LogStreamOptions {
   /** How often to send a keep-alive comment while nothing happens (proxies close idle connections). */
   keepAliveMs?: number;
   /**
-   * How often to re-read the log without a wake-up. Only other processes' appends go unannounced: on a shared
-   * PostgreSQL poll often (1 s); on the embedded database every append is in this process and wakes the reader.
+   * How long a stream goes without reading the log when nothing wakes it: the safety net for a lost wake-up (the
+   * runtime's STREAM_SAFETY_POLL_MS, five minutes). Appends on this instance wake the reader, other instances' through
+   * the bus, and a bus that was deaf wakes every reader when it listens again.
    */
   pollMs?: number;
   /** Called once when the stream has ended, whichever side ended it (the open-streams limit releases its lease). */

@@ -9,6 +9,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pglitePrepared } from './pglite-prepared';
+import { isStalePlan, PREPARED_MAX } from './stale-plan';
 
 // DESIGN: storage. One SQL dialect (PostgreSQL), one code path: the embedded database is PGlite (PostgreSQL 18 in
 // WebAssembly), a deployment may point at a PostgreSQL server instead. Everything above this file sees only `Db`.
@@ -416,15 +417,6 @@ function oneStatement(sql: string, params: readonly unknown[] = []): pg.QueryCon
   } as pg.QueryConfig;
 }
 
-/**
- * A statement prepared before a migration changed what it answers (`SELECT *` of a table that gained a column, while
- * an older instance runs through a rolling deploy) fails with this on every connection that prepared it: its text is
- * then run unnamed from here on, and a statement outside a transaction is run again at once.
- */
-const isStalePlan = (error: unknown) =>
-  (error as { code?: unknown } | null)?.code === '0A000' &&
-  /cached plan must not change result type/.test(String((error as Error).message));
-
 async function runStatement(
   run: (config: pg.QueryConfig) => Promise<pg.QueryResult>,
   sql: string,
@@ -441,7 +433,6 @@ async function runStatement(
   }
 }
 
-const PREPARED_MAX = 1000;
 const preparedNames = new Map<string, string>();
 function preparedName(sql: string): string | undefined {
   let name = preparedNames.get(sql);

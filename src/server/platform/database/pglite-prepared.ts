@@ -1,11 +1,12 @@
 import { type PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { isStalePlan, PREPARED_MAX } from './stale-plan';
 
 /**
  * Named prepared statements on PGlite (issue 32, the cost of a turn). `PGlite.query` parses and plans its statement
  * anew every time and crosses into WebAssembly six times for it (parse, describe, bind, describe, execute, sync). This
  * parses a statement once under a name, and then runs it with one crossing: bind, describe, execute and sync in one
- * message. Measured on the conversation's read by id: 0.43 → 0.17 ms of CPU; a turn's statements are larger CTEs,
- * whose planning weighs more. The same idea as node-postgres's named statements on the PostgreSQL backend (db.ts).
+ * message. A conversation's read by id took 0.43 ms of CPU that way and 0.17 ms this way, in a one-off timing loop
+ * (no script in the repository prints it); the turn-cost bench shows the effect on a turn. The same idea as node-postgres's named statements on the PostgreSQL backend (db.ts).
  *
  * Built on PGlite's own exports (`protocol` to write the messages, `parse` to read the answer, the serializers and
  * parsers it was opened with) and its locks: outside a transaction a statement takes the transaction lock and the
@@ -16,9 +17,6 @@ export interface PglitePrepared {
   query<T>(sql: string, params: readonly unknown[], tx?: Transaction): Promise<T[]>;
 }
 
-/** Distinct statement texts that get a name; past it a statement runs unnamed (the texts are the code's own). */
-const PREPARED_MAX = 1000;
-
 const joined = (parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -28,14 +26,6 @@ const joined = (parts: Uint8Array[]): Uint8Array => {
   }
   return out;
 };
-
-/**
- * A statement prepared before a migration changed what it answers fails with this: its text is then run unnamed
- * from here on (as on PostgreSQL, db.ts `isStalePlan`).
- */
-const isStalePlan = (error: unknown) =>
-  (error as { code?: unknown } | null)?.code === '0A000' &&
-  /cached plan must not change result type/.test(String((error as Error).message));
 
 export function pglitePrepared(pglite: PGlite): PglitePrepared {
   /** By text: its name and its parameters' type ids; null once it is to run unnamed. */
