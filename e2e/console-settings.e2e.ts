@@ -163,7 +163,8 @@ describe('console settings', () => {
     const count = await page.locator('.action-card').count();
     await page.getByRole('button', { name: 'Add an action' }).click();
     const base = `actions[${count}]`;
-    expect(await focusedPath(page)).toBe(`${base}.name`);
+    // The new row takes the focus once it is drawn (a moment after the click on a busy machine).
+    await expect.poll(() => focusedPath(page)).toBe(`${base}.name`);
     await page.locator(`[data-path="${base}.name"]`).fill('Loyalty points');
     await page.locator(`[data-path="${base}.method"]`).selectOption('GET');
     const url = page.locator(`[data-path="${base}.url"]`);
@@ -233,7 +234,7 @@ describe('console settings', () => {
     await showEditor(page, 'Site');
     const n = start.settings.allowedOrigins.length;
     await page.getByRole('button', { name: 'Add an origin' }).click();
-    expect(await focusedPath(page)).toBe(`allowedOrigins[${n}]`);
+    await expect.poll(() => focusedPath(page)).toBe(`allowedOrigins[${n}]`);
     // With a path, as a merchant pasting a page's address would: the service refuses it beside that row.
     await page.locator(`[data-path="allowedOrigins[${n}]"]`).fill(`${NEW_ORIGIN}/shop`);
     await page.getByRole('button', { name: 'Add a path' }).click();
