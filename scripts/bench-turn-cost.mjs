@@ -20,7 +20,7 @@
 // background workers). This process (the shoppers and the integrator double) is never counted. Per level the figure
 // is the difference of two readings, before the level's first turn and after its last, divided by its turns.
 //
-// Options: --backends pglite,postgres  --levels 1,8,32  --turns 600  --bare-requests 2000  --fanout 1,10,100
+// Options: --backends pglite,postgres  --levels 1,8,32  --turns 2000  --bare-requests (as --turns)  --fanout 1,10,100
 //          --fanout-turns 20  --streams 1000  --idle-seconds 20  --cpu-prof DIR (the service's V8 CPU profile)
 // Writes bench-results/turn-cost.json.
 import { spawn } from 'node:child_process';
@@ -46,10 +46,13 @@ const { values: options } = parseArgs({
   options: {
     backends: { type: 'string', default: 'pglite,postgres' },
     levels: { type: 'string', default: '1,8,32' },
-    // Enough for about three seconds of turns a level: at 200 (one second) the same commit's ratio moved by a third
-    // from run to run on this shared machine, the bare route's sub-millisecond figure most.
-    turns: { type: 'string', default: '600' },
-    'bare-requests': { type: 'string', default: '2000' },
+    // The same count for both sides, so both are measured equally warm: the cost of a turn kept falling until about
+    // 2,000 turns had run (a third less at concurrency 32 than after 600; V8 compiles the turn's much longer path
+    // later), and a bare route measured after 2,000 requests a level beside a service after 600 turns compared a warm
+    // platform with a half-warm service. At 200 turns (one second) the ratio moved by a third from run to run.
+    turns: { type: 'string', default: '2000' },
+    // Defaults to --turns.
+    'bare-requests': { type: 'string' },
     fanout: { type: 'string', default: '1,10,100' },
     'fanout-turns': { type: 'string', default: '20' },
     streams: { type: 'string', default: '1000' },
@@ -68,7 +71,7 @@ const SETTINGS = {
   backends: list(options.backends),
   levels: list(options.levels).map(Number),
   turns: count('turns'),
-  bareRequests: count('bare-requests'),
+  bareRequests: options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
   fanout: list(options.fanout).map(Number),
   fanoutTurns: count('fanout-turns'),
   streams: count('streams'),
