@@ -179,6 +179,28 @@ export interface HandoffResponse {
   mode: ConversationMode;
   agent?: AgentName | null;
   message: ChatMessage | null;
+  /**
+   * Issue 33: nobody is at work now and the service sends email: the widget offers to leave an address
+   * (`POST …/contact`) so that the reply reaches the shopper after they leave.
+   */
+  offerContact?: boolean;
+}
+
+/** `POST /v0/widget/{widgetId}/conversations/{id}/contact` body → `204`. `null` removes the address. */
+export interface ContactRequest {
+  email: string | null;
+}
+
+/** `POST /v0/widget/{widgetId}/resume` body: the `service_resume` parameter of an email's link. */
+export interface ResumeRequest {
+  token: string;
+}
+
+/** `POST /v0/widget/{widgetId}/resume` → `200`; `401 resume_invalid` (expired, forged, or erased since). */
+export interface ResumeResponse {
+  conversationId: string;
+  /** A conversation token for this device, as `POST /conversations` gives one. */
+  token: string;
 }
 
 export type FeedbackRating = 'up' | 'down';

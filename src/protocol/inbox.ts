@@ -66,6 +66,8 @@ export interface InboxConversation {
   waitingSince?: string | null;
   /** The last message, for the queue's preview line (text parts only, cut at 200 characters). */
   lastMessage?: { role: MessageRole; text: string; at: string } | null;
+  /** Issue 33: the address the shopper left for replies (an agent's reply reaches them there once they left). */
+  contactEmail?: string | null;
 }
 
 /**

@@ -20,6 +20,11 @@ export interface WidgetConfig {
    * works. Absent or false: neither, and a request in words gets the store's contact details instead.
    */
   handoff?: boolean;
+  /**
+   * Issue 33: the service sends email. The panel menu offers "Email me this conversation", and after "Talk to a person"
+   * outside business hours the chat offers to leave an address for the reply.
+   */
+  email?: boolean;
 }
 
 export const STARTERS_MAX = 4;

@@ -54,6 +54,8 @@ export interface EditableWidgetSettings {
   limits?: Partial<Record<WidgetLimitName, number>>;
   businessHours?: { timeZone: string; hours: { days: Weekday[]; open: string; close: string }[] };
   retentionDays?: number;
+  /** Where an email's link to a conversation points (issue 33); default: the first of `allowedOrigins`. */
+  storeUrl?: string;
   signingSecretEnv?: string;
   identity?: { secretEnv: string; required?: boolean };
 }

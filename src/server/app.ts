@@ -73,6 +73,8 @@ export function createApp({
       attempts: createKeyAttempts(runtime.db),
       trustProxy: config.trustProxy,
       prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH],
+      // Issue 33: a resume link's token is a key too: guessing or forging them is limited like any key.
+      paths: [/^\/v0\/widget\/[^/]+\/resume$/],
     }),
   );
   // Before the global body cap: a matched push route answers without reaching it, and applies its own (batches).
@@ -128,7 +130,7 @@ export function createApp({
       // widgetCors has already answered 404 for an unknown id.
       const w = find(c.req.param('widgetId'))!;
       c.header('cache-control', 'no-cache');
-      return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents }));
+      return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents, email: runtime.email !== undefined }));
     });
     widget.route(
       '/',
@@ -146,9 +148,19 @@ export function createApp({
           store: runtime.handoff,
           isAvailable: runtime.hasAgents,
           promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
+          isOpen: (w) => handoffPromise(w.businessHours, 'en').open,
           stopTurns: runtime.service.stopTurns,
         },
         drain: runtime.drain,
+        email: runtime.email && {
+          chat: runtime.chat,
+          limits: runtime.limits,
+          outbox: runtime.email.outbox,
+          resumeTokens: runtime.email.resumeTokens,
+          wake: runtime.email.worker.wake,
+          findWidget: find,
+          trustProxy: config.trustProxy,
+        },
       }),
     );
     return widget;
@@ -177,6 +189,7 @@ export function createApp({
         stopTurns: runtime.service.stopTurns,
         streamPollMs: runtime.streamPollMs,
         drain: runtime.drain,
+        agentReplied: runtime.email?.agentReplied,
       },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       catalog: { db: runtime.db },

@@ -16,6 +16,10 @@ import { createEventHub, type EventHub } from './conversations/event-hub';
 import { callJournal } from './conversations/turn-calls';
 import { createTurnLeases } from './conversations/turn-leases';
 import { createTurnStore, type TurnStore } from './conversations/turn-store';
+import { createMailOutbox, type MailOutbox } from './email/mail-outbox';
+import { type MailWorker, REPLY_MAIL_DELAY_SECONDS, startMailWorker } from './email/mail-worker';
+import { type Mailer, smtpMailer } from './email/mailer';
+import { createResumeTokens, type ResumeTokens } from './email/resume-token';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import { createLimits, type Limits } from './guards/limits';
 import { createProposalStore } from './guards/proposal-store';
@@ -50,6 +54,17 @@ export interface RuntimeOptions {
   turnTimeoutMs?: number;
   /** Task API knobs (tests shorten the time limit and the long poll). */
   tasks?: Partial<TaskSettings>;
+  /** Issue 33: how often the email worker looks for due emails, and how long a reply email waits for a burst. */
+  email?: { pollMs?: number; replyDelaySeconds?: number; firstRetrySeconds?: number };
+}
+
+/** Issue 33: email, when the config has `email`. */
+export interface RuntimeEmail {
+  outbox: MailOutbox;
+  resumeTokens: ResumeTokens;
+  worker: MailWorker;
+  /** An agent wrote in the conversation: its shopper gets an email if they left an address and are not connected. */
+  agentReplied(conversationId: string): Promise<void>;
 }
 
 /** Everything the HTTP layer serves from: storage, the engine, the chat service. */
@@ -108,6 +123,8 @@ export interface Runtime {
   drain: AbortSignal;
   /** The service has agents: widgets offer "Talk to a person", and a request hands the conversation over. */
   hasAgents: boolean;
+  /** Issue 33: absent without the config's `email`. */
+  email?: RuntimeEmail;
   close(): Promise<void>;
 }
 
@@ -162,6 +179,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (config.metricsTokenEnv !== undefined && !(metricsToken && metricsToken.length >= 12))
     throw new Error(
       `metricsTokenEnv: the environment variable ${config.metricsTokenEnv} must hold a token of at least 12 characters`,
+    );
+  // And the SMTP server's URL (issue 33): a service configured to email never runs without one.
+  const smtpUrl = config.email === undefined ? undefined : process.env[config.email.smtpUrlEnv];
+  if (config.email !== undefined && !/^smtps?:\/\/[^\s]+$/i.test(smtpUrl ?? ''))
+    throw new Error(
+      `email.smtpUrlEnv: the environment variable ${config.email.smtpUrlEnv} must hold an smtp:// or smtps:// URL`,
     );
   // Issue 32: /metrics counts the statements and transactions (the turn-cost bench reads them per turn).
   const db = countedDb(
@@ -351,6 +374,37 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       )
     : undefined;
   takeoverTimer?.unref();
+  let email: RuntimeEmail | undefined;
+  if (config.email && smtpUrl) {
+    const outbox = createMailOutbox(db);
+    const resumeTokens = createResumeTokens(db);
+    const mailer: Mailer = smtpMailer(smtpUrl, config.email.from);
+    const worker = startMailWorker({
+      outbox,
+      mailer,
+      resumeTokens,
+      widgetOf: registry.get,
+      isConnected: limits.isConnected,
+      logger,
+      pollMs: options.email?.pollMs,
+      firstRetrySeconds: options.email?.firstRetrySeconds,
+    });
+    const delay = options.email?.replyDelaySeconds ?? REPLY_MAIL_DELAY_SECONDS;
+    email = {
+      outbox,
+      resumeTokens,
+      worker,
+      async agentReplied(conversationId) {
+        try {
+          // Written while the shopper had the chat open: they read it there, and no email repeats it.
+          if (await limits.isConnected(conversationId)) await outbox.markSeen(conversationId);
+          else if (await outbox.scheduleReply(conversationId, delay)) worker.wake();
+        } catch (error) {
+          logger.error('could not schedule a reply email', { conversationId, error: String(error) });
+        }
+      },
+    };
+  }
   const tasks = await createTaskService({
     db,
     engine: taskEngineFromConfig(
@@ -397,7 +451,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     handoff,
     agentKeys: agentKeys.value,
     hasAgents,
+    email,
     async close() {
+      await email?.worker.stop();
       registry.close();
       clearInterval(sweeper);
       clearInterval(takeoverTimer);

@@ -27,6 +27,7 @@ export interface StartOptions {
   actionOptions?: RuntimeOptions['actionOptions'];
   turnTimeoutMs?: number;
   tasks?: RuntimeOptions['tasks'];
+  email?: RuntimeOptions['email'];
 }
 
 export interface RunningService {
@@ -71,6 +72,7 @@ export async function startService({
   actionOptions,
   turnTimeoutMs,
   tasks,
+  email,
 }: StartOptions): Promise<RunningService> {
   const logger = createLogger({ level: logLevel, write: logWrite });
   for (const warning of configWarnings(config)) logger.warn(warning);
@@ -82,6 +84,7 @@ export async function startService({
     actionOptions,
     turnTimeoutMs,
     tasks,
+    email,
   });
   const app = createApp({ config, distDir, logger, runtime });
   const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {

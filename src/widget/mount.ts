@@ -106,9 +106,17 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   await yieldToHost();
   setStorageMode(widgetId, settings.storage ?? 'local');
   pushEventsToDataLayer(settings.analytics === 'dataLayer');
+  // Issue 33: a link from an email reopens its conversation here (resume-link.ts: a chunk loaded only when one is).
+  const resumeToken = new URLSearchParams(location.search).get('service_resume');
+  const resumed = resumeToken
+    ? import('./resume-link').then(
+        (m) => m.resumeFromLink(settings.baseUrl, widgetId, resumeToken),
+        () => false,
+      )
+    : false;
   const openKey = storageKey(widgetId, 'open');
-  const wasOpenBefore = readItem(openKey) === '1';
-  const [response, strings] = await Promise.all([configRequest, stringsRequest]);
+  const [response, strings, isResumed] = await Promise.all([configRequest, stringsRequest, resumed]);
+  const wasOpenBefore = isResumed || readItem(openKey) === '1';
   if (!response.ok) logError(`${response.error}: the assistant shows as offline`);
   const fallback: WidgetConfig = {
     greeting: strings.greeting,

@@ -241,6 +241,8 @@ const WidgetFields = v.strictObject({
   ),
   identity: v.optional(IdentitySchema),
   businessHours: v.optional(BusinessHoursSchema),
+  // Issue 33: the store's address, where an email's link to a conversation points (default: the first allowed origin).
+  storeUrl: v.optional(httpUrl),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(
     v.pipe(
@@ -326,6 +328,25 @@ const ServiceFields = v.strictObject({
   ),
   engine: v.optional(EngineSchema, { type: 'local' }),
   allowHttpLoopback: v.optional(v.boolean(), false),
+  /**
+   * Issue 33: email (an agent's reply to a shopper who left, a transcript). `smtpUrlEnv` names the environment
+   * variable holding the SMTP server's URL (`smtp://user:pass@host:587`, `smtps://…:465`); `from` is the sender
+   * (`Shop <help@shop.example>`). Without it nothing that needs email is offered.
+   */
+  email: v.optional(
+    v.strictObject({
+      smtpUrlEnv: envName,
+      from: v.pipe(
+        v.string(),
+        v.maxLength(200, 'must be at most 200 characters'),
+        v.check((s) => !/[\r\n]/.test(s), 'must be one line'),
+        v.regex(
+          /^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+          'must be an address, or "Name <address>"',
+        ),
+      ),
+    }),
+  ),
   /** Issue 23: the environment variable holding the bearer token `GET /metrics` asks for; none: `/metrics` is open. */
   metricsTokenEnv: v.optional(envName),
   /**

@@ -107,6 +107,7 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         mode: 'assistant',
         agent: null,
         waitingSince: null,
+        contactEmail: null,
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();

@@ -42,6 +42,8 @@ export interface Conversation {
   agent: { id: string; name: string } | null;
   /** ISO 8601: when a person was asked for (kept while an agent holds it); null otherwise. */
   waitingSince: string | null;
+  /** The address the shopper left for replies (issue 33, `POST …/contact`); null when none. */
+  contactEmail: string | null;
 }
 
 /** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
@@ -153,6 +155,13 @@ export interface ChatStore {
    * statement, so two different customers racing for one anonymous conversation cannot both win.
    */
   bindUser(widgetId: string, id: string, user: VerifiedUser): Promise<BindUserOutcome>;
+  /** Issue 33: the address the shopper left (null removes it). False when the conversation is not this widget's. */
+  setContact(widgetId: string, id: string, email: string | null): Promise<boolean>;
+  /**
+   * Issue 33: one more token that opens the conversation (a resume link's exchange, on another device). The last five
+   * handed out stay good beside the first. False when the conversation is gone.
+   */
+  addDeviceToken(widgetId: string, id: string, tokenHash: string): Promise<boolean>;
   /** Erases every conversation of one verified customer, with their messages and events; answers how many. */
   deleteUserConversations(widgetId: string, userId: string): Promise<number>;
   /** Null when the id is not a conversation of this widget. */
@@ -302,6 +311,7 @@ export interface ConversationRow {
   agent_id: string | null;
   agent_name: string | null;
   waiting_since: Date | null;
+  contact_email: string | null;
 }
 
 /** A `messages` row as `MESSAGE_COLUMNS` selects it. */
@@ -328,7 +338,7 @@ interface EventRow {
 
 export const CONVERSATION_COLUMNS =
   'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale, ' +
-  'page_context, mode, agent_id, agent_name, waiting_since';
+  'page_context, mode, agent_id, agent_name, waiting_since, contact_email';
 export const MESSAGE_COLUMNS = 'id, role, author, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
@@ -505,10 +515,32 @@ export function createChatStore(db: Db): ChatStore {
       // Compared in SQL: what leaks through timing is how much of a SHA-256 matched, which a guesser cannot steer
       // (they would need preimages of the hash).
       const [row] = await db.query<ConversationRow>(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2 AND token_hash = $3`,
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations
+         WHERE id = $1 AND widget_id = $2 AND (token_hash = $3 OR $3 = ANY (device_token_hashes))`,
         [id, widgetId, tokenHash],
       );
       return row ? toConversation(row) : null;
+    },
+
+    async setContact(widgetId, id, email) {
+      if (!isUuid(id)) return false;
+      const rows = await db.query(
+        `UPDATE conversations SET contact_email = $3, contact_at = CASE WHEN $3::text IS NULL THEN NULL ELSE now() END
+         WHERE id = $1 AND widget_id = $2 RETURNING id`,
+        [id, widgetId, email],
+      );
+      return rows.length > 0;
+    },
+
+    async addDeviceToken(widgetId, id, tokenHash) {
+      if (!isUuid(id)) return false;
+      const rows = await db.query(
+        `UPDATE conversations
+         SET device_token_hashes = (array_append(device_token_hashes, $3::text))[greatest(1, cardinality(device_token_hashes) - 3):]
+         WHERE id = $1 AND widget_id = $2 RETURNING id`,
+        [id, widgetId, tokenHash],
+      );
+      return rows.length > 0;
     },
 
     async bindUser(widgetId, id, user) {
@@ -927,6 +959,7 @@ export function toConversation(row: ConversationRow): Conversation {
     mode: row.mode,
     agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
     waitingSince: row.waiting_since?.toISOString() ?? null,
+    contactEmail: row.contact_email ?? null,
   };
 }
 

@@ -23,7 +23,18 @@ import { isUuid } from '../platform/database/uuid';
 //
 // The per-conversation totals (messages sent, replies not finished) are counted from the messages themselves.
 
-export type LimitName = keyof WidgetLimits;
+export type LimitName = keyof WidgetLimits | EmailLimitName;
+
+/**
+ * Issue 33: what a shopper can make the service email, fixed (not widget settings): an address left at most
+ * `CONTACT_PER_HOUR` times an hour and a transcript at most `TRANSCRIPTS_PER_HOUR` times an hour per conversation, and
+ * both together at most `EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR` an hour from one address (a flood across new
+ * conversations).
+ */
+export type EmailLimitName = 'contactPerHour' | 'transcriptsPerHour' | 'emailRequestsPerIpPerHour';
+export const CONTACT_PER_HOUR = 5;
+export const TRANSCRIPTS_PER_HOUR = 3;
+export const EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR = 20;
 
 export type LimitDecision =
   | { allowed: true }
@@ -72,7 +83,16 @@ export interface Limits {
     address: string,
   ): MessageGate | null;
   /** An event stream is opening from `address`; `release()` when it closes. */
-  openStream(widget: WidgetSettings, address: string): Promise<StreamDecision>;
+  openStream(widget: WidgetSettings, address: string, conversationId?: string): Promise<StreamDecision>;
+  /** Issue 33: `POST …/contact` or `…/transcript`: counts it when allowed (see `EmailLimitName`). */
+  emailRequest(
+    widget: WidgetSettings,
+    conversationId: string,
+    address: string,
+    kind: 'contact' | 'transcript',
+  ): Promise<LimitDecision>;
+  /** Issue 33: an event stream of the conversation is open on some instance (the shopper is connected). */
+  isConnected(conversationId: string): Promise<boolean>;
   /** Deletes windows that ended and streams whose expiry passed (every instance runs it each minute). */
   sweep(): Promise<void>;
   /** Stops renewing, and forgets this instance's open streams at once. */
@@ -286,7 +306,51 @@ export function createLimits(
 
     messageGate,
 
-    async openStream(widget, address) {
+    async emailRequest(widget, conversationId, address, kind) {
+      const perConversation =
+        kind === 'contact'
+          ? {
+              key: `contact/${conversationId}`,
+              limit: CONTACT_PER_HOUR,
+              name: 'contactPerHour' as const,
+              message: `An address can be left at most ${CONTACT_PER_HOUR} times an hour in a conversation.`,
+            }
+          : {
+              key: `transcript/${conversationId}`,
+              limit: TRANSCRIPTS_PER_HOUR,
+              name: 'transcriptsPerHour' as const,
+              message: `A conversation can be emailed at most ${TRANSCRIPTS_PER_HOUR} times an hour.`,
+            };
+      const taking = takeStatement(
+        [
+          { ...perConversation, seconds: HOUR },
+          {
+            key: `email/${widget.id}/${address}`,
+            limit: EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR,
+            seconds: HOUR,
+            name: 'emailRequestsPerIpPerHour',
+            message: `Too many email requests from one address: at most ${EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR} an hour.`,
+          },
+        ],
+        null,
+      );
+      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
+        taking.sql,
+        taking.params,
+      );
+      return taking.refusal(row) ?? { allowed: true };
+    },
+
+    async isConnected(conversationId) {
+      if (!isUuid(conversationId)) return false;
+      const [row] = await db.query<{ yes: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM open_streams WHERE conversation_id = $1 AND expires_at > now()) AS yes',
+        [conversationId],
+      );
+      return row?.yes ?? false;
+    },
+
+    async openStream(widget, address, conversationId) {
       const n = widget.limits.openStreamsPerIp;
       const key = `streams/${widget.id}/${address}`;
       const id = randomUUID();
@@ -300,8 +364,9 @@ export function createLimits(
         );
         if (count >= n) return soonest ?? streamTtlSeconds;
         await tx.query(
-          'INSERT INTO open_streams (id, key, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))',
-          [id, key, streamTtlSeconds],
+          `INSERT INTO open_streams (id, key, expires_at, conversation_id)
+           VALUES ($1, $2, now() + make_interval(secs => $3), $4)`,
+          [id, key, streamTtlSeconds, conversationId && isUuid(conversationId) ? conversationId : null],
         );
         return null;
       });

@@ -9,6 +9,8 @@ export interface KeyAttemptLimitOptions {
   trustProxy: number;
   /** Path prefixes whose requests need a key: the admin and agent API, the push API, the task API. */
   prefixes: readonly string[];
+  /** Other paths whose `401` is a failed key (a resume link's token). */
+  paths?: readonly RegExp[];
 }
 
 /**
@@ -24,8 +26,10 @@ export function keyAttemptLimit({
   attempts,
   trustProxy,
   prefixes,
+  paths = [],
 }: KeyAttemptLimitOptions): MiddlewareHandler {
-  const needsKey = (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+  const needsKey = (path: string) =>
+    prefixes.some((p) => path === p || path.startsWith(`${p}/`)) || paths.some((re) => re.test(path));
   return async (c, next) => {
     if (!needsKey(c.req.path)) return next();
     const address = clientAddress(c, trustProxy);

@@ -1,4 +1,9 @@
-import { type ServiceBackend, type Services, serviceBackends } from './limits-test-kit';
+import {
+  type ExtraStartOptions,
+  type ServiceBackend,
+  type Services,
+  serviceBackends,
+} from './limits-test-kit';
 import { type ReadEvent, readSse } from './sse-reader';
 import { type RecordingServer, startRecordingServer } from './test-servers';
 
@@ -195,11 +200,25 @@ export const agent = (base: string, key: string): Agent => agentWith(base, `Bear
 /** Everything the service and the integrator run on, for one backend; `close()` ends both. */
 export async function startHandoff(
   backend: ServiceBackend,
-  /** `trustProxy`: requests may then say which address they come from (`agentWith`'s `from`). */
-  options: { agents?: boolean; instances?: number; trustProxy?: number } = {},
+  /**
+   * `trustProxy`: requests may then say which address they come from (`agentWith`'s `from`). `config` changes the
+   * config before it starts; `start` adds start options.
+   */
+  options: {
+    agents?: boolean;
+    instances?: number;
+    trustProxy?: number;
+    config?: (raw: Record<string, unknown>) => Record<string, unknown>;
+    start?: ExtraStartOptions;
+  } = {},
 ): Promise<{ services: Services; integrator: Integrator; base: string; close(): Promise<void> }> {
   const integrator = await startIntegrator();
-  const services = await backend.start(handoffConfig(integrator.server.url, options), options.instances ?? 1);
+  const raw = handoffConfig(integrator.server.url, options);
+  const services = await backend.start(
+    options.config ? options.config(raw) : raw,
+    options.instances ?? 1,
+    options.start,
+  );
   return {
     services,
     integrator,

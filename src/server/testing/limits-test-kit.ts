@@ -3,7 +3,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import pg from 'pg';
 import { WIDGET_API_PREFIX } from '../../protocol/widget-config';
 import { parseConfig } from '../config/service-config';
-import { type RunningService, startService } from '../start';
+import { type RunningService, type StartOptions, startService } from '../start';
 
 // Test support for the limits' attack specs (not part of the service): the real service on loopback sockets, on
 // PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL; and requests sent from a chosen loopback address
@@ -16,7 +16,7 @@ export const ORIGIN = 'http://shop.test';
 export interface ServiceBackend {
   name: 'pglite' | 'postgres';
   /** Starts `instances` services on one database (more than one: PostgreSQL only). */
-  start(raw: Record<string, unknown>, instances?: number): Promise<Services>;
+  start(raw: Record<string, unknown>, instances?: number, options?: ExtraStartOptions): Promise<Services>;
 }
 
 export interface Services {
@@ -34,16 +34,20 @@ export function limitsConfig(widget: Record<string, unknown> = {}, extra: Record
   };
 }
 
+/** Start options a spec may add (the email worker's pace). */
+export type ExtraStartOptions = Pick<StartOptions, 'email' | 'logLevel' | 'logWrite'>;
+
 const startAll = async (
   raw: Record<string, unknown>,
   instances: number,
   databaseUrl?: string,
+  extra: ExtraStartOptions = {},
 ): Promise<RunningService[]> => {
   const config = parseConfig(raw);
   if (!config.ok) throw new Error(config.error);
   const started: RunningService[] = [];
   for (let i = 0; i < instances; i++)
-    started.push(await startService({ config: config.value, port: 0, databaseUrl }));
+    started.push(await startService({ ...extra, config: config.value, port: 0, databaseUrl }));
   return started;
 };
 
@@ -52,9 +56,9 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 export const serviceBackends: ServiceBackend[] = [
   {
     name: 'pglite',
-    async start(raw, instances = 1) {
+    async start(raw, instances = 1, options) {
       if (instances !== 1) throw new Error('the embedded database serves one instance');
-      const [service] = await startAll(raw, 1);
+      const [service] = await startAll(raw, 1, undefined, options);
       return { urls: [service.url], close: () => service.close() };
     },
   },
@@ -62,7 +66,11 @@ export const serviceBackends: ServiceBackend[] = [
     ? [
         {
           name: 'postgres' as const,
-          async start(raw: Record<string, unknown>, instances = 1): Promise<Services> {
+          async start(
+            raw: Record<string, unknown>,
+            instances = 1,
+            options?: ExtraStartOptions,
+          ): Promise<Services> {
             // A fresh schema per start, dropped at close, so test files run in parallel on one server.
             const schema = `test_${randomUUID().replaceAll('-', '')}`;
             const admin = async (sql: string) => {
@@ -77,7 +85,7 @@ export const serviceBackends: ServiceBackend[] = [
             await admin(`CREATE SCHEMA ${schema}`);
             const url = new URL(serverUrl);
             url.searchParams.set('options', `-c search_path=${schema}`);
-            const services = await startAll(raw, instances, url.toString());
+            const services = await startAll(raw, instances, url.toString(), options);
             return {
               urls: services.map((s) => s.url),
               close: async () => {

@@ -31,6 +31,8 @@ export interface AgentApiDeps {
   eventsMaxOpenMs?: number;
   /** Aborted when the instance shuts down: console streams end with `stream.reconnect` (see `LogStreamOptions`). */
   drain?: AbortSignal;
+  /** Issue 33: an agent's message was stored (its shopper may get it by email). */
+  agentReplied?(conversationId: string): Promise<void>;
 }
 
 /** An agent's message is checked as a shopper's is (1..MESSAGE_TEXT_MAX characters, not blank). */
@@ -118,6 +120,8 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
     );
     if (!added.ok) return added.reason === 'not_found' ? unknownConversation(c) : notYours(c);
     hub.notify(c.req.param('id'));
+    // The message is stored whatever happens to its email (agentReplied logs its own failure).
+    await deps.agentReplied?.(c.req.param('id'));
     c.header('cache-control', 'no-store');
     return c.json<AgentMessageResponse>({ message: inboxMessageOf(added.message) }, 201);
   });

@@ -34,6 +34,7 @@ import {
 import { checkConversationIdentity, verifiedUserOf } from './identity-check';
 import { type ConversationVariables, requireConversationToken } from './require-conversation-token';
 import { streamFromLog } from './sse-from-log';
+import { type WidgetEmailDeps, widgetEmailRoutes } from './widget-email-routes';
 
 export interface WidgetChatDeps {
   chat: ChatStore;
@@ -57,6 +58,8 @@ export interface WidgetChatDeps {
     isAvailable: boolean;
     /** What the assistant promises (`handoffPromise` with the widget's business hours), in `language`. */
     promiseText(widget: WidgetSettings, language: 'en' | 'de'): string;
+    /** Someone is at work now (inside `businessHours`, or the widget has none): `handoffPromise(…).open`. */
+    isOpen(widget: WidgetSettings): boolean;
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
   };
@@ -65,6 +68,8 @@ export interface WidgetChatDeps {
    * new turns and streams get `503 draining`, which the widget sends again; the proxy has another instance by then.
    */
   drain?: AbortSignal;
+  /** Issue 33: email, when the service config has `email`; without it its routes answer `409 email_unavailable`. */
+  email?: WidgetEmailDeps;
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -125,6 +130,7 @@ export function widgetChatRoutes({
   trustProxy,
   handoff,
   drain,
+  email,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -146,6 +152,21 @@ export function widgetChatRoutes({
 
   // Every other route is about one conversation and needs its token (issue #18).
   app.use('/:widgetId/conversations/:id/*', requireConversationToken(chat));
+  if (email) widgetEmailRoutes(app, email);
+  else
+    for (const path of [
+      '/:widgetId/conversations/:id/contact',
+      '/:widgetId/conversations/:id/transcript',
+      '/:widgetId/resume',
+    ])
+      app.post(path, (c) =>
+        errorResponse(
+          c,
+          409,
+          'email_unavailable',
+          'This service sends no email (its config has no "email").',
+        ),
+      );
 
   /** A verified customer's conversation takes a message with that customer's identity token only. */
   const admitIdentity = async (
@@ -276,7 +297,7 @@ export function widgetChatRoutes({
     if (afterSeq === null) return badEventId(c);
     const { conversation } = c.var;
     if (drain?.aborted) return draining(c);
-    const lease = await limits.openStream(widgetOf(c), clientAddress(c, trustProxy));
+    const lease = await limits.openStream(widgetOf(c), clientAddress(c, trustProxy), conversation.id);
     if (!lease.allowed) return rateLimited(c, lease);
     // `follow=1`: the shopper has the chat open and an agent may step in on the assistant's conversation at any moment
     // (`take` works in any mode), so the stream stays open whatever the mode, up to its longest open time. Only where
@@ -328,6 +349,9 @@ export function widgetChatRoutes({
       mode: requested.conversation.mode,
       agent: agentNameOf(requested.conversation),
       message,
+      // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
+      offerContact:
+        email !== undefined && requested.conversation.mode === 'waiting' && !handoff.isOpen(widget),
     });
   });
 

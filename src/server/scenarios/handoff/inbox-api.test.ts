@@ -177,6 +177,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       mode: 'assistant',
       agent: null,
       waitingSince: null,
+      contactEmail: null,
       lastMessage: { role: 'assistant', text: expect.any(String), at: entry.lastMessageAt },
     });
     expect(Date.parse(entry.lastMessageAt!)).toBeGreaterThanOrEqual(Date.parse(entry.createdAt));
@@ -295,6 +296,7 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       mode: 'assistant',
       agent: null,
       waitingSince: null,
+      contactEmail: null,
       lastMessage: {
         role: 'assistant',
         text: 'Here is order 1002:',

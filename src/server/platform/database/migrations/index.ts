@@ -23,6 +23,7 @@ import { feedRuns } from './024-feed-runs';
 import { turnLeases } from './025-turn-leases';
 import { catalogFacets } from './026-catalog-facets';
 import { countRateWindows } from './027-count-rate-windows';
+import { email } from './028-email';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   turnLeases,
   catalogFacets,
   countRateWindows,
+  email,
 ];
