@@ -22,6 +22,7 @@ export const SERVER_RANKS = [
     folders: [
       'actions',
       'catalog',
+      'email',
       'engine',
       'guards',
       'handoff',
