@@ -7,6 +7,7 @@ import { startService } from '../src/server/start';
 import { integratorActions, integratorFeeds, integratorWebhooks } from './integrator/demo-actions';
 import { type RunningIntegrator, startIntegrator } from './integrator/integrator-server';
 import { DEMO_HELP_DOCUMENT_PATH, DEMO_KNOWLEDGE } from './integrator/store-knowledge';
+import { type DemoMail, type RunningMailbox, startMailbox } from './mailbox/mailbox-server';
 import { findPackageRoot, startStoreServer } from './store-server';
 
 export interface DemoOptions {
@@ -30,7 +31,14 @@ export interface DemoOptions {
   signingSecret?: string;
   /** More origins the demo widgets admit besides the store's, e.g. the playground's Vite origin (`npm run dev`). */
   extraOrigins?: string[];
+  /** The email worker's pace (e2e: a reply email after 1 s instead of a minute). */
+  email?: { replyDelaySeconds?: number; pollMs?: number };
 }
+
+/** The variable the demo's `email.smtpUrlEnv` names: the demo mailbox's SMTP server. */
+export const DEMO_SMTP_ENV = 'DEMO_SMTP_URL';
+/** A demo widget whose team is never at work (business hours without a range): the chat offers to leave an address. */
+export const DEMO_AFTER_HOURS_WIDGET_ID = 'demo-after-hours';
 
 export interface RunningDemo {
   /** e.g. `http://127.0.0.1:5173` (no trailing slash). */
@@ -39,6 +47,9 @@ export interface RunningDemo {
   serviceUrl: string;
   /** The demo integrator, e.g. `http://127.0.0.1:4100`: custom actions, `/feed.json`, `/images/*.svg`. */
   integratorUrl: string;
+  /** The demo mailbox's page (every email the service sent), and the emails themselves, oldest first. */
+  mailboxUrl: string;
+  mails: DemoMail[];
   /** The requests the integrator has had so far (method and path), oldest first. */
   integratorRequests: RunningIntegrator['requests'];
   close(): Promise<void>;
@@ -82,8 +93,12 @@ export const DEMO_SIGNING_SECRET = 'whsec_demo_development_secret_not_secret';
  * is a widget of its own rather than a fourth action, so the engine never has two order actions to choose between.
  */
 export function demoServiceConfig(storeOrigins: string[], integratorUrl: string): unknown {
+  // Where an email's link sends the shopper back: the store's home page.
+  const storeUrl = `${storeOrigins[0]}/`;
   return {
     adminKey: DEMO_ADMIN_KEY,
+    // Issue 33: the demo mailbox (demo/mailbox) takes the service's email and shows it.
+    email: { smtpUrlEnv: DEMO_SMTP_ENV, from: 'Ridgeline Outfitters <help@ridgeline.example>' },
     agents: DEMO_AGENTS.map(({ id, name, role, keyEnv }) => ({ id, name, role, keyEnv })),
     database: 'embedded',
     engine: { type: 'local' },
@@ -109,6 +124,7 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
         // `?customer=ada` on a store page signs "ada" in: the integrator then gets x-service-user-id.
         identity: { secretEnv: 'DEMO_IDENTITY_SECRET' },
+        storeUrl,
       },
       {
         id: DEMO_XML_WIDGET_ID,
@@ -133,6 +149,20 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         // The integrator refuses unsigned calls: every demo widget signs them.
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
         limits: { messagesPerConversationPerMinute: 2 },
+      },
+      {
+        id: DEMO_AFTER_HOURS_WIDGET_ID,
+        allowedOrigins: storeOrigins,
+        title: 'Ridgeline Outfitters assistant (team away)',
+        feeds: integratorFeeds(integratorUrl),
+        actions: integratorActions(integratorUrl, 'json'),
+        webhooks: integratorWebhooks(integratorUrl),
+        knowledge: DEMO_KNOWLEDGE,
+        signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
+        // Nobody is ever at work here: "Talk to a person" offers to leave an address for the reply (issue 33).
+        businessHours: { timeZone: 'Europe/Berlin', hours: [] },
+        storeUrl: `${storeUrl}?widget=${DEMO_AFTER_HOURS_WIDGET_ID}`,
+        privacyUrl: `${storeUrl}privacy.html`,
       },
     ],
   };
@@ -161,12 +191,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     identitySecret: process.env.DEMO_IDENTITY_SECRET,
   });
   let integrator: RunningIntegrator | undefined;
+  let mailbox: RunningMailbox | undefined;
   // The service takes signing secrets from the environment only (never from the config file), so the demo puts its
   // secret there, where `signingSecretEnv` points.
   const signingSecret =
     options.signingSecret ?? (process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET);
   process.env[DEMO_SIGNING_SECRET_ENV] = signingSecret;
   try {
+    mailbox = await startMailbox({ host });
+    process.env[DEMO_SMTP_ENV] = mailbox.smtpUrl;
     const started = await startIntegrator({
       port: options.integratorPort ?? 0,
       host,
@@ -188,19 +221,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       distDir: resolve(root, 'dist'),
       logLevel: options.logLevel,
       dataDir: options.dataDir,
+      email: options.email,
     });
     store.setServiceUrl(service.url);
+    const box = mailbox;
     return {
       storeUrl: store.url,
       serviceUrl: service.url,
       integratorUrl: started.url,
       integratorRequests: started.requests,
+      mailboxUrl: box.url,
+      mails: box.mails,
       close: async () => {
         await Promise.allSettled([store.close(), service.close(), started.close()]);
+        await box.close();
       },
     };
   } catch (error) {
-    await Promise.allSettled([store.close(), integrator?.close()]);
+    await Promise.allSettled([store.close(), integrator?.close(), mailbox?.close()]);
     throw error;
   }
 }

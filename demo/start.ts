@@ -60,8 +60,14 @@ try {
     `  signed in as a customer (identity token): http://localhost:${port}/?customer=ada  (her order: 1001)`,
   );
   say(`  tiny limits (a 429, then "Send again"):    http://localhost:${port}/?widget=demo-limited`);
+  say(
+    `  the team away (leave an email for the reply): http://localhost:${port}/?widget=demo-after-hours  ("Talk to a person" in the menu)`,
+  );
   say(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
   say(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
+  say(
+    `Mailbox:    ${demo.mailboxUrl}/  (every email the service sends; a reply goes out about a minute after the agent writes)`,
+  );
   for (const agent of DEMO_AGENTS) {
     // A key of the user's own (the variable was set) is not printed.
     const key = process.env[agent.keyEnv] === agent.key ? `key ${agent.key}` : `the key in ${agent.keyEnv}`;

@@ -6,6 +6,7 @@
 //   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
 //   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
 //   ?widget=demo-limited       the widget with tiny limits: the third message in a minute gets 429 ("Send again")
+//   ?widget=demo-after-hours   the widget whose team is away: "Talk to a person" offers to leave an email address
 //   ?customer=ada              signed in as customer "ada": the store's back end put an identity token here
 //   ?theme=light|dark|auto     the `theme` setting (auto follows the device's colour scheme)
 //   ?locale=TAG                the `locale` setting, e.g. ar or he (right to left) or de

@@ -184,6 +184,8 @@ export interface HandoffResponse {
    * (`POST …/contact`) so that the reply reaches the shopper after they leave.
    */
   offerContact?: boolean;
+  /** With `offerContact`: the store's privacy policy (widget config `privacyUrl`), linked under the field. */
+  privacyUrl?: string;
 }
 
 /** `POST /v0/widget/{widgetId}/conversations/{id}/contact` body → `204`. `null` removes the address. */

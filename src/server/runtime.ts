@@ -17,7 +17,7 @@ import { callJournal } from './conversations/turn-calls';
 import { createTurnLeases } from './conversations/turn-leases';
 import { createTurnStore, type TurnStore } from './conversations/turn-store';
 import { createMailOutbox, type MailOutbox } from './email/mail-outbox';
-import { type MailWorker, REPLY_MAIL_DELAY_SECONDS, startMailWorker } from './email/mail-worker';
+import { type MailWorker, REPLY_MAIL_DELAY_SECONDS, senderName, startMailWorker } from './email/mail-worker';
 import { type Mailer, smtpMailer } from './email/mailer';
 import { createResumeTokens, type ResumeTokens } from './email/resume-token';
 import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
@@ -388,6 +388,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       pollMs: options.email?.pollMs,
       firstRetrySeconds: options.email?.firstRetrySeconds,
+      storeName: senderName(config.email.from),
     });
     const delay = options.email?.replyDelaySeconds ?? REPLY_MAIL_DELAY_SECONDS;
     email = {

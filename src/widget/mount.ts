@@ -107,13 +107,12 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   setStorageMode(widgetId, settings.storage ?? 'local');
   pushEventsToDataLayer(settings.analytics === 'dataLayer');
   // Issue 33: a link from an email reopens its conversation here (resume-link.ts: a chunk loaded only when one is).
-  const resumeToken = new URLSearchParams(location.search).get('service_resume');
-  const resumed = resumeToken
-    ? import('./resume-link').then(
-        (m) => m.resumeFromLink(settings.baseUrl, widgetId, resumeToken),
-        () => false,
-      )
-    : false;
+  const resumed =
+    /[?&]service_resume=/.test(location.search) &&
+    import('./resume-link').then(
+      (m) => m.resumeFromLink(settings.baseUrl, widgetId),
+      () => false,
+    );
   const openKey = storageKey(widgetId, 'open');
   const [response, strings, isResumed] = await Promise.all([configRequest, stringsRequest, resumed]);
   const wasOpenBefore = isResumed || readItem(openKey) === '1';

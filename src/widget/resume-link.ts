@@ -22,12 +22,14 @@ function dropParam(): void {
 }
 
 /**
- * Exchanges `token`; true when this device now has the link's conversation (the chat should open on it).
+ * Exchanges the page's `service_resume` token; true when this device now has the link's conversation (the chat should
+ * open on it).
  *
  * @example
- * if (await resumeFromLink(baseUrl, 'demo', token)) store.isOpen.value = true;
+ * if (await resumeFromLink(baseUrl, 'demo')) store.isOpen.value = true;
  */
-export async function resumeFromLink(baseUrl: string, widgetId: string, token: string): Promise<boolean> {
+export async function resumeFromLink(baseUrl: string, widgetId: string): Promise<boolean> {
+  const token = new URLSearchParams(location.search).get(RESUME_PARAM) ?? '';
   dropParam();
   try {
     const response = await fetch(`${baseUrl}${WIDGET_API_PREFIX}/${encodeURIComponent(widgetId)}/resume`, {

@@ -243,6 +243,8 @@ const WidgetFields = v.strictObject({
   businessHours: v.optional(BusinessHoursSchema),
   // Issue 33: the store's address, where an email's link to a conversation points (default: the first allowed origin).
   storeUrl: v.optional(httpUrl),
+  // Issue 33: the store's privacy policy, linked under the field where a shopper may leave an address.
+  privacyUrl: v.optional(httpUrl),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(
     v.pipe(

@@ -28,6 +28,14 @@ export interface MailWorkerDeps {
   pollMs?: number;
   /** The first retry's wait (`mailRetryInSeconds`); tests shorten it. */
   firstRetrySeconds?: number;
+  /** How emails name the store: the sender's name (`from`'s "Name <address>"); else the store's host. */
+  storeName?: string;
+}
+
+/** The name of a sender written "Name <address>" (quotes dropped); undefined for a bare address. */
+export function senderName(from: string): string | undefined {
+  const name = /^\s*"?([^"<]*?)"?\s*</.exec(from)?.[1]?.trim();
+  return name || undefined;
 }
 
 export interface MailWorker {
@@ -66,7 +74,7 @@ export function startMailWorker(deps: MailWorkerDeps): MailWorker {
     const conversation = await outbox.conversationOf(mail.conversationId);
     if (!widget || !conversation)
       return outbox.settle(mail, 'skipped', 'the widget or the conversation is gone');
-    const store = storeBaseOf(widget)?.host ?? widget.title;
+    const store = deps.storeName ?? storeBaseOf(widget)?.host ?? widget.title;
     const language = mailLanguageOf(conversation.locale);
     const headers = { 'X-Service-Conversation': mail.conversationId };
     if (mail.kind === 'transcript') {

@@ -6,6 +6,7 @@ import { pickStrings } from '../locales/all';
 import { Panel } from '../panel';
 import { createStore, type WidgetMessage } from '../store';
 import { createChatAddons, isRateable } from './chat-addons';
+import { contactState } from './contact-offer';
 import { HANDOFF_STRINGS } from './handoff-strings';
 
 afterEach(cleanup);
@@ -35,10 +36,12 @@ function renderAddons({
   locale = 'en',
   rate = vi.fn(async (_id: string, _rating: FeedbackRating) => true),
   message = answer,
+  leave = vi.fn(async (_email: string): Promise<'ok' | 'invalid' | 'failed'> => 'ok'),
 } = {}) {
   const store = createStore({ config, status: 'online', isHidden: false, isOpen: true });
   const strings = pickStrings(locale);
-  const addons = createChatAddons({ store, strings, rate });
+  const contact = contactState();
+  const addons = createChatAddons({ store, strings, rate, contact: { state: contact, leave } });
   const onClose = vi.fn();
   render(
     <Panel
@@ -56,7 +59,7 @@ function renderAddons({
       </div>
     </Panel>,
   );
-  return { store, rate, onClose };
+  return { store, rate, onClose, contact, leave };
 }
 
 describe('the "More options" menu (WAI-ARIA menu button)', () => {
@@ -252,5 +255,77 @@ describe('the handoff strings', () => {
       for (const text of Object.values(table)) expect(text.trim()).not.toBe('');
       expect(table.chattingWith).toContain('{name}');
     }
+  });
+});
+
+describe('the offer to leave an address (issue 33)', () => {
+  it('is not there until the handoff offers it, and then asks for an address with the privacy line', () => {
+    const { contact } = renderAddons({ config: { ...CONFIG, email: true } });
+    expect(screen.queryByLabelText('Get the reply by email')).toBeNull();
+    contact.value = { step: 'offered', privacyUrl: 'https://shop.example/privacy' };
+    return settled().then(() => {
+      const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
+      expect(field.type).toBe('email');
+      expect(field.autocomplete).toBe('email');
+      expect(field.getAttribute('aria-describedby')).toBe('service-contact-note');
+      expect(screen.getByText(/only to send you the reply/).textContent).toContain('Privacy policy');
+      expect(screen.getByRole('link', { name: 'Privacy policy' }).getAttribute('href')).toBe(
+        'https://shop.example/privacy',
+      );
+    });
+  });
+
+  it('says what is wrong with an address that is not one, and sends nothing', async () => {
+    const { contact, leave } = renderAddons({ config: { ...CONFIG, email: true } });
+    contact.value = { step: 'offered' };
+    await settled();
+    const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
+    fireEvent.input(field, { target: { value: 'not an address' } });
+    fireEvent.submit(field.form!);
+    await settled();
+    expect(leave).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Please enter an email address like name@example.com.',
+    );
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('leaves a good address and then says where the reply will go', async () => {
+    const { contact, leave } = renderAddons({ config: { ...CONFIG, email: true } });
+    contact.value = { step: 'offered' };
+    await settled();
+    const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
+    fireEvent.input(field, { target: { value: ' ann@example.com ' } });
+    fireEvent.submit(field.form!);
+    await settled();
+    expect(leave).toHaveBeenCalledWith('ann@example.com');
+    const done = screen.getByText('We’ll email the reply to ann@example.com.');
+    expect(done.getAttribute('role')).toBe('status');
+    expect(screen.queryByLabelText('Get the reply by email')).toBeNull();
+  });
+
+  it('keeps the form, says so and keeps the address when the service does not take it', async () => {
+    const leave = vi.fn(async () => 'failed' as const);
+    const { contact } = renderAddons({ config: { ...CONFIG, email: true }, leave });
+    contact.value = { step: 'offered' };
+    await settled();
+    const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
+    fireEvent.input(field, { target: { value: 'ann@example.com' } });
+    fireEvent.submit(field.form!);
+    await settled();
+    expect(screen.getByRole('alert').textContent).toBe('That didn’t work. Please try again in a moment.');
+    expect((screen.getByLabelText('Get the reply by email') as HTMLInputElement).value).toBe(
+      'ann@example.com',
+    );
+  });
+
+  it('goes away with "No thanks", in German too', async () => {
+    const { contact } = renderAddons({ config: { ...CONFIG, email: true }, locale: 'de' });
+    contact.value = { step: 'offered' };
+    await settled();
+    expect(screen.getByLabelText('Antwort per E-Mail erhalten')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Nein danke' }));
+    await settled();
+    expect(screen.queryByLabelText('Antwort per E-Mail erhalten')).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
-import { signal } from '@preact/signals';
+import { type Signal, signal } from '@preact/signals';
 import type { FeedbackRating } from '../../protocol';
 import type { ChatAddons } from '../addons';
 import type { Strings } from '../i18n';
 import type { Store, WidgetMessage } from '../store';
 import css from './chat-addons.css?inline';
+import { ContactOffer, type ContactState, type LeaveContact } from './contact-offer';
 import { HandoffMenu } from './handoff-menu';
 import { handoffStrings } from './handoff-strings';
 
@@ -14,6 +15,8 @@ export interface ChatAddonsDeps {
   strings: Strings;
   /** Posts a rating; resolves whether the service took it. */
   rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
+  /** Issue 33: the offer to leave an address (set by the handoff's answer), and what posts it. */
+  contact: { state: Signal<ContactState>; leave: LeaveContact };
 }
 
 /**
@@ -47,7 +50,7 @@ const isHandedBack = (messages: readonly WidgetMessage[]): boolean => {
 };
 
 /** The chat's additions for handoff and feedback (addons.ts), made by the conversation's chunk. */
-export function createChatAddons({ store, strings, rate }: ChatAddonsDeps): ChatAddons {
+export function createChatAddons({ store, strings, rate, contact }: ChatAddonsDeps): ChatAddons {
   const words = handoffStrings(strings.lang);
   /** The shopper's rating of each answer, in this tab (the service keeps the last one). */
   const ratings = signal<Readonly<Record<string, FeedbackRating>>>({});
@@ -89,11 +92,15 @@ export function createChatAddons({ store, strings, rate }: ChatAddonsDeps): Chat
             : isHandedBack(store.messages.value)
               ? words.backWithAssistant
               : '';
-      // Always in the DOM: a live region announces a change of its text (once), not its arrival.
+      // Always in the DOM: a live region announces a change of its text (once), not its arrival. The address form is
+      // beside it, not in it: a live region announces what it holds.
       return (
-        <div class="handoff" role="status">
-          {text && <p class="handoff-status">{text}</p>}
-        </div>
+        <>
+          <div class="handoff" role="status">
+            {text && <p class="handoff-status">{text}</p>}
+          </div>
+          <ContactOffer state={contact.state} words={words} leave={contact.leave} />
+        </>
       );
     },
     Before({ message }) {

@@ -28,6 +28,7 @@ import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
 import { createChatAddons } from './chat-addons';
+import { contactState } from './contact-offer';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
@@ -620,7 +621,14 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         await ensure();
         const response = await request('POST', `/${conversationId}/handoff`, {});
-        const { mode, agent, message } = (await response.json()) as HandoffResponse;
+        const { mode, agent, message, offerContact, privacyUrl } = (await response.json()) as HandoffResponse;
+        // Nobody at work (issue 33): the chat offers to leave an address for the reply. Only a web address becomes
+        // the privacy link (never `javascript:`).
+        if (offerContact === true)
+          contact.value = {
+            step: 'offered',
+            ...(typeof privacyUrl === 'string' && /^https?:\/\//i.test(privacyUrl) && { privacyUrl }),
+          };
         setStatus('online');
         if (message && !store.messages.peek().some((m) => m.id === message.id)) {
           store.messages.value = [...store.messages.peek(), { ...message, status: 'done', isNotice: true }];
@@ -645,6 +653,23 @@ export function createConversation(deps: ConversationDeps): Conversation {
         }
         await waitToRetry(attempt);
       }
+    }
+  };
+
+  /** Issue 33: the address for an agent's reply, `POST …/contact`. */
+  const contact = contactState();
+  const leaveContact = async (email: string): Promise<'ok' | 'invalid' | 'failed'> => {
+    if (!leads()) {
+      conversationId = readItem(idKey);
+      token = readItem(tokenKey);
+    }
+    try {
+      await request('POST', `/${conversationId}/contact`, { email });
+      return 'ok';
+    } catch (error) {
+      if (error === REFUSED) return 'invalid';
+      logError('could not leave the address', error);
+      return 'failed';
     }
   };
 
@@ -1001,7 +1026,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
       untracked(() => void handoff());
     }),
   );
-  store.addons.value = createChatAddons({ store, strings, rate });
+  store.addons.value = createChatAddons({
+    store,
+    strings,
+    rate,
+    contact: { state: contact, leave: leaveContact },
+  });
 
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
   // message. The first run only records whether the page set any.

@@ -13,6 +13,17 @@ export interface HandoffStrings {
   backWithAssistant: string;
   helpful: string;
   notHelpful: string;
+  /** Issue 33: the offer to leave an address when nobody is at work. */
+  contactLabel: string;
+  contactSend: string;
+  contactLater: string;
+  /** The store's privacy line under the field. */
+  contactNote: string;
+  privacyPolicy: string;
+  /** `{email}`: the address left. */
+  contactSent: string;
+  contactInvalid: string;
+  contactFailed: string;
 }
 
 export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
@@ -24,6 +35,14 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     backWithAssistant: 'You’re back with the assistant',
     helpful: 'Helpful',
     notHelpful: 'Not helpful',
+    contactLabel: 'Get the reply by email',
+    contactSend: 'Send',
+    contactLater: 'No thanks',
+    contactNote: 'Optional. We use your address only to send you the reply to this conversation.',
+    privacyPolicy: 'Privacy policy',
+    contactSent: 'We’ll email the reply to {email}.',
+    contactInvalid: 'Please enter an email address like name@example.com.',
+    contactFailed: 'That didn’t work. Please try again in a moment.',
   },
   de: {
     moreOptions: 'Weitere Optionen',
@@ -33,6 +52,15 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     backWithAssistant: 'Sie schreiben wieder mit dem Assistenten',
     helpful: 'Hilfreich',
     notHelpful: 'Nicht hilfreich',
+    contactLabel: 'Antwort per E-Mail erhalten',
+    contactSend: 'Senden',
+    contactLater: 'Nein danke',
+    contactNote:
+      'Freiwillig. Wir nutzen Ihre Adresse nur, um Ihnen die Antwort auf dieses Gespräch zu senden.',
+    privacyPolicy: 'Datenschutzerklärung',
+    contactSent: 'Wir senden die Antwort an {email}.',
+    contactInvalid: 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',
+    contactFailed: 'Das hat nicht geklappt. Bitte versuchen Sie es gleich noch einmal.',
   },
   ar: {
     moreOptions: 'خيارات أخرى',
@@ -42,6 +70,14 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     backWithAssistant: 'عدت إلى المساعد',
     helpful: 'مفيد',
     notHelpful: 'غير مفيد',
+    contactLabel: 'احصل على الرد بالبريد الإلكتروني',
+    contactSend: 'إرسال',
+    contactLater: 'لا، شكرًا',
+    contactNote: 'اختياري. نستخدم عنوانك فقط لإرسال الرد على هذه المحادثة.',
+    privacyPolicy: 'سياسة الخصوصية',
+    contactSent: 'سنرسل الرد إلى {email}.',
+    contactInvalid: 'يرجى إدخال عنوان بريد إلكتروني مثل name@example.com.',
+    contactFailed: 'لم ينجح ذلك. يرجى المحاولة مرة أخرى بعد قليل.',
   },
   he: {
     moreOptions: 'אפשרויות נוספות',
@@ -51,6 +87,14 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     backWithAssistant: 'חזרת לעוזר',
     helpful: 'מועיל',
     notHelpful: 'לא מועיל',
+    contactLabel: 'לקבל את התשובה במייל',
+    contactSend: 'שליחה',
+    contactLater: 'לא תודה',
+    contactNote: 'לא חובה. נשתמש בכתובת רק כדי לשלוח לך את התשובה לשיחה הזו.',
+    privacyPolicy: 'מדיניות פרטיות',
+    contactSent: 'נשלח את התשובה אל {email}.',
+    contactInvalid: 'יש להזין כתובת מייל כמו name@example.com.',
+    contactFailed: 'זה לא הצליח. אפשר לנסות שוב בעוד רגע.',
   },
 };
 

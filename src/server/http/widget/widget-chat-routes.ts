@@ -345,13 +345,15 @@ export function widgetChatRoutes({
     }
     c.header('cache-control', 'no-store');
     const message = requested.message && (({ replyTo: _r, status: _s, ...m }) => m)(requested.message);
+    // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
+    const offerContact =
+      email !== undefined && requested.conversation.mode === 'waiting' && !handoff.isOpen(widget);
     return c.json<HandoffResponse>({
       mode: requested.conversation.mode,
       agent: agentNameOf(requested.conversation),
       message,
-      // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
-      offerContact:
-        email !== undefined && requested.conversation.mode === 'waiting' && !handoff.isOpen(widget),
+      offerContact,
+      ...(offerContact && widget.privacyUrl && { privacyUrl: widget.privacyUrl }),
     });
   });
 

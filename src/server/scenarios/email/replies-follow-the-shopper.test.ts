@@ -89,7 +89,7 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
     await new Promise((r) => setTimeout(r, 1500));
     expect(mailsTo(address)).toHaveLength(1);
     expect(mail.parsed.from?.text).toBe('"Shop Example" <help@shop.example>');
-    expect(mail.parsed.subject).toBe('A reply to your question at shop.example');
+    expect(mail.parsed.subject).toBe('A reply to your question at Shop Example');
     expect(mail.parsed.text).toContain('Anna replied:');
     expect(mail.parsed.text).toContain('Yes, within 30 days.');
     expect(mail.parsed.text).toContain('Bring the gift and your order number.');
@@ -174,7 +174,7 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
     expect(sent.status).toBe(202);
     expect(await sent.json()).toEqual({ to: address });
     const [mail] = await waitForMailTo(address);
-    expect(mail.parsed.subject).toBe('Your conversation with shop.example');
+    expect(mail.parsed.subject).toBe('Your conversation with Shop Example');
     expect(mail.parsed.text).toContain('Where is my order 1002?');
     expect(mail.parsed.text).toContain('Order 1002: shipped.');
   });
@@ -209,7 +209,7 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
       const [mail] = await waitForMailTo(address);
       expect(mail.to).toEqual([address]);
       expect(mail.parsed.bcc).toBeUndefined();
-      expect(mail.parsed.subject).toBe('A reply to your question at shop.example');
+      expect(mail.parsed.subject).toBe('A reply to your question at Shop Example');
       // In the HTML the text is text.
       expect(mail.parsed.html).not.toContain('<script>');
       expect(mail.parsed.html).toContain('&#60;script&#62;');

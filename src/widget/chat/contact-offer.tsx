@@ -1,0 +1,97 @@
+import { type Signal, signal } from '@preact/signals';
+import type { HandoffStrings } from './handoff-strings';
+
+// Issue 33: after "Talk to a person" when nobody is at work, the chat offers to leave an email address, so that the
+// agent's reply reaches the shopper after they close the tab. Optional (one press hides it), with the store's privacy
+// line; the address goes to `POST …/contact`, and the chat then says where the reply will go.
+
+export type ContactState =
+  | { step: 'hidden' }
+  | { step: 'offered'; error?: 'invalid' | 'failed'; isSending?: boolean; privacyUrl?: string }
+  | { step: 'sent'; email: string };
+
+export type LeaveContact = (email: string) => Promise<'ok' | 'invalid' | 'failed'>;
+
+export const contactState = (): Signal<ContactState> => signal<ContactState>({ step: 'hidden' });
+
+const FIELD_ID = 'service-contact-email';
+const NOTE_ID = 'service-contact-note';
+const ERROR_ID = 'service-contact-error';
+
+export function ContactOffer({
+  state,
+  words,
+  leave,
+}: {
+  state: Signal<ContactState>;
+  words: HandoffStrings;
+  leave: LeaveContact;
+}) {
+  const now = state.value;
+  if (now.step === 'hidden') return null;
+  if (now.step === 'sent')
+    return (
+      <p class="contact-done" role="status">
+        {words.contactSent.replace('{email}', now.email)}
+      </p>
+    );
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (now.isSending) return;
+    const form = event.currentTarget as HTMLFormElement;
+    const input = form.elements.namedItem('email') as HTMLInputElement;
+    const email = input.value.trim();
+    // The browser's own check first (type="email"): the service holds addresses to a stricter form still.
+    if (!email || !input.checkValidity()) {
+      state.value = { ...now, error: 'invalid' };
+      input.focus();
+      return;
+    }
+    const { privacyUrl } = now;
+    state.value = { step: 'offered', isSending: true, privacyUrl };
+    const outcome = await leave(email);
+    state.value =
+      outcome === 'ok' ? { step: 'sent', email } : { step: 'offered', error: outcome, privacyUrl };
+    if (outcome !== 'ok') input.focus();
+  };
+  const error = now.error && (now.error === 'invalid' ? words.contactInvalid : words.contactFailed);
+  return (
+    <form class="contact" onSubmit={(event) => void submit(event)} noValidate>
+      <label for={FIELD_ID} class="contact-label">
+        {words.contactLabel}
+      </label>
+      <div class="contact-row">
+        <input
+          id={FIELD_ID}
+          name="email"
+          type="email"
+          autocomplete="email"
+          inputMode="email"
+          maxLength={254}
+          required
+          aria-describedby={error ? `${ERROR_ID} ${NOTE_ID}` : NOTE_ID}
+          aria-invalid={error ? true : undefined}
+        />
+        <button type="submit" class="contact-send" disabled={now.isSending}>
+          {words.contactSend}
+        </button>
+      </div>
+      {error && (
+        <p id={ERROR_ID} class="contact-error" role="alert">
+          {error}
+        </p>
+      )}
+      <p id={NOTE_ID} class="contact-note">
+        {words.contactNote}{' '}
+        {now.privacyUrl && (
+          <a href={now.privacyUrl} target="_blank" rel="noopener noreferrer">
+            {words.privacyPolicy}
+          </a>
+        )}
+      </p>
+      <button type="button" class="contact-later" onClick={() => (state.value = { step: 'hidden' })}>
+        {words.contactLater}
+      </button>
+    </form>
+  );
+}
