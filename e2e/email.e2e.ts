@@ -102,6 +102,26 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     expect(await storedConversation(phone)).toBe(conversationId);
     expect(phoneConsole.filter((l) => l.type === 'error')).toEqual([]);
     await phone.screenshot({ path: `${SHOTS}/phone-resumed.png` });
+
+    // The whole conversation by email, from the panel's menu: this device has no address yet, so it asks for one.
+    await widget(phone, '.menu-button').click();
+    await widget(phone, '[role="menuitem"]').filter({ hasText: 'Email me this conversation' }).click();
+    await widget(phone, 'input[type="email"]').fill('ann.phone@example.com');
+    await widget(phone, '.contact-send').click();
+    await expect
+      .poll(() => widget(phone, '.contact-done').textContent())
+      .toBe('We’ve emailed this conversation to ann.phone@example.com.');
+    await phone.screenshot({ path: `${SHOTS}/phone-transcript.png` });
+    await expect
+      .poll(() => e2e.demo.mails.filter((m) => m.to.includes('ann.phone@example.com')).length, {
+        timeout: 15_000,
+      })
+      .toBe(1);
+    const transcript = e2e.demo.mails.find((m) => m.to.includes('ann.phone@example.com'))!;
+    expect(transcript.subject).toBe('Your conversation with Ridgeline Outfitters');
+    expect(transcript.text).toContain('Can I exchange boots I bought as a gift?');
+    expect(transcript.text).toContain('Anna (');
+    expect(transcript.text).toContain('Yes: bring them within 30 days.');
   });
 
   it('a forged link opens nothing, starts no conversation, and says why once', async () => {

@@ -100,6 +100,8 @@ export interface CreateConversationResponse {
    * once; the service keeps only a hash of it.
    */
   token: string;
+  /** Issue 33: the service sends email (as `GET /config` says): the panel's menu offers a transcript. */
+  email?: boolean;
 }
 
 /**
@@ -156,6 +158,8 @@ export interface HistoryResponse {
   mode?: ConversationMode;
   /** The agent holding the conversation (`mode: 'agent'`). */
   agent?: AgentName | null;
+  /** Issue 33: the service sends email (as `GET /config` says): the panel's menu offers a transcript. */
+  email?: boolean;
 }
 
 /**

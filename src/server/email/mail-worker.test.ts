@@ -12,7 +12,9 @@ describe('senderName', () => {
 
 describe('mailRetryInSeconds', () => {
   it('doubles from 30 s and stays at an hour', () => {
-    expect([1, 2, 3, 4, 7, 8, 20].map((n) => mailRetryInSeconds(n))).toEqual([30, 60, 120, 240, 1920, 3600, 3600]);
+    expect([1, 2, 3, 4, 7, 8, 20].map((n) => mailRetryInSeconds(n))).toEqual([
+      30, 60, 120, 240, 1920, 3600, 3600,
+    ]);
     expect(mailRetryInSeconds(3, 1)).toBe(4);
   });
 });

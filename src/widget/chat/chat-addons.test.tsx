@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FeedbackRating, WidgetConfig } from '../../protocol';
@@ -36,12 +37,19 @@ function renderAddons({
   locale = 'en',
   rate = vi.fn(async (_id: string, _rating: FeedbackRating) => true),
   message = answer,
-  leave = vi.fn(async (_email: string): Promise<'ok' | 'invalid' | 'failed'> => 'ok'),
+  leave = vi.fn(async (_email: string, _purpose: string): Promise<'ok' | 'invalid' | 'failed'> => 'ok'),
+  transcript = vi.fn(),
+  canEmail = Boolean(config.email),
 } = {}) {
   const store = createStore({ config, status: 'online', isHidden: false, isOpen: true });
   const strings = pickStrings(locale);
   const contact = contactState();
-  const addons = createChatAddons({ store, strings, rate, contact: { state: contact, leave } });
+  const addons = createChatAddons({
+    store,
+    strings,
+    rate,
+    contact: { state: contact, leave, transcript, canEmail: signal(canEmail) },
+  });
   const onClose = vi.fn();
   render(
     <Panel
@@ -59,7 +67,7 @@ function renderAddons({
       </div>
     </Panel>,
   );
-  return { store, rate, onClose, contact, leave };
+  return { store, rate, onClose, contact, leave, transcript };
 }
 
 describe('the "More options" menu (WAI-ARIA menu button)', () => {
@@ -262,7 +270,7 @@ describe('the offer to leave an address (issue 33)', () => {
   it('is not there until the handoff offers it, and then asks for an address with the privacy line', () => {
     const { contact } = renderAddons({ config: { ...CONFIG, email: true } });
     expect(screen.queryByLabelText('Get the reply by email')).toBeNull();
-    contact.value = { step: 'offered', privacyUrl: 'https://shop.example/privacy' };
+    contact.value = { step: 'offered', purpose: 'contact', privacyUrl: 'https://shop.example/privacy' };
     return settled().then(() => {
       const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
       expect(field.type).toBe('email');
@@ -277,7 +285,7 @@ describe('the offer to leave an address (issue 33)', () => {
 
   it('says what is wrong with an address that is not one, and sends nothing', async () => {
     const { contact, leave } = renderAddons({ config: { ...CONFIG, email: true } });
-    contact.value = { step: 'offered' };
+    contact.value = { step: 'offered', purpose: 'contact' };
     await settled();
     const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
     fireEvent.input(field, { target: { value: 'not an address' } });
@@ -292,13 +300,13 @@ describe('the offer to leave an address (issue 33)', () => {
 
   it('leaves a good address and then says where the reply will go', async () => {
     const { contact, leave } = renderAddons({ config: { ...CONFIG, email: true } });
-    contact.value = { step: 'offered' };
+    contact.value = { step: 'offered', purpose: 'contact' };
     await settled();
     const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
     fireEvent.input(field, { target: { value: ' ann@example.com ' } });
     fireEvent.submit(field.form!);
     await settled();
-    expect(leave).toHaveBeenCalledWith('ann@example.com');
+    expect(leave).toHaveBeenCalledWith('ann@example.com', 'contact');
     const done = screen.getByText('We’ll email the reply to ann@example.com.');
     expect(done.getAttribute('role')).toBe('status');
     expect(screen.queryByLabelText('Get the reply by email')).toBeNull();
@@ -307,7 +315,7 @@ describe('the offer to leave an address (issue 33)', () => {
   it('keeps the form, says so and keeps the address when the service does not take it', async () => {
     const leave = vi.fn(async () => 'failed' as const);
     const { contact } = renderAddons({ config: { ...CONFIG, email: true }, leave });
-    contact.value = { step: 'offered' };
+    contact.value = { step: 'offered', purpose: 'contact' };
     await settled();
     const field = screen.getByLabelText('Get the reply by email') as HTMLInputElement;
     fireEvent.input(field, { target: { value: 'ann@example.com' } });
@@ -321,11 +329,49 @@ describe('the offer to leave an address (issue 33)', () => {
 
   it('goes away with "No thanks", in German too', async () => {
     const { contact } = renderAddons({ config: { ...CONFIG, email: true }, locale: 'de' });
-    contact.value = { step: 'offered' };
+    contact.value = { step: 'offered', purpose: 'contact' };
     await settled();
     expect(screen.getByLabelText('Antwort per E-Mail erhalten')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Nein danke' }));
     await settled();
     expect(screen.queryByLabelText('Antwort per E-Mail erhalten')).toBeNull();
+  });
+});
+
+describe('"Email me this conversation" (issue 33)', () => {
+  it('is in the menu only when the service sends email and there is a conversation, and asks for it', async () => {
+    const { store, transcript } = renderAddons({ config: { ...CONFIG, email: true } });
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    expect(screen.queryByRole('menuitem', { name: 'Email me this conversation' })).toBeNull();
+    store.messages.value = [answer];
+    await settled();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Email me this conversation' }));
+    expect(transcript).toHaveBeenCalledTimes(1);
+  });
+
+  it('has a menu without handoff, and none without either', async () => {
+    const { store } = renderAddons({ config: { ...CONFIG, handoff: false, email: true } });
+    store.messages.value = [answer];
+    await settled();
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Email me this conversation']);
+    cleanup();
+    renderAddons({ config: { ...CONFIG, handoff: false } });
+    expect(screen.queryByRole('button', { name: 'More options' })).toBeNull();
+  });
+
+  it('asks where to, sends there, and says it was sent', async () => {
+    const { contact, leave } = renderAddons({ config: { ...CONFIG, email: true } });
+    contact.value = { step: 'offered', purpose: 'transcript' };
+    await settled();
+    const field = screen.getByLabelText('Email this conversation to') as HTMLInputElement;
+    expect(screen.getByText('We use your address only to send you this conversation.')).toBeTruthy();
+    fireEvent.input(field, { target: { value: 'ann@example.com' } });
+    fireEvent.submit(field.form!);
+    await settled();
+    expect(leave).toHaveBeenCalledWith('ann@example.com', 'transcript');
+    expect(screen.getByText('We’ve emailed this conversation to ann@example.com.').getAttribute('role')).toBe(
+      'status',
+    );
   });
 });

@@ -15,8 +15,17 @@ export interface ChatAddonsDeps {
   strings: Strings;
   /** Posts a rating; resolves whether the service took it. */
   rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
-  /** Issue 33: the offer to leave an address (set by the handoff's answer), and what posts it. */
-  contact: { state: Signal<ContactState>; leave: LeaveContact };
+  /**
+   * Issue 33: the address field's state (offered by the handoff's answer, or by `transcript`), what posts an address,
+   * and "Email me this conversation" (sends at once to an address left in this tab, else asks for one).
+   */
+  contact: {
+    state: Signal<ContactState>;
+    leave: LeaveContact;
+    transcript(): void;
+    /** The service sends email (read from the conversation's answers). */
+    canEmail: Signal<boolean>;
+  };
 }
 
 /**
@@ -67,19 +76,24 @@ export function createChatAddons({ store, strings, rate, contact }: ChatAddonsDe
 
   return {
     Header() {
-      if (!store.config.value.handoff) return null;
-      return (
-        <HandoffMenu
-          label={words.moreOptions}
-          items={[
-            {
-              label: words.talkToPerson,
-              isDisabled: store.mode.value !== 'assistant',
-              onChoose: store.requestHuman,
-            },
-          ]}
-        />
-      );
+      const { handoff } = store.config.value;
+      const items = [
+        ...(handoff
+          ? [
+              {
+                label: words.talkToPerson,
+                isDisabled: store.mode.value !== 'assistant',
+                onChoose: store.requestHuman,
+              },
+            ]
+          : []),
+        // Issue 33: once there is a conversation to send.
+        ...(contact.canEmail.value && store.messages.value.length > 0
+          ? [{ label: words.emailTranscript, onChoose: contact.transcript }]
+          : []),
+      ];
+      if (items.length === 0) return null;
+      return <HandoffMenu label={words.moreOptions} items={items} />;
     },
     Status() {
       const mode = store.mode.value;

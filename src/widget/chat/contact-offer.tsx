@@ -1,16 +1,26 @@
 import { type Signal, signal } from '@preact/signals';
 import type { HandoffStrings } from './handoff-strings';
 
-// Issue 33: after "Talk to a person" when nobody is at work, the chat offers to leave an email address, so that the
-// agent's reply reaches the shopper after they close the tab. Optional (one press hides it), with the store's privacy
-// line; the address goes to `POST …/contact`, and the chat then says where the reply will go.
+// Issue 33: an email address, asked for in the chat under the status line, for one of two things:
+// - `contact`: after "Talk to a person" when nobody is at work, so that the agent's reply reaches the shopper after
+//   they close the tab (`POST …/contact`). Optional (one press hides it), with the store's privacy line.
+// - `transcript`: "Email me this conversation" from the panel's menu (`POST …/transcript`), when no address was left.
+// Either way the chat then says where the email will go.
+
+export type EmailPurpose = 'contact' | 'transcript';
 
 export type ContactState =
   | { step: 'hidden' }
-  | { step: 'offered'; error?: 'invalid' | 'failed'; isSending?: boolean; privacyUrl?: string }
-  | { step: 'sent'; email: string };
+  | {
+      step: 'offered';
+      purpose: EmailPurpose;
+      error?: 'invalid' | 'failed';
+      isSending?: boolean;
+      privacyUrl?: string;
+    }
+  | { step: 'sent'; purpose: EmailPurpose; email: string };
 
-export type LeaveContact = (email: string) => Promise<'ok' | 'invalid' | 'failed'>;
+export type LeaveContact = (email: string, purpose: EmailPurpose) => Promise<'ok' | 'invalid' | 'failed'>;
 
 export const contactState = (): Signal<ContactState> => signal<ContactState>({ step: 'hidden' });
 
@@ -29,10 +39,11 @@ export function ContactOffer({
 }) {
   const now = state.value;
   if (now.step === 'hidden') return null;
+  const isContact = now.purpose === 'contact';
   if (now.step === 'sent')
     return (
       <p class="contact-done" role="status">
-        {words.contactSent.replace('{email}', now.email)}
+        {(isContact ? words.contactSent : words.transcriptSent).replace('{email}', now.email)}
       </p>
     );
   const submit = async (event: Event): Promise<void> => {
@@ -47,18 +58,20 @@ export function ContactOffer({
       input.focus();
       return;
     }
-    const { privacyUrl } = now;
-    state.value = { step: 'offered', isSending: true, privacyUrl };
-    const outcome = await leave(email);
+    const { purpose, privacyUrl } = now;
+    state.value = { step: 'offered', purpose, isSending: true, privacyUrl };
+    const outcome = await leave(email, purpose);
     state.value =
-      outcome === 'ok' ? { step: 'sent', email } : { step: 'offered', error: outcome, privacyUrl };
+      outcome === 'ok'
+        ? { step: 'sent', purpose, email }
+        : { step: 'offered', purpose, error: outcome, privacyUrl };
     if (outcome !== 'ok') input.focus();
   };
   const error = now.error && (now.error === 'invalid' ? words.contactInvalid : words.contactFailed);
   return (
     <form class="contact" onSubmit={(event) => void submit(event)} noValidate>
       <label for={FIELD_ID} class="contact-label">
-        {words.contactLabel}
+        {isContact ? words.contactLabel : words.transcriptLabel}
       </label>
       <div class="contact-row">
         <input
@@ -82,7 +95,7 @@ export function ContactOffer({
         </p>
       )}
       <p id={NOTE_ID} class="contact-note">
-        {words.contactNote}{' '}
+        {isContact ? words.contactNote : words.transcriptNote}{' '}
         {now.privacyUrl && (
           <a href={now.privacyUrl} target="_blank" rel="noopener noreferrer">
             {words.privacyPolicy}
@@ -90,7 +103,7 @@ export function ContactOffer({
         )}
       </p>
       <button type="button" class="contact-later" onClick={() => (state.value = { step: 'hidden' })}>
-        {words.contactLater}
+        {isContact ? words.contactLater : words.cancel}
       </button>
     </form>
   );

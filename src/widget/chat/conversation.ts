@@ -1,4 +1,4 @@
-import { batch, effect, untracked } from '@preact/signals';
+import { batch, effect, signal, untracked } from '@preact/signals';
 import {
   type AgentName,
   type CreateConversationResponse,
@@ -28,7 +28,7 @@ import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
 import { createChatAddons } from './chat-addons';
-import { contactState } from './contact-offer';
+import { contactState, type EmailPurpose } from './contact-offer';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
@@ -436,7 +436,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
     if (conversationId) return Promise.resolve();
     creating ??= (async () => {
       const created = await request('POST', '', { ...context(), ...identity(message), locale });
-      ({ conversationId, token } = (await created.json()) as CreateConversationResponse);
+      const answer = (await created.json()) as CreateConversationResponse;
+      ({ conversationId, token } = answer);
+      canEmail.value = answer.email === true;
       writeItem(idKey, conversationId);
       writeItem(tokenKey, token);
       // Anonymous after a sign-out here stays marked ('') until a customer's conversation replaces it.
@@ -627,6 +629,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         if (offerContact === true)
           contact.value = {
             step: 'offered',
+            purpose: 'contact',
             ...(typeof privacyUrl === 'string' && /^https?:\/\//i.test(privacyUrl) && { privacyUrl }),
           };
         setStatus('online');
@@ -656,21 +659,47 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }
   };
 
-  /** Issue 33: the address for an agent's reply, `POST …/contact`. */
+  /** Issue 33: the address for an agent's reply (`POST …/contact`), or for a transcript (`POST …/transcript`). */
   const contact = contactState();
-  const leaveContact = async (email: string): Promise<'ok' | 'invalid' | 'failed'> => {
+  /**
+   * The service sends email (issue 33). Read from the conversation's own answers (its creation, its history) rather
+   * than from `GET /config`: what the widget keeps of the config is in the bytes until the chat opens, whose budget
+   * this flag would break (scripts/size.mjs), and the transcript needs a conversation anyway.
+   */
+  const canEmail = signal(false);
+  /** The address the shopper left in this tab: a transcript goes there without asking again. */
+  let knownEmail: string | undefined;
+  const leaveContact = async (email: string, purpose: EmailPurpose): Promise<'ok' | 'invalid' | 'failed'> => {
     if (!leads()) {
       conversationId = readItem(idKey);
       token = readItem(tokenKey);
     }
     try {
-      await request('POST', `/${conversationId}/contact`, { email });
+      await request('POST', `/${conversationId}/${purpose}`, { email });
+      if (purpose === 'contact') knownEmail = email;
       return 'ok';
     } catch (error) {
       if (error === REFUSED) return 'invalid';
-      logError('could not leave the address', error);
+      logError(
+        purpose === 'contact' ? 'could not leave the address' : 'could not email the conversation',
+        error,
+      );
       return 'failed';
     }
+  };
+  const transcript = (): void => {
+    const email = knownEmail;
+    if (!email) {
+      contact.value = { step: 'offered', purpose: 'transcript' };
+      return;
+    }
+    contact.value = { step: 'offered', purpose: 'transcript', isSending: true };
+    void leaveContact(email, 'transcript').then((outcome) => {
+      contact.value =
+        outcome === 'ok'
+          ? { step: 'sent', purpose: 'transcript', email }
+          : { step: 'offered', purpose: 'transcript', error: outcome };
+    });
   };
 
   /** A thumb under an answer: `POST …/feedback`. Quiet when it fails: logged, and the button shows it was not taken. */
@@ -881,6 +910,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         const response = await request('GET', `/${conversationId}/messages`);
         const body = (await response.json()) as HistoryResponse;
+        canEmail.value = body.email === true;
         lastSeq = heard = body.lastSeq;
         setMode(body.mode ?? 'assistant', body.agent, false);
         setStatus('online');
@@ -1030,7 +1060,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     store,
     strings,
     rate,
-    contact: { state: contact, leave: leaveContact },
+    contact: { state: contact, leave: leaveContact, transcript, canEmail },
   });
 
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next

@@ -24,6 +24,13 @@ export interface HandoffStrings {
   contactSent: string;
   contactInvalid: string;
   contactFailed: string;
+  /** Issue 33: "Email me this conversation" (the panel's menu), its field and what it says once sent. */
+  emailTranscript: string;
+  transcriptLabel: string;
+  transcriptNote: string;
+  /** `{email}`: where it went. */
+  transcriptSent: string;
+  cancel: string;
 }
 
 export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
@@ -43,6 +50,11 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     contactSent: 'We’ll email the reply to {email}.',
     contactInvalid: 'Please enter an email address like name@example.com.',
     contactFailed: 'That didn’t work. Please try again in a moment.',
+    emailTranscript: 'Email me this conversation',
+    transcriptLabel: 'Email this conversation to',
+    transcriptNote: 'We use your address only to send you this conversation.',
+    transcriptSent: 'We’ve emailed this conversation to {email}.',
+    cancel: 'Cancel',
   },
   de: {
     moreOptions: 'Weitere Optionen',
@@ -61,6 +73,11 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     contactSent: 'Wir senden die Antwort an {email}.',
     contactInvalid: 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',
     contactFailed: 'Das hat nicht geklappt. Bitte versuchen Sie es gleich noch einmal.',
+    emailTranscript: 'Gespräch per E-Mail senden',
+    transcriptLabel: 'Dieses Gespräch senden an',
+    transcriptNote: 'Wir nutzen Ihre Adresse nur, um Ihnen dieses Gespräch zu senden.',
+    transcriptSent: 'Wir haben das Gespräch an {email} gesendet.',
+    cancel: 'Abbrechen',
   },
   ar: {
     moreOptions: 'خيارات أخرى',
@@ -78,6 +95,11 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     contactSent: 'سنرسل الرد إلى {email}.',
     contactInvalid: 'يرجى إدخال عنوان بريد إلكتروني مثل name@example.com.',
     contactFailed: 'لم ينجح ذلك. يرجى المحاولة مرة أخرى بعد قليل.',
+    emailTranscript: 'أرسل لي هذه المحادثة بالبريد',
+    transcriptLabel: 'أرسل هذه المحادثة إلى',
+    transcriptNote: 'نستخدم عنوانك فقط لإرسال هذه المحادثة إليك.',
+    transcriptSent: 'أرسلنا هذه المحادثة إلى {email}.',
+    cancel: 'إلغاء',
   },
   he: {
     moreOptions: 'אפשרויות נוספות',
@@ -95,6 +117,11 @@ export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
     contactSent: 'נשלח את התשובה אל {email}.',
     contactInvalid: 'יש להזין כתובת מייל כמו name@example.com.',
     contactFailed: 'זה לא הצליח. אפשר לנסות שוב בעוד רגע.',
+    emailTranscript: 'לשלוח לי את השיחה במייל',
+    transcriptLabel: 'לשלוח את השיחה אל',
+    transcriptNote: 'נשתמש בכתובת רק כדי לשלוח לך את השיחה הזו.',
+    transcriptSent: 'שלחנו את השיחה אל {email}.',
+    cancel: 'ביטול',
   },
 };
 

@@ -147,7 +147,10 @@ export function widgetChatRoutes({
     const { token, hash } = newConversationToken();
     const conversation = await chat.createConversation(widgetId, context, hash, identity.user);
     c.header('cache-control', 'no-store');
-    return c.json<CreateConversationResponse>({ conversationId: conversation.id, token }, 201);
+    return c.json<CreateConversationResponse>(
+      { conversationId: conversation.id, token, ...(email && { email: true }) },
+      201,
+    );
   });
 
   // Every other route is about one conversation and needs its token (issue #18).
@@ -386,6 +389,7 @@ export function widgetChatRoutes({
       lastSeq: history.lastSeq,
       mode: history.mode.mode,
       agent: agentNameOf(history.mode),
+      ...(email && { email: true }),
     });
   });
 
