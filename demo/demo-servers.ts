@@ -1,6 +1,7 @@
 // The whole demo in one call: the store (demo pages), the demo integrator (custom actions and the product feed) and
 // the reference service, wired to each other. Used by `npm start` (demo/start.ts), the e2e specs and `npm run bench`.
 import { resolve } from 'node:path';
+import { EVENT_TYPES } from '../src/protocol/event-hooks';
 import { parseConfig } from '../src/server/config/service-config';
 import type { LogLevel } from '../src/server/platform/logger';
 import { startService } from '../src/server/start';
@@ -50,6 +51,8 @@ export interface RunningDemo {
   /** The demo mailbox's page (every email the service sent), and the emails themselves, oldest first. */
   mailboxUrl: string;
   mails: DemoMail[];
+  /** The conversation events the integrator received (issue 33), each once, oldest first. */
+  integratorEvents: Record<string, unknown>[];
   /** The requests the integrator has had so far (method and path), oldest first. */
   integratorRequests: RunningIntegrator['requests'];
   close(): Promise<void>;
@@ -122,6 +125,10 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         knowledge: DEMO_KNOWLEDGE,
         knowledgeUrls: [`${integratorUrl}${DEMO_HELP_DOCUMENT_PATH}`],
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
+        // Issue 33: the integrator takes the conversation events (the console's Events page lists each delivery).
+        eventHooks: [
+          { url: `${integratorUrl}/events`, secretEnv: DEMO_SIGNING_SECRET_ENV, types: [...EVENT_TYPES] },
+        ],
         // `?customer=ada` on a store page signs "ada" in: the integrator then gets x-service-user-id.
         identity: { secretEnv: 'DEMO_IDENTITY_SECRET' },
         storeUrl,
@@ -159,6 +166,9 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         webhooks: integratorWebhooks(integratorUrl),
         knowledge: DEMO_KNOWLEDGE,
         signingSecretEnv: DEMO_SIGNING_SECRET_ENV,
+        eventHooks: [
+          { url: `${integratorUrl}/events`, secretEnv: DEMO_SIGNING_SECRET_ENV, types: [...EVENT_TYPES] },
+        ],
         // Nobody is ever at work here: "Talk to a person" offers to leave an address for the reply (issue 33).
         businessHours: { timeZone: 'Europe/Berlin', hours: [] },
         storeUrl: `${storeUrl}?widget=${DEMO_AFTER_HOURS_WIDGET_ID}`,
@@ -230,6 +240,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       serviceUrl: service.url,
       integratorUrl: started.url,
       integratorRequests: started.requests,
+      integratorEvents: started.events,
       mailboxUrl: box.url,
       mails: box.mails,
       close: async () => {

@@ -4,9 +4,11 @@
 // conversation with Anna's reply in it, the token gone from the address bar. A forged link starts nothing and says
 // why. Screenshots in test-results/email/.
 import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_AFTER_HOURS_WIDGET_ID, DEMO_AGENTS } from '../demo/demo-servers';
+import { DEMO_ADMIN_KEY, DEMO_AFTER_HOURS_WIDGET_ID, DEMO_AGENTS } from '../demo/demo-servers';
+import { findPackageRoot } from '../demo/store-server';
 import { axeViolations } from './axe';
 import { DESKTOP, MOBILE, setupE2E, type TestWindow, waitForReady } from './harness';
 
@@ -16,6 +18,7 @@ const SHOTS = 'test-results/email';
 beforeAll(() => mkdir(SHOTS, { recursive: true }));
 
 const ANNA = DEMO_AGENTS.find((a) => a.id === 'anna')!;
+const AXE_PATH = resolve(findPackageRoot(), 'node_modules/axe-core/axe.min.js');
 const widget = (page: Page, selector: string) => page.locator(`service-widget ${selector}`);
 const storedConversation = (page: Page) =>
   page.evaluate((id) => localStorage.getItem(`_service_${id}_conversation`), DEMO_AFTER_HOURS_WIDGET_ID);
@@ -65,8 +68,9 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     await shopper.screenshot({ path: `${SHOTS}/address-left.png` });
     const conversationId = await storedConversation(shopper);
     expect(conversationId).toBeTruthy();
-    // The shopper goes.
-    await context.close();
+    // The shopper closes the chat and goes (the tab closes; the browser keeps the store's storage).
+    await shopper.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
+    await shopper.close();
 
     // Anna answers in the morning.
     expect((await anna(`${conversationId}/take`)).status).toBe(200);
@@ -84,6 +88,27 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     expect(mail.text).toContain('Yes: bring them within 30 days.');
     const link = /https?:\/\/\S+service_resume=[\w.-]+/.exec(mail.text)?.[0];
     expect(link).toBeTruthy();
+
+    // Coming back on the same computer, the chat closed: the badge counts Anna's reply and the bubble shows it.
+    const back = await context.newPage();
+    await back.goto(e2e.url(`/?widget=${DEMO_AFTER_HOURS_WIDGET_ID}`));
+    await waitForReady(back);
+    await widget(back, '.nudge-text').waitFor({ timeout: 10_000 });
+    expect(await widget(back, '.nudge-text').textContent()).toBe('Anna: Yes: bring them within 30 days.');
+    expect(await widget(back, '.badge').textContent()).toBe('1');
+    expect(await widget(back, '[part~="launcher"]').getAttribute('aria-label')).toMatch(/\(1 new answers\)/);
+    await back.screenshot({ path: `${SHOTS}/coming-back.png` });
+    // Opening the chat reads it: the bubble goes, the reply is in the conversation, and a reload shows no note again.
+    await widget(back, '.nudge-text').click();
+    await widget(back, '.bubble.agent').filter({ hasText: 'Yes: bring them within 30 days.' }).waitFor();
+    expect(await widget(back, '.nudge-text').count()).toBe(0);
+    await back.evaluate(() => (window as unknown as TestWindow).Service?.closeChat());
+    await back.reload();
+    await waitForReady(back);
+    await back.waitForTimeout(1500);
+    expect(await widget(back, '.nudge-text').count()).toBe(0);
+    expect(await widget(back, '.badge').count()).toBe(0);
+    await back.close();
 
     // The mailbox shows it, link clickable.
     const { page: inbox } = await e2e.newPage(DESKTOP);
@@ -142,5 +167,62 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     expect(new URL(page.url()).searchParams.has('service_resume')).toBe(false);
     // The chat stays closed.
     expect(await widget(page, '[part~="launcher"]').getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it("the merchant's systems get the events, and the console's Events page shows each delivery with Send again", async () => {
+    // A conversation on the team-away widget: created, a person asked for, an address left.
+    const { page: shopper } = await e2e.newPage(DESKTOP);
+    await shopper.goto(e2e.url(`/?widget=${DEMO_AFTER_HOURS_WIDGET_ID}`));
+    await waitForReady(shopper);
+    await shopper.evaluate(() => (window as unknown as TestWindow).Service?.requestHuman());
+    const field = widget(shopper, 'input[type="email"]');
+    await field.fill('events@example.com');
+    await field.press('Enter');
+    await widget(shopper, '.contact-done').waitFor();
+    const conversationId = await storedConversation(shopper);
+    // The demo integrator received them, signed (it refuses anything unsigned).
+    await expect
+      .poll(() =>
+        e2e.demo.integratorEvents.filter((e) => e.conversationId === conversationId).map((e) => e.type),
+      )
+      .toEqual(['conversation.created', 'handoff.requested', 'contact.left']);
+
+    // The console, as an admin, on the Events page of that widget.
+    const { page, context } = await e2e.newPage(DESKTOP);
+    await context.addInitScript({ path: AXE_PATH });
+    await page.goto(`${e2e.demo.serviceUrl}/console`);
+    await page.getByLabel('Your key').fill(DEMO_ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Widget').selectOption(DEMO_AFTER_HOURS_WIDGET_ID);
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+    const rows = page.locator('.events-table tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    const contactRow = rows.filter({ hasText: 'contact.left' }).first();
+    expect(await contactRow.locator('.delivery-status').textContent()).toBe('Delivered');
+    expect(await contactRow.locator('.delivery-detail').textContent()).toMatch(/^1 attempt, answered 204/);
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: { run(d: Document, o: object): Promise<{ violations: { id: string }[] }> };
+        }
+      ).axe;
+      return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/console-events.png`, fullPage: true });
+
+    // Send again: the integrator gets the same event again (it answers 204 and keeps it once).
+    const before = e2e.demo.integratorRequests.filter((r) => r.path === '/events').length;
+    await contactRow.getByRole('button', { name: /^Send again/ }).click();
+    await expect
+      .poll(() => e2e.demo.integratorRequests.filter((r) => r.path === '/events').length)
+      .toBe(before + 1);
+    await expect
+      .poll(() => rows.filter({ hasText: 'contact.left' }).first().locator('.delivery-detail').textContent())
+      .toMatch(/^2 attempts, answered 204/);
+    // Filtered to the failed ones: none here.
+    await page.getByLabel('Show').selectOption({ label: 'Failed' });
+    await page.getByText('None with this status.').waitFor();
   });
 });

@@ -26,6 +26,7 @@ export const SERVER_RANKS = [
       'engine',
       'guards',
       'handoff',
+      'hooks',
       'knowledge',
       'push',
       'settings',

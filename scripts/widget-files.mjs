@@ -43,7 +43,7 @@ function chatChunks(files) {
 }
 
 /** Chunks only a page's call loads (see `onDemand` below). */
-const ON_DEMAND = /\/chunks\/nudge-[\w-]+\.js$/;
+const ON_DEMAND = /\/chunks\/(nudge|resume-link)-[\w-]+\.js$/;
 
 /** The widget's languages besides English: one chunk each (src/widget/locales/<tag>.ts, `all.ts` aside). */
 export const widgetLanguages = () =>
@@ -61,7 +61,8 @@ export const widgetLanguages = () =>
  * - `languages`: each other language's chunk by its tag (`de`), fetched with the first chunk for a shopper in that
  *   language (until ready, so until open too), and never otherwise: not part of `everything`.
  * - `onDemand`: chunks of `everything` fetched only when the page asks for them, never prefetched: the proactive
- *   bubble's (src/widget/nudge.tsx, on the first `Service.showMessage`).
+ *   bubble's (src/widget/nudge.tsx, on the first `Service.showMessage` or a reply written while the shopper was away),
+ *   and the resume link's (src/widget/resume-link.ts, on a page opened from an email's link).
  */
 export function widgetFiles(dist, languages = widgetLanguages()) {
   const widget = resolve(dist, 'widget.js');

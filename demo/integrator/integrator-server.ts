@@ -73,6 +73,8 @@ export interface IntegratorAppOptions {
    * valid `x-service-signature`, or it gets 401. Without one the calls are not checked (the route tests).
    */
   signingSecret?: string;
+  /** Where the conversation events the service posts to `/events` are kept, oldest first (issue 33). */
+  events?: Record<string, unknown>[];
   log?: boolean;
 }
 
@@ -167,7 +169,7 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
       console.error(`integrator ${c.req.method} ${c.req.path} ${c.res.status}${ids}`);
     }
   });
-  for (const path of ['/orders/*', '/products/*', '/store-hours', '/webhooks/*']) {
+  for (const path of ['/orders/*', '/products/*', '/store-hours', '/webhooks/*', '/events']) {
     if (signed.length > 0) app.use(path, ...signed);
   }
   app.use('/orders/*', requireServiceHeaders);
@@ -183,6 +185,8 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
         '  GET  /orders/{order_id}.xml?email=...  order card, XML\n' +
         '  POST /products/lookup         {"query": "..."} -> product card(s)\n' +
         '  GET  /store-hours             text\n' +
+        'Conversation events (eventHooks):\n' +
+        '  POST /events                  conversation.created, handoff.requested, agent.replied, contact.left\n' +
         'Webhooks (x-service headers required):\n' +
         '  POST /webhooks/order-cancellation   version 2024-09-10\n' +
         'Catalog:\n' +
@@ -247,6 +251,19 @@ export function createIntegratorApp(options: IntegratorAppOptions): Hono {
   );
 
   app.get('/store-hours', (c) => c.text(STORE_HOURS_TEXT));
+
+  // Issue 33: the widget's `eventHooks` post conversation events here (signed, checked above); a real store would
+  // open a ticket or update its CRM. Each event once: a retry of one already seen (same x-service-event-id) is a 200.
+  const seenEvents = new Set<string>();
+  app.post('/events', async (c) => {
+    const id = c.req.header('x-service-event-id') ?? '';
+    if (!id) return c.json({ error: 'Missing header x-service-event-id.' }, 400);
+    if (!seenEvents.has(id)) {
+      seenEvents.add(id);
+      options.events?.push(JSON.parse(await c.req.text()) as Record<string, unknown>);
+    }
+    return c.body(null, 204);
+  });
 
   app.post(
     '/webhooks/order-cancellation',
@@ -332,6 +349,8 @@ export interface RunningIntegrator {
   port: number;
   /** Every request's method and path so far, oldest first (e2e: proof that an action was, or was not, called). */
   requests: { method: string; path: string }[];
+  /** The conversation events the service posted (issue 33), each once, oldest first. */
+  events: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -346,12 +365,14 @@ export interface RunningIntegrator {
 export async function startIntegrator(options: IntegratorOptions = {}): Promise<RunningIntegrator> {
   const host = options.host ?? '127.0.0.1';
   let url = '';
+  const events: Record<string, unknown>[] = [];
   const app = createIntegratorApp({
     getBaseUrl: () => url,
     feedToken: options.feedToken,
     orderDelayMs: options.orderDelayMs,
     signingSecret: options.signingSecret,
     log: options.log,
+    events,
   });
   const requests: RunningIntegrator['requests'] = [];
   const fetch: typeof app.fetch = (request, ...rest) => {
@@ -370,6 +391,7 @@ export async function startIntegrator(options: IntegratorOptions = {}): Promise<
     url,
     port,
     requests,
+    events,
     close: () =>
       new Promise<void>((done, fail) => {
         if ('closeAllConnections' in server) server.closeAllConnections();

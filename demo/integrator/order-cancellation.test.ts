@@ -9,6 +9,7 @@ import {
   DEMO_IDENTITY_SECRET,
   DEMO_SIGNING_SECRET,
   DEMO_SIGNING_SECRET_ENV,
+  DEMO_SMTP_ENV,
   demoServiceConfig,
 } from '../demo-servers';
 import { type RunningIntegrator, startIntegrator } from './integrator-server';
@@ -37,6 +38,8 @@ beforeAll(async () => {
   integrator = await startIntegrator({ port: 0 });
   // The demo widgets sign their calls; this integrator checks the webhook's routes unsigned, so it does not verify.
   process.env[DEMO_SIGNING_SECRET_ENV] ??= DEMO_SIGNING_SECRET;
+  // The demo config sends email (issue 33); these tests leave no address, so nothing is ever sent to this port.
+  process.env[DEMO_SMTP_ENV] ??= 'smtp://127.0.0.1:9';
   process.env.DEMO_IDENTITY_SECRET ??= DEMO_IDENTITY_SECRET;
   // The demo's agents read their keys from the environment, as startDemo puts them there.
   for (const agent of DEMO_AGENTS) process.env[agent.keyEnv] ||= agent.key;

@@ -9,6 +9,7 @@ import {
   DEMO_IDENTITY_SECRET,
   DEMO_SIGNING_SECRET,
   DEMO_SIGNING_SECRET_ENV,
+  DEMO_SMTP_ENV,
   demoServiceConfig,
 } from '../demo-servers';
 import { demoIdentityToken } from '../store-server';
@@ -23,6 +24,8 @@ let integrator: RunningIntegrator;
 let service: RunningService;
 beforeAll(async () => {
   process.env[DEMO_SIGNING_SECRET_ENV] ??= DEMO_SIGNING_SECRET;
+  // The demo config sends email (issue 33); these tests leave no address, so nothing is ever sent to this port.
+  process.env[DEMO_SMTP_ENV] ??= 'smtp://127.0.0.1:9';
   process.env.DEMO_IDENTITY_SECRET ??= DEMO_IDENTITY_SECRET;
   for (const agent of DEMO_AGENTS) process.env[agent.keyEnv] ||= agent.key;
   integrator = await startIntegrator({ port: 0, signingSecret: process.env[DEMO_SIGNING_SECRET_ENV] });

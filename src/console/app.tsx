@@ -1,5 +1,6 @@
 import { CatalogSection } from './catalog/catalog-section';
 import { ConversationView } from './conversation-view';
+import { EventsSection } from './events/events-section';
 import { KeyForm } from './key-form';
 import { QueuePanel } from './queue-panel';
 import { SettingsSection } from './settings/settings-section';
@@ -81,6 +82,7 @@ export function App({ store }: { store: ConsoleStore }) {
         {section === 'conversations' && <ConversationsSection store={store} />}
         {section === 'catalog' && <CatalogSection store={store.catalog} widgetId={store.widgetId.value} />}
         {section === 'settings' && <SettingsSection store={store.settings} preview={store.preview} />}
+        {section === 'events' && <EventsSection store={store.events} widgetId={store.widgetId.value} />}
       </main>
       <div class="visually-hidden" role="status" aria-live="polite" data-live="queue">
         {store.queue.announcement.value}

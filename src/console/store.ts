@@ -4,6 +4,8 @@ import { type ApiError, type ConsoleApi, isSendableKey } from './api';
 import { createCatalogApi } from './catalog/catalog-api';
 import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
+import { createEventsApi } from './events/events-api';
+import { createEventsStore } from './events/events-store';
 import { createQueueStore, POLL_MS } from './queue-store';
 import { createPreviewStore } from './settings/preview-store';
 import { createSettingsApi } from './settings/settings-api';
@@ -29,6 +31,7 @@ export const SECTIONS = [
   { id: 'conversations', label: 'Conversations', roles: ['agent', 'admin'] },
   { id: 'settings', label: 'Settings', roles: ['admin'] },
   { id: 'catalog', label: 'Catalog', roles: ['admin'] },
+  { id: 'events', label: 'Events', roles: ['admin'] },
 ] as const satisfies readonly { id: string; label: string; roles: readonly AgentIdentity['role'][] }[];
 
 export type SectionId = (typeof SECTIONS)[number]['id'];
@@ -97,6 +100,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     onChanged: (next, previous) => void queue.changed(next, previous),
   });
   const catalog = createCatalogStore(createCatalogApi(api), context);
+  const events = createEventsStore(createEventsApi(api), context);
   const settingsApi = createSettingsApi(api.fetch);
   const settings = createSettingsStore(settingsApi, context);
   const preview = createPreviewStore(settingsApi, settings, context);
@@ -199,6 +203,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     queue,
     conversation,
     catalog,
+    events,
     settings,
     preview,
 

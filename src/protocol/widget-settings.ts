@@ -56,6 +56,8 @@ export interface EditableWidgetSettings {
   retentionDays?: number;
   /** Where an email's link to a conversation points (issue 33); default: the first of `allowedOrigins`. */
   storeUrl?: string;
+  /** Conversation events for the merchant's systems (issue 33, protocol/event-hooks.ts). */
+  eventHooks?: { url: string; secretEnv: string; types: string[] }[];
   /** The store's privacy policy, linked where a shopper may leave an address (issue 33). */
   privacyUrl?: string;
   signingSecretEnv?: string;

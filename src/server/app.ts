@@ -149,6 +149,7 @@ export function createApp({
           isAvailable: runtime.hasAgents,
           promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
           isOpen: (w) => handoffPromise(w.businessHours, 'en').open,
+          opensAt: (w) => handoffPromise(w.businessHours, 'en').opensAt,
           stopTurns: runtime.service.stopTurns,
         },
         drain: runtime.drain,
@@ -161,6 +162,7 @@ export function createApp({
           findWidget: find,
           trustProxy: config.trustProxy,
         },
+        emit: runtime.events.emit,
       }),
     );
     return widget;
@@ -190,10 +192,12 @@ export function createApp({
         streamPollMs: runtime.streamPollMs,
         drain: runtime.drain,
         agentReplied: runtime.email?.agentReplied,
+        emit: runtime.events.emit,
       },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
+      eventDeliveries: { outbox: runtime.events.outbox, wake: runtime.events.worker.wake },
       async draftActionsOf(widgetId, who) {
         const draft = await runtime.drafts.draft(widgetId, who);
         const live = runtime.registry.get(widgetId);

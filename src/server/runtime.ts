@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import type { ServiceEventType } from '../protocol/event-hooks';
 import type { CallActionOptions } from './actions/call-action';
 import type { RefreshReport } from './catalog/ingest/feed-ingest';
 import { scheduleFeeds } from './catalog/ingest/feed-schedule';
@@ -25,6 +26,8 @@ import { createLimits, type Limits } from './guards/limits';
 import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
+import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
+import { type EventWorker, startEventWorker } from './hooks/event-worker';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import { countedDb } from './platform/database/counted-db';
 import { type Db, openDatabase } from './platform/database/db';
@@ -56,6 +59,24 @@ export interface RuntimeOptions {
   tasks?: Partial<TaskSettings>;
   /** Issue 33: how often the email worker looks for due emails, and how long a reply email waits for a burst. */
   email?: { pollMs?: number; replyDelaySeconds?: number; firstRetrySeconds?: number };
+  /** Issue 33: the event worker's pace (tests shorten it). */
+  events?: { pollMs?: number; firstRetrySeconds?: number };
+}
+
+/** Issue 33: conversation events for the merchant's systems. */
+export interface RuntimeEvents {
+  outbox: EventOutbox;
+  worker: EventWorker;
+  /**
+   * Stores the event for every hook of the widget that wants it, and wakes the worker. Never throws: a failure is
+   * logged, and what happened (a message, a handoff) stands.
+   */
+  emit(
+    widgetId: string,
+    type: ServiceEventType,
+    conversationId: string,
+    data: Record<string, unknown>,
+  ): Promise<void>;
 }
 
 /** Issue 33: email, when the config has `email`. */
@@ -125,6 +146,8 @@ export interface Runtime {
   hasAgents: boolean;
   /** Issue 33: absent without the config's `email`. */
   email?: RuntimeEmail;
+  /** Issue 33: conversation events for the merchant's systems (widget config `eventHooks`). */
+  events: RuntimeEvents;
   close(): Promise<void>;
 }
 
@@ -186,6 +209,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw new Error(
       `email.smtpUrlEnv: the environment variable ${config.email.smtpUrlEnv} must hold an smtp:// or smtps:// URL`,
     );
+  // And each event hook's secret (issue 33): a hook never posts unsigned because a variable is unset.
+  for (const [i, widget] of config.widgets.entries())
+    for (const [j, hook] of (widget.eventHooks ?? []).entries())
+      if (!process.env[hook.secretEnv]?.trim())
+        throw new Error(
+          `widgets[${i}].eventHooks[${j}].secretEnv: the environment variable ${hook.secretEnv} is not set`,
+        );
   // Issue 32: /metrics counts the statements and transactions (the turn-cost bench reads them per turn).
   const db = countedDb(
     await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir }),
@@ -374,6 +404,32 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       )
     : undefined;
   takeoverTimer?.unref();
+  const eventOutbox = createEventOutbox(db);
+  const eventWorker = startEventWorker({
+    outbox: eventOutbox,
+    logger,
+    allowHttpLoopback: config.allowHttpLoopback,
+    ca: options.actionOptions?.ca,
+    pollMs: options.events?.pollMs,
+    firstRetrySeconds: options.events?.firstRetrySeconds,
+  });
+  const events: RuntimeEvents = {
+    outbox: eventOutbox,
+    worker: eventWorker,
+    async emit(widgetId, type, conversationId, data) {
+      const widget = registry.get(widgetId);
+      if (!widget?.eventHooks?.length) return;
+      try {
+        if (await eventOutbox.emit(widget, type, conversationId, data)) eventWorker.wake();
+      } catch (error) {
+        logger.error('could not store an event for the hooks', {
+          type,
+          conversationId,
+          error: String(error),
+        });
+      }
+    },
+  };
   let email: RuntimeEmail | undefined;
   if (config.email && smtpUrl) {
     const outbox = createMailOutbox(db);
@@ -453,8 +509,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     agentKeys: agentKeys.value,
     hasAgents,
     email,
+    events,
     async close() {
       await email?.worker.stop();
+      await eventWorker.stop();
       registry.close();
       clearInterval(sweeper);
       clearInterval(takeoverTimer);

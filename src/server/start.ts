@@ -28,6 +28,7 @@ export interface StartOptions {
   turnTimeoutMs?: number;
   tasks?: RuntimeOptions['tasks'];
   email?: RuntimeOptions['email'];
+  events?: RuntimeOptions['events'];
 }
 
 export interface RunningService {
@@ -73,6 +74,7 @@ export async function startService({
   turnTimeoutMs,
   tasks,
   email,
+  events,
 }: StartOptions): Promise<RunningService> {
   const logger = createLogger({ level: logLevel, write: logWrite });
   for (const warning of configWarnings(config)) logger.warn(warning);
@@ -85,6 +87,7 @@ export async function startService({
     turnTimeoutMs,
     tasks,
     email,
+    events,
   });
   const app = createApp({ config, distDir, logger, runtime });
   const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {

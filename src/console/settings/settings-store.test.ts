@@ -213,7 +213,12 @@ describe('the console with a Settings section', () => {
 
   it('shows Settings to an admin and not to an agent', async () => {
     const admin = await signedIn('admin-key');
-    expect(admin.store.sections().map((s) => s.id)).toEqual(['conversations', 'settings', 'catalog']);
+    expect(admin.store.sections().map((s) => s.id)).toEqual([
+      'conversations',
+      'settings',
+      'catalog',
+      'events',
+    ]);
     admin.stop();
     const agent = await signedIn('anna-key');
     expect(agent.store.sections().map((s) => s.id)).toEqual(['conversations']);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { CHOICE_TEXT_MAX } from '../../protocol/chat';
+import { EVENT_TYPES } from '../../protocol/event-hooks';
 import { err, ok, type Result } from '../../protocol/result';
 import { STARTERS_MAX } from '../../protocol/widget-config';
 import { WebhooksSchema } from './webhook-config';
@@ -90,6 +91,17 @@ const ActionSchema = v.pipe(
 const IdentitySchema = v.strictObject({
   secretEnv: v.pipe(nonEmpty, v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
   required: v.optional(v.boolean(), false),
+});
+
+// Issue 33: conversation events for the merchant's systems (protocol/event-hooks.ts), signed with the hook's secret.
+const EventHookSchema = v.strictObject({
+  url: httpUrl,
+  secretEnv: envName,
+  types: v.pipe(
+    v.array(v.picklist(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(', ')}`)),
+    v.minLength(1, 'must list at least one type'),
+    v.check((list) => new Set(list).size === list.length, 'must not list the same type twice'),
+  ),
 });
 
 const FeedSchema = v.strictObject({
@@ -241,6 +253,8 @@ const WidgetFields = v.strictObject({
   ),
   identity: v.optional(IdentitySchema),
   businessHours: v.optional(BusinessHoursSchema),
+  // Issue 33: conversation events for the merchant's systems.
+  eventHooks: v.optional(v.pipe(v.array(EventHookSchema), v.maxLength(5, 'must have at most 5 hooks')), []),
   // Issue 33: the store's address, where an email's link to a conversation points (default: the first allowed origin).
   storeUrl: v.optional(httpUrl),
   // Issue 33: the store's privacy policy, linked under the field where a shopper may leave an address.

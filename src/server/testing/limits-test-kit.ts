@@ -35,7 +35,7 @@ export function limitsConfig(widget: Record<string, unknown> = {}, extra: Record
 }
 
 /** Start options a spec may add (the email worker's pace). */
-export type ExtraStartOptions = Pick<StartOptions, 'email' | 'logLevel' | 'logWrite'>;
+export type ExtraStartOptions = Pick<StartOptions, 'email' | 'events' | 'logLevel' | 'logWrite'>;
 
 const startAll = async (
   raw: Record<string, unknown>,

@@ -32,7 +32,7 @@ export interface ChatAddonsDeps {
  * Ids the widget makes for messages the service has not stored (yet): a proactive message before the shopper answers
  * it, a reply whose id the service did not say. Feedback needs the service's id.
  */
-const isLocalId = (id: string): boolean => id.startsWith('proactive-') || id.startsWith('reply-');
+export const isLocalId = (id: string): boolean => id.startsWith('proactive-') || id.startsWith('reply-');
 
 /**
  * Thumbs go under a finished answer of the assistant's that the service stored: not a greeting, agent or shopper, and

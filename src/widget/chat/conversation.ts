@@ -27,7 +27,7 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
-import { createChatAddons } from './chat-addons';
+import { createChatAddons, isLocalId } from './chat-addons';
 import { contactState, type EmailPurpose } from './contact-offer';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
@@ -901,6 +901,49 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * Loads the stored conversation's history (a reload, another page of the store, this tab taking the lead) and
    * resumes an open answer. Once per session, by the leader only.
    */
+  /**
+   * Issue 33, coming back: the last message the shopper saw with the chat open (its id, or a message's own
+   * `clientMessageId`), remembered per widget. An agent's messages after it, found in the history when the shopper
+   * returns with the chat closed, count on the launcher's badge, and the last one's first line shows in the bubble by
+   * the launcher (the proactive message's), until the chat opens.
+   */
+  const seenKey = storageKey(widgetId, 'seen');
+  let returnNote: string | undefined;
+  const noteWhatCameWhileAway = (history: readonly WidgetMessage[]): void => {
+    const seen = readItem(seenKey);
+    if (seen === null || store.isOpen.peek()) return;
+    // (No findLastIndex: the widget runs on browsers older than it.)
+    let at = history.length - 1;
+    while (at >= 0 && history[at]!.id !== seen && history[at]!.clientMessageId !== seen) at--;
+    const away = history.slice(at + 1).filter((m) => m.role === 'agent' && m.status === 'done');
+    const last = away.at(-1);
+    if (at < 0 || !last) return;
+    batch(() => {
+      store.unread.value = Math.max(store.unread.peek(), away.length);
+      if (store.proactive.peek()) return;
+      const line = textOf(last).split('\n')[0]!.trim();
+      returnNote = `${last.author ? `${last.author}: ` : ''}${line.length > 140 ? `${line.slice(0, 139)}…` : line}`;
+      store.isBubbleDismissed.value = false;
+      store.proactive.value = returnNote;
+    });
+  };
+  disposer.add(
+    effect(() => {
+      if (!store.isOpen.value) return;
+      // Open: the note has been read (and is not the page's proactive message, which a reply would answer).
+      if (returnNote !== undefined && store.proactive.peek() === returnNote)
+        store.proactive.value = undefined;
+      returnNote = undefined;
+      const list = store.messages.value;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const m = list[i]!;
+        if (m.status === 'pending' || isLocalId(m.id)) continue;
+        writeItem(seenKey, m.clientMessageId ?? m.id);
+        break;
+      }
+    }),
+  );
+
   const restore = async (): Promise<void> => {
     if (isRestored || restoring === session || !leads()) return;
     restoring = session;
@@ -965,6 +1008,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       }));
     isRestored = true;
     store.messages.value = [...history, ...restoredQueue, ...local];
+    noteWhatCameWhileAway(history);
     whenIdle(rehearse, disposer);
     const open = history[history.length - 1];
     if (open?.status === 'streaming') {

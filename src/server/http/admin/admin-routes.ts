@@ -15,6 +15,7 @@ import { type AdminVariables, adminAuth, requireAdmin } from './admin-auth';
 import { type AgentApiDeps, agentApiRoutes } from './agent-api';
 import { type CatalogAdminDeps, catalogAdminRoutes } from './catalog-admin-routes';
 import { conversationErasureRoutes } from './conversation-erasure-route';
+import { type EventDeliveryDeps, eventDeliveryRoutes } from './event-delivery-routes';
 import { type InboxApiDeps, inboxApiRoutes } from './inbox-api';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
@@ -51,6 +52,8 @@ export interface AdminDeps {
   erasure?: Pick<UserErasureDeps, 'chat'>;
   /** Erasure of one conversation (`DELETE …/conversations/{id}`); the route is off without. */
   eraseConversation?(widgetId: string, conversationId: string): Promise<boolean>;
+  /** Issue 33: event deliveries to the merchant's systems; the routes are off without. */
+  eventDeliveries?: Omit<EventDeliveryDeps, 'findWidget'>;
 }
 
 /**
@@ -74,6 +77,7 @@ export function adminRoutes({
   erasure,
   eraseConversation,
   draftActionsOf,
+  eventDeliveries,
 }: AdminDeps): Hono<{ Variables: AdminVariables }> {
   const app = new Hono<{ Variables: AdminVariables }>();
   app.use('*', adminAuth(keys));
@@ -92,6 +96,7 @@ export function adminRoutes({
   if (erasure) app.route('/', userErasureRoutes({ chat: erasure.chat, findWidget }));
   if (eraseConversation) app.route('/', conversationErasureRoutes({ findWidget, erase: eraseConversation }));
   if (catalog) app.route('/', catalogAdminRoutes({ ...catalog, findWidget }));
+  if (eventDeliveries) app.route('/', eventDeliveryRoutes({ ...eventDeliveries, findWidget }));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));

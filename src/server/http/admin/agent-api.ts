@@ -11,6 +11,7 @@ import type { WidgetSettings } from '../../config/service-config';
 import type { ChatStore, Conversation } from '../../conversations/chat-store';
 import type { EventHub } from '../../conversations/event-hub';
 import type { HandoffStore } from '../../handoff/handoff-store';
+import type { EmitEvent } from '../../hooks/emit-event';
 import { errorResponse } from '../error-response';
 import { nulInBody, parseClientJson } from '../nul-text';
 import { firstIssue } from '../widget/chat-requests';
@@ -33,6 +34,8 @@ export interface AgentApiDeps {
   drain?: AbortSignal;
   /** Issue 33: an agent's message was stored (its shopper may get it by email). */
   agentReplied?(conversationId: string): Promise<void>;
+  /** Issue 33: `agent.replied` for the merchant's systems. */
+  emit?: EmitEvent;
 }
 
 /** An agent's message is checked as a shopper's is (1..MESSAGE_TEXT_MAX characters, not blank). */
@@ -122,6 +125,11 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
     hub.notify(c.req.param('id'));
     // The message is stored whatever happens to its email (agentReplied logs its own failure).
     await deps.agentReplied?.(c.req.param('id'));
+    await deps.emit?.(widget.id, 'agent.replied', c.req.param('id'), {
+      messageId: added.message.id,
+      agent: { id: c.var.agent.id, name: c.var.agent.name },
+      text: body.output.text.trim(),
+    });
     c.header('cache-control', 'no-store');
     return c.json<AgentMessageResponse>({ message: inboxMessageOf(added.message) }, 201);
   });

@@ -20,6 +20,7 @@ import type { EventHub } from '../../conversations/event-hub';
 import { replyLanguage } from '../../core/reply-language';
 import type { Limits, MessageGate } from '../../guards/limits';
 import type { HandoffStore } from '../../handoff/handoff-store';
+import type { EmitEvent } from '../../hooks/emit-event';
 import type { VerifyIdentity } from '../../platform/identity-token';
 import { clientAddress } from '../client-address';
 import { errorResponse } from '../error-response';
@@ -60,6 +61,8 @@ export interface WidgetChatDeps {
     promiseText(widget: WidgetSettings, language: 'en' | 'de'): string;
     /** Someone is at work now (inside `businessHours`, or the widget has none): `handoffPromise(…).open`. */
     isOpen(widget: WidgetSettings): boolean;
+    /** When the team is back (ISO 8601), or null: `handoffPromise(…).opensAt`. */
+    opensAt(widget: WidgetSettings): string | null;
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
   };
@@ -70,6 +73,8 @@ export interface WidgetChatDeps {
   drain?: AbortSignal;
   /** Issue 33: email, when the service config has `email`; without it its routes answer `409 email_unavailable`. */
   email?: WidgetEmailDeps;
+  /** Issue 33: an event for the merchant's systems (widget config `eventHooks`); never throws. */
+  emit?: EmitEvent;
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -131,6 +136,7 @@ export function widgetChatRoutes({
   handoff,
   drain,
   email,
+  emit = async () => {},
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -146,6 +152,10 @@ export function widgetChatRoutes({
     if (!decision.allowed) return rateLimited(c, decision);
     const { token, hash } = newConversationToken();
     const conversation = await chat.createConversation(widgetId, context, hash, identity.user);
+    await emit(widgetId, 'conversation.created', conversation.id, {
+      locale: conversation.locale,
+      user: conversation.user && { id: conversation.user.id },
+    });
     c.header('cache-control', 'no-store');
     return c.json<CreateConversationResponse>(
       { conversationId: conversation.id, token, ...(email && { email: true }) },
@@ -155,7 +165,7 @@ export function widgetChatRoutes({
 
   // Every other route is about one conversation and needs its token (issue #18).
   app.use('/:widgetId/conversations/:id/*', requireConversationToken(chat));
-  if (email) widgetEmailRoutes(app, email);
+  if (email) widgetEmailRoutes(app, { ...email, emit });
   else
     for (const path of [
       '/:widgetId/conversations/:id/contact',
@@ -345,6 +355,7 @@ export function widgetChatRoutes({
       // A turn already running would talk over the promise: it stops, and its reply says who answers now.
       handoff.stopTurns(conversation.id);
       hub.notify(conversation.id);
+      await emit(widget.id, 'handoff.requested', conversation.id, { opensAt: handoff.opensAt(widget) });
     }
     c.header('cache-control', 'no-store');
     const message = requested.message && (({ replyTo: _r, status: _s, ...m }) => m)(requested.message);

@@ -7,6 +7,7 @@ import { CONTACT_EMAIL_MAX, contactAddress } from '../../email/contact-address';
 import type { MailOutbox } from '../../email/mail-outbox';
 import { RESUME_TOKEN_MAX, type ResumeTokens } from '../../email/resume-token';
 import type { Limits } from '../../guards/limits';
+import type { EmitEvent } from '../../hooks/emit-event';
 import { clientAddress } from '../client-address';
 import { errorResponse } from '../error-response';
 import { rateLimited } from '../rate-limited';
@@ -30,6 +31,8 @@ export interface WidgetEmailDeps {
   wake(): void;
   findWidget(id: string): WidgetSettings | undefined;
   trustProxy: number;
+  /** Issue 33: `contact.left` for the merchant's systems. */
+  emit?: EmitEvent;
 }
 
 const EmailField = v.pipe(
@@ -75,6 +78,7 @@ export function widgetEmailRoutes(
     );
     if (!decision.allowed) return rateLimited(c, decision);
     await chat.setContact(conversation.widgetId, conversation.id, email);
+    if (email !== null) await deps.emit?.(conversation.widgetId, 'contact.left', conversation.id, { email });
     c.header('cache-control', 'no-store');
     return c.body(null, 204);
   });

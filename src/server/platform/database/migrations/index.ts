@@ -24,6 +24,7 @@ import { turnLeases } from './025-turn-leases';
 import { catalogFacets } from './026-catalog-facets';
 import { countRateWindows } from './027-count-rate-windows';
 import { email } from './028-email';
+import { eventDeliveries } from './029-event-deliveries';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -60,4 +61,5 @@ export const migrations: readonly Migration[] = [
   catalogFacets,
   countRateWindows,
   email,
+  eventDeliveries,
 ];
