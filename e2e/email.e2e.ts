@@ -224,5 +224,15 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     // Filtered to the failed ones: none here.
     await page.getByLabel('Show').selectOption({ label: 'Failed' });
     await page.getByText('None with this status.').waitFor();
+
+    // The agents see where replies will go.
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.locator(`[data-conversation-id="${conversationId}"]`).click();
+    const contactLine = page.locator('.contact-line');
+    await contactLine.waitFor();
+    expect(await contactLine.textContent()).toBe(
+      'Replies also go by email to events@example.com while the shopper is away.',
+    );
+    await page.screenshot({ path: `${SHOTS}/console-contact.png` });
   });
 });

@@ -95,6 +95,13 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
           <time dateTime={conversation.createdAt}>{formatDateTime(conversation.createdAt)}</time> ·{' '}
           {messageCountText(conversation.messageCount)}
         </p>
+        {conversation.contactEmail && (
+          <p class="conversation-meta contact-line">
+            Replies also go by email to{' '}
+            <a href={`mailto:${conversation.contactEmail}`}>{conversation.contactEmail}</a> while the shopper
+            is away.
+          </p>
+        )}
         <p class="mode-line">
           <span class={`mode-badge mode-${mode}`} data-mode={mode}>
             {modeText}

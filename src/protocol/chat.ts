@@ -202,6 +202,30 @@ export interface ResumeRequest {
   token: string;
 }
 
+/**
+ * Issue 33, other devices: `POST /v0/widget/{widgetId}/customer/conversations { identityToken }` → the verified
+ * customer's conversations (those with a message), most recently active first, at most 20. A widget without `identity`
+ * answers `409 identity_unavailable`; a token that does not verify, `401 identity_invalid`.
+ */
+export interface CustomerConversationsResponse {
+  conversations: {
+    id: string;
+    createdAt: string;
+    updatedAt: string;
+    mode: ConversationMode;
+    lastMessage: { role: MessageRole; text: string; at: string } | null;
+  }[];
+}
+
+/**
+ * Issue 33: `POST /v0/widget/{widgetId}/customer/conversations/{id}/open { identityToken }` → `200` a
+ * {@link ResumeResponse}: a conversation token of that conversation for this device. `404` when it is not the verified
+ * customer's.
+ */
+export interface CustomerIdentityRequest {
+  identityToken: string;
+}
+
 /** `POST /v0/widget/{widgetId}/resume` → `200`; `401 resume_invalid` (expired, forged, or erased since). */
 export interface ResumeResponse {
   conversationId: string;

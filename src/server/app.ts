@@ -22,6 +22,7 @@ import { pushRoutes } from './http/push-routes';
 import { requestIdOf, requestLog } from './http/request-log';
 import { sdkRoutes } from './http/static-sdk';
 import { taskRoutes } from './http/task-routes';
+import { customerConversationRoutes } from './http/widget/customer-conversation-routes';
 import { widgetChatRoutes } from './http/widget/widget-chat-routes';
 import { widgetConfigOf } from './http/widget-config-route';
 import { widgetCors } from './http/widget-cors';
@@ -74,7 +75,10 @@ export function createApp({
       trustProxy: config.trustProxy,
       prefixes: ['/v0/admin', PUSH_API_BASE, TASK_API_PATH],
       // Issue 33: a resume link's token is a key too: guessing or forging them is limited like any key.
-      paths: [/^\/v0\/widget\/[^/]+\/resume$/],
+      paths: [
+        /^\/v0\/widget\/[^/]+\/resume$/,
+        /^\/v0\/widget\/[^/]+\/customer\/conversations(\/[^/]+\/open)?$/,
+      ],
     }),
   );
   // Before the global body cap: a matched push route answers without reaching it, and applies its own (batches).
@@ -132,6 +136,8 @@ export function createApp({
       c.header('cache-control', 'no-cache');
       return c.json(widgetConfigOf(w, { handoff: runtime.hasAgents, email: runtime.email !== undefined }));
     });
+    // Issue 33: a verified customer's earlier conversations, on any device.
+    widget.route('/', customerConversationRoutes({ chat: runtime.chat, identityOf: runtime.identityOf }));
     widget.route(
       '/',
       widgetChatRoutes({

@@ -292,6 +292,20 @@ export interface ChatStore {
     widgetId: string,
     options?: { limit?: number; before?: string; includeEmpty?: boolean; mode?: ConversationMode },
   ): Promise<InboxPage>;
+  /**
+   * Issue 33, other devices: a verified customer's conversations with at least one message, most recently active
+   * first, at most `limit`.
+   */
+  listUserConversations(widgetId: string, userId: string, limit: number): Promise<CustomerConversation[]>;
+}
+
+/** A verified customer's conversation as their other devices list it (issue 33). */
+export interface CustomerConversation {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  mode: ConversationMode;
+  lastMessage: { role: MessageRole; text: string; at: string } | null;
 }
 
 /** A `conversations` row as `CONVERSATION_COLUMNS` selects it (the handoff store reads it too). */
@@ -710,6 +724,41 @@ export function createChatStore(db: Db): ChatStore {
 
     async listMessages(widgetId, conversationId) {
       return (await readHistory(db, widgetId, conversationId))?.history ?? null;
+    },
+
+    async listUserConversations(widgetId, userId, limit) {
+      const rows = await db.query<{
+        id: string;
+        created_at: Date;
+        updated_at: Date;
+        mode: ConversationMode;
+        last_role: MessageRole;
+        last_parts: MessagePart[] | null;
+        last_at: Date;
+      }>(
+        `SELECT c.id, c.created_at, c.updated_at, c.mode, l.role AS last_role, l.parts AS last_parts,
+                l.created_at AS last_at
+         FROM conversations c
+         JOIN LATERAL (
+           SELECT m.role, m.parts, m.created_at FROM messages m
+           WHERE m.conversation_id = c.id AND m.status <> 'streaming' ORDER BY m.seq DESC LIMIT 1
+         ) l ON true
+         WHERE c.widget_id = $1 AND c.user_id = $2
+         ORDER BY c.updated_at DESC, c.id DESC
+         LIMIT $3`,
+        [widgetId, userId, limit],
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        createdAt: new Date(r.created_at).toISOString(),
+        updatedAt: new Date(r.updated_at).toISOString(),
+        mode: r.mode,
+        lastMessage: {
+          role: r.last_role,
+          text: previewOf(r.last_parts ?? []),
+          at: new Date(r.last_at).toISOString(),
+        },
+      }));
     },
 
     async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode } = {}) {
