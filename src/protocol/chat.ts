@@ -265,7 +265,14 @@ export type StreamEvent =
   | { type: 'action.finished'; name: string; ok: boolean }
   | { type: 'message.done'; messageId: string; role?: 'agent'; author?: string }
   /** The mode changed (a person was asked for, an agent took or handed back the conversation). */
-  | { type: 'conversation.mode'; mode: ConversationMode; agent?: AgentName | null }
+  | {
+      type: 'conversation.mode';
+      mode: ConversationMode;
+      agent?: AgentName | null;
+      /** Issue 33: a person was asked for while nobody is at work, and the service sends email (`HandoffResponse`). */
+      offerContact?: boolean;
+      privacyUrl?: string;
+    }
   /**
    * The shopper's message was stored (for the console's live transcript; the widget that sent it already shows it, and
    * other tabs learn of it through tab sync, so the widget ignores this).

@@ -356,7 +356,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     handoff: {
       modeOf: handoff.modeOf,
       // Only when someone can answer: otherwise the engines offer the store's contact details, as before issue 21.
-      ...(hasAgents && { requestHuman: requestHuman(handoff, widgetOf) }),
+      ...(hasAgents && { requestHuman: requestHuman(handoff, widgetOf, config.email !== undefined) }),
     },
   });
   // Every instance looks for lapsed leases four times per lease (one index probe each), so a dead instance's turn is

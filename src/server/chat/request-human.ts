@@ -13,11 +13,18 @@ type RequestHuman = NonNullable<NonNullable<TurnDeps['handoff']>['requestHuman']
 export function requestHuman(
   handoff: Pick<HandoffStore, 'request'>,
   widgetOf: (widgetId: string) => WidgetSettings | undefined,
+  /** Issue 33: the service sends email, so a request made while nobody is at work offers to leave an address. */
+  sendsEmail = false,
 ): RequestHuman {
   return async ({ widgetId, conversationId, replyId, language }) => {
-    const requested = await handoff.request(widgetId, conversationId, { replyId });
+    const widget = widgetOf(widgetId);
+    const promise = handoffPromise(widget?.businessHours, language);
+    const offerContact =
+      sendsEmail && !promise.open
+        ? { ...(widget?.privacyUrl && { privacyUrl: widget.privacyUrl }) }
+        : undefined;
+    const requested = await handoff.request(widgetId, conversationId, { replyId, offerContact });
     if (!requested) return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
-    const promise = handoffPromise(widgetOf(widgetId)?.businessHours, language);
     return { ok: true, ...promise };
   };
 }

@@ -66,7 +66,15 @@ export interface HandoffStore {
   request(
     widgetId: string,
     conversationId: string,
-    options: { replyId?: string; message?: string },
+    options: {
+      replyId?: string;
+      message?: string;
+      /**
+       * Issue 33: nobody is at work and the service sends email: the mode's event says so (with the widget's
+       * `privacyUrl`), so every widget showing the conversation offers to leave an address, however it was asked.
+       */
+      offerContact?: { privacyUrl?: string };
+    },
   ): Promise<RequestOutcome | null>;
   /** The agent takes the conversation (from any mode); the holder again gets `changed: false`, anyone else `taken`. */
   take(widgetId: string, conversationId: string, agent: AgentIdentity): Promise<TakeOutcome>;
@@ -134,7 +142,7 @@ export function createHandoffStore(db: Db): HandoffStore {
       return { mode, agent, waitingSince };
     },
 
-    async request(widgetId, conversationId, { replyId, message }) {
+    async request(widgetId, conversationId, { replyId, message, offerContact }) {
       if (!isUuid(conversationId)) return null;
       return db.transaction(async (tx) => {
         const [row] = await tx.query<ConversationRow>(
@@ -149,7 +157,10 @@ export function createHandoffStore(db: Db): HandoffStore {
         }
         const conversation = toConversation(row);
         await tx.query(EXPIRE_PENDING, [conversation.id]);
-        await insertEvent(tx, conversation.id, replyId ?? null, modeEvent(conversation));
+        await insertEvent(tx, conversation.id, replyId ?? null, {
+          ...modeEvent(conversation),
+          ...(offerContact && { offerContact: true, ...offerContact }),
+        } as StreamEvent);
         let stored: StoredMessage | null = null;
         if (message !== undefined) {
           const [inserted] = await tx.query<MessageRow>(

@@ -358,6 +358,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         // A person asked for, or taking over, during this reply: the reply says so, and is not an answer to rate.
         if (event.mode !== 'assistant') change = { ...change, isNotice: true };
         setMode(event.mode, event.agent, true);
+        offerContactOf(event);
         return;
       }
       // A resume reads the conversation's whole log: another message's events (an agent's, the handoff promise) are
@@ -574,8 +575,10 @@ export function createConversation(deps: ConversationDeps): Conversation {
         continue;
       }
       if (next.id) heard = Math.max(heard, Number(next.id) || 0);
-      if (event.type === 'conversation.mode') setMode(event.mode, event.agent, true);
-      else if (event.type === 'message.delta' && typeof event.messageId === 'string') {
+      if (event.type === 'conversation.mode') {
+        setMode(event.mode, event.agent, true);
+        offerContactOf(event);
+      } else if (event.type === 'message.delta' && typeof event.messageId === 'string') {
         const { messageId, text } = event;
         const list = store.messages.peek();
         const shown = list.find((m) => m.id === messageId);
@@ -623,15 +626,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
       try {
         await ensure();
         const response = await request('POST', `/${conversationId}/handoff`, {});
-        const { mode, agent, message, offerContact, privacyUrl } = (await response.json()) as HandoffResponse;
-        // Nobody at work (issue 33): the chat offers to leave an address for the reply. Only a web address becomes
-        // the privacy link (never `javascript:`).
-        if (offerContact === true)
-          contact.value = {
-            step: 'offered',
-            purpose: 'contact',
-            ...(typeof privacyUrl === 'string' && /^https?:\/\//i.test(privacyUrl) && { privacyUrl }),
-          };
+        const answer = (await response.json()) as HandoffResponse;
+        const { mode, agent, message } = answer;
+        offerContactOf(answer);
         setStatus('online');
         if (message && !store.messages.peek().some((m) => m.id === message.id)) {
           store.messages.value = [...store.messages.peek(), { ...message, status: 'done', isNotice: true }];
@@ -686,6 +683,25 @@ export function createConversation(deps: ConversationDeps): Conversation {
       );
       return 'failed';
     }
+  };
+  /**
+   * Nobody at work (issue 33): the chat offers to leave an address for the reply, however the person was asked for
+   * (the handoff's answer, or the mode's event in a reply or the open stream). Only a web address becomes the privacy
+   * link (never `javascript:`). Not again once the shopper left one in this tab, or while it shows.
+   */
+  const offerContactOf = ({
+    offerContact,
+    privacyUrl,
+  }: {
+    offerContact?: boolean;
+    privacyUrl?: string;
+  }): void => {
+    if (offerContact !== true || knownEmail || contact.peek().step !== 'hidden') return;
+    contact.value = {
+      step: 'offered',
+      purpose: 'contact',
+      ...(typeof privacyUrl === 'string' && /^https?:\/\//i.test(privacyUrl) && { privacyUrl }),
+    };
   };
   const transcript = (): void => {
     const email = knownEmail;

@@ -347,8 +347,11 @@ export function widgetChatRoutes({
     const widget = widgetOf(c);
     const { conversation } = c.var;
     const language = replyLanguage('', conversation.locale);
+    // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
+    const offerContact = email !== undefined && !handoff.isOpen(widget);
     const requested = await handoff.store.request(widget.id, conversation.id, {
       message: handoff.promiseText(widget, language),
+      ...(offerContact && { offerContact: widget.privacyUrl ? { privacyUrl: widget.privacyUrl } : {} }),
     });
     if (!requested) return notFound(c);
     if (requested.changed) {
@@ -359,15 +362,13 @@ export function widgetChatRoutes({
     }
     c.header('cache-control', 'no-store');
     const message = requested.message && (({ replyTo: _r, status: _s, ...m }) => m)(requested.message);
-    // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
-    const offerContact =
-      email !== undefined && requested.conversation.mode === 'waiting' && !handoff.isOpen(widget);
+    const offers = offerContact && requested.conversation.mode === 'waiting';
     return c.json<HandoffResponse>({
       mode: requested.conversation.mode,
       agent: agentNameOf(requested.conversation),
       message,
-      offerContact,
-      ...(offerContact && widget.privacyUrl && { privacyUrl: widget.privacyUrl }),
+      offerContact: offers,
+      ...(offers && widget.privacyUrl && { privacyUrl: widget.privacyUrl }),
     });
   });
 

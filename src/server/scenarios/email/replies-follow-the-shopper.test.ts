@@ -72,6 +72,19 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
     expect((await day.handoff()).body).toMatchObject({ mode: 'waiting', offerContact: false });
   });
 
+  it('offers it too when the person is asked for in words: the mode event of the reply says so', async () => {
+    const night = await shopper(kit.base, 'shop');
+    const asked = await night.say('I want to talk to a person please');
+    const mode = asked.events.find((e) => e.event === 'conversation.mode');
+    expect(mode?.data).toMatchObject({ mode: 'waiting', offerContact: true });
+    const day = await shopper(kit.base, 'other');
+    const dayMode = (await day.say('I want to talk to a person please')).events.find(
+      (e) => e.event === 'conversation.mode',
+    );
+    expect(dayMode?.data).toMatchObject({ mode: 'waiting' });
+    expect((dayMode?.data as { offerContact?: boolean }).offerContact).toBeUndefined();
+  });
+
   it("emails an agent's burst of replies once, with a link that reopens the conversation on another device", async () => {
     const address = `Ann.${backend.name}@example.com`;
     const s = await shopper(kit.base);
