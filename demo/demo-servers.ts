@@ -32,6 +32,8 @@ export interface DemoOptions {
   signingSecret?: string;
   /** More origins the demo widgets admit besides the store's, e.g. the playground's Vite origin (`npm run dev`). */
   extraOrigins?: string[];
+  /** The demo mailbox page's port; 0 (default): a free port. */
+  mailboxPort?: number;
   /** The email worker's pace (e2e: a reply email after 1 s instead of a minute). */
   email?: { replyDelaySeconds?: number; pollMs?: number };
 }
@@ -208,7 +210,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     options.signingSecret ?? (process.env[DEMO_SIGNING_SECRET_ENV] || DEMO_SIGNING_SECRET);
   process.env[DEMO_SIGNING_SECRET_ENV] = signingSecret;
   try {
-    mailbox = await startMailbox({ host });
+    mailbox = await startMailbox({ host, port: options.mailboxPort ?? 0 });
     process.env[DEMO_SMTP_ENV] = mailbox.smtpUrl;
     const started = await startIntegrator({
       port: options.integratorPort ?? 0,

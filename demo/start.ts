@@ -23,6 +23,8 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const storePort = Number(process.env.STORE_PORT ?? 5173);
 const servicePort = Number(process.env.PORT ?? 8787);
 const integratorPort = Number(process.env.INTEGRATOR_PORT ?? servicePort + 1);
+// The demo mailbox's page at a port that stays put (a mail catcher's usual one), so a bookmark of it keeps working.
+const mailboxPort = Number(process.env.MAILBOX_PORT ?? 8025);
 
 const logLevel = parseLogLevel(process.env.LOG_LEVEL, 'warn');
 if (!logLevel.ok) {
@@ -44,6 +46,7 @@ try {
     storePort,
     servicePort,
     integratorPort,
+    mailboxPort,
     logLevel: logLevel.value,
     dataDir,
     signingSecret,
