@@ -99,7 +99,8 @@ export const DEMO_SIGNING_SECRET = 'whsec_demo_development_secret_not_secret';
  */
 export function demoServiceConfig(storeOrigins: string[], integratorUrl: string): unknown {
   // Where an email's link sends the shopper back: the store's home page.
-  const storeUrl = `${storeOrigins[0]}/`;
+  // (The origin `npm start` prints, localhost, when the store has it: the shopper's storage is per origin.)
+  const storeUrl = `${storeOrigins.find((o) => o.includes('//localhost:')) ?? storeOrigins[0]}/`;
   return {
     adminKey: DEMO_ADMIN_KEY,
     // Issue 33: the demo mailbox (demo/mailbox) takes the service's email and shows it.

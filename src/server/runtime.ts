@@ -329,6 +329,32 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const drainController = new AbortController();
   // Every open stream and running turn listens to it: as many listeners as those, by design (Node warns past 10).
   setMaxListeners(0, drainController.signal);
+  const eventOutbox = createEventOutbox(db);
+  const eventWorker = startEventWorker({
+    outbox: eventOutbox,
+    logger,
+    allowHttpLoopback: config.allowHttpLoopback,
+    ca: options.actionOptions?.ca,
+    pollMs: options.events?.pollMs,
+    firstRetrySeconds: options.events?.firstRetrySeconds,
+  });
+  const events: RuntimeEvents = {
+    outbox: eventOutbox,
+    worker: eventWorker,
+    async emit(widgetId, type, conversationId, data) {
+      const widget = registry.get(widgetId);
+      if (!widget?.eventHooks?.length) return;
+      try {
+        if (await eventOutbox.emit(widget, type, conversationId, data)) eventWorker.wake();
+      } catch (error) {
+        logger.error('could not store an event for the hooks', {
+          type,
+          conversationId,
+          error: String(error),
+        });
+      }
+    },
+  };
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
@@ -356,7 +382,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     handoff: {
       modeOf: handoff.modeOf,
       // Only when someone can answer: otherwise the engines offer the store's contact details, as before issue 21.
-      ...(hasAgents && { requestHuman: requestHuman(handoff, widgetOf, config.email !== undefined) }),
+      ...(hasAgents && {
+        requestHuman: requestHuman(handoff, widgetOf, {
+          sendsEmail: config.email !== undefined,
+          emit: events.emit,
+        }),
+      }),
     },
   });
   // Every instance looks for lapsed leases four times per lease (one index probe each), so a dead instance's turn is
@@ -404,32 +435,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       )
     : undefined;
   takeoverTimer?.unref();
-  const eventOutbox = createEventOutbox(db);
-  const eventWorker = startEventWorker({
-    outbox: eventOutbox,
-    logger,
-    allowHttpLoopback: config.allowHttpLoopback,
-    ca: options.actionOptions?.ca,
-    pollMs: options.events?.pollMs,
-    firstRetrySeconds: options.events?.firstRetrySeconds,
-  });
-  const events: RuntimeEvents = {
-    outbox: eventOutbox,
-    worker: eventWorker,
-    async emit(widgetId, type, conversationId, data) {
-      const widget = registry.get(widgetId);
-      if (!widget?.eventHooks?.length) return;
-      try {
-        if (await eventOutbox.emit(widget, type, conversationId, data)) eventWorker.wake();
-      } catch (error) {
-        logger.error('could not store an event for the hooks', {
-          type,
-          conversationId,
-          error: String(error),
-        });
-      }
-    },
-  };
   let email: RuntimeEmail | undefined;
   if (config.email && smtpUrl) {
     const outbox = createMailOutbox(db);

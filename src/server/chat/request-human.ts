@@ -1,6 +1,7 @@
 import type { WidgetSettings } from '../config/service-config';
 import { handoffPromise } from '../handoff/handoff-promise';
 import type { HandoffStore } from '../handoff/handoff-store';
+import type { EmitEvent } from '../hooks/emit-event';
 import type { TurnDeps } from './run-turn';
 
 type RequestHuman = NonNullable<NonNullable<TurnDeps['handoff']>['requestHuman']>;
@@ -13,9 +14,14 @@ type RequestHuman = NonNullable<NonNullable<TurnDeps['handoff']>['requestHuman']
 export function requestHuman(
   handoff: Pick<HandoffStore, 'request'>,
   widgetOf: (widgetId: string) => WidgetSettings | undefined,
-  /** Issue 33: the service sends email, so a request made while nobody is at work offers to leave an address. */
-  sendsEmail = false,
+  options: {
+    /** Issue 33: the service sends email, so a request made while nobody is at work offers to leave an address. */
+    sendsEmail?: boolean;
+    /** Issue 33: `handoff.requested` for the merchant's systems. */
+    emit?: EmitEvent;
+  } = {},
 ): RequestHuman {
+  const { sendsEmail = false, emit } = options;
   return async ({ widgetId, conversationId, replyId, language }) => {
     const widget = widgetOf(widgetId);
     const promise = handoffPromise(widget?.businessHours, language);
@@ -25,6 +31,8 @@ export function requestHuman(
         : undefined;
     const requested = await handoff.request(widgetId, conversationId, { replyId, offerContact });
     if (!requested) return { ok: false, error: { code: 'not_found', message: 'The conversation is gone.' } };
+    if (requested.changed)
+      await emit?.(widgetId, 'handoff.requested', conversationId, { opensAt: promise.opensAt });
     return { ok: true, ...promise };
   };
 }

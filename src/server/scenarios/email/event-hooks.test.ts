@@ -131,6 +131,18 @@ describe.each(serviceBackends)('event hooks, on $name', (backend: ServiceBackend
     expect(hook.requests.every((r) => (JSON.parse(r.body) as ServiceEvent).widgetId === 'shop')).toBe(true);
   });
 
+  it('tells of a person asked for in words too, once', async () => {
+    const s = await shopper(kit.base);
+    await s.say('I want to talk to a person please');
+    await s.say('Can someone help me please?');
+    await until(() => eventsOf(hook, s.id).length === 2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(eventsOf(hook, s.id).map((e) => e.event.type)).toEqual([
+      'conversation.created',
+      'handoff.requested',
+    ]);
+  });
+
   it('tries an unanswered event again with the same id, without holding back the other hook', async () => {
     flakyAnswers = [500, 503];
     const s = await shopper(kit.base);
