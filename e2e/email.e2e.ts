@@ -218,8 +218,14 @@ describe('the reply follows a shopper who left (issue 33)', () => {
     await expect
       .poll(() => e2e.demo.integratorRequests.filter((r) => r.path === '/events').length)
       .toBe(before + 1);
+    // (While the attempt is under way the row says "waiting"; the page reads again every 3 s until none waits.)
     await expect
-      .poll(() => rows.filter({ hasText: 'contact.left' }).first().locator('.delivery-detail').textContent())
+      .poll(
+        () => rows.filter({ hasText: 'contact.left' }).first().locator('.delivery-detail').textContent(),
+        {
+          timeout: 15_000,
+        },
+      )
       .toMatch(/^2 attempts, answered 204/);
     // Filtered to the failed ones: none here.
     await page.getByLabel('Show').selectOption({ label: 'Failed' });

@@ -458,9 +458,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       worker,
       async agentReplied(conversationId) {
         try {
-          // Written while the shopper had the chat open: they read it there, and no email repeats it.
-          if (await limits.isConnected(conversationId)) await outbox.markSeen(conversationId);
-          else if (await outbox.scheduleReply(conversationId, delay)) worker.wake();
+          // Whether the shopper read it in the chat is decided when the email is due (mail-worker.ts): a stream that is
+          // still closing as the agent writes must not cost a shopper who just left their email.
+          if (await outbox.scheduleReply(conversationId, delay)) worker.wake();
         } catch (error) {
           logger.error('could not schedule a reply email', { conversationId, error: String(error) });
         }

@@ -40,11 +40,6 @@ export interface MailOutbox {
    * now unless one is pending already (its due time stays, so a burst is one email). False without an address.
    */
   scheduleReply(conversationId: string, delaySeconds: number): Promise<boolean>;
-  /**
-   * The shopper read the agent's messages so far live (they were connected when it was written): the next reply email
-   * starts after them.
-   */
-  markSeen(conversationId: string): Promise<void>;
   /** A transcript to `to`, due now. */
   scheduleTranscript(widgetId: string, conversationId: string, to: string): Promise<void>;
   /** Up to `limit` due emails, each claimed until `retryInSeconds(attempts)` from now. */
@@ -87,15 +82,6 @@ export function createMailOutbox(db: Db): MailOutbox {
         [conversationId],
       );
       return has?.yes ?? false;
-    },
-
-    async markSeen(conversationId) {
-      await db.query(
-        `UPDATE conversations SET mailed_seq = greatest(mailed_seq, coalesce(
-           (SELECT max(seq) FROM messages WHERE conversation_id = $1 AND role = 'agent'), 0))
-         WHERE id = $1`,
-        [conversationId],
-      );
     },
 
     async scheduleTranscript(widgetId, conversationId, to) {

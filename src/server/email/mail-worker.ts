@@ -95,7 +95,7 @@ export function startMailWorker(deps: MailWorkerDeps): MailWorker {
     // The address now, not when the email was scheduled: the shopper may have changed or removed it since.
     if (!conversation.contactEmail) return outbox.settle(mail, 'skipped', 'the shopper removed the address');
     if (await deps.isConnected(mail.conversationId)) {
-      // The shopper came back meanwhile and read it in the chat: the next email starts after these messages.
+      // The shopper has the chat open (still, or again): they read it there, and the next email starts after these.
       await outbox.sent(mail, lastSeq);
       return outbox.settle(mail, 'skipped', 'the shopper was connected');
     }

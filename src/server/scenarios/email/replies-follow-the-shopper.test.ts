@@ -140,23 +140,46 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
     expect(mails[1].parsed.text).not.toContain('Yes, within 30 days.');
   });
 
-  it('sends no email while the shopper has the conversation open', async () => {
+  it('sends no email to a shopper who has the conversation open when it is due, nor later', async () => {
     const address = `present.${backend.name}@example.com`;
     const s = await shopper(kit.base);
     await s.handoff();
     await leaveAddress(s, address);
     await anna().take(s.id);
-    // The open chat's stream (`follow=1`), held open until the agent's message arrives on it.
-    const seen = s.events(
-      0,
-      (e) => e.event === 'message.done' && (e.data as { role?: string }).role === 'agent',
-      true,
-    );
+    // The open chat's stream (`follow=1`), held open past the email's due time (1 s here), then closed.
+    const open = new AbortController();
+    const stream = await fetch(widgetUrl('shop', `conversations/${s.id}/events?follow=1`), {
+      headers: { authorization: `Bearer ${s.token}` },
+      signal: open.signal,
+    });
+    expect(stream.status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     await anna().post(s.id, { text: 'I am here.' });
-    await seen;
+    await new Promise((r) => setTimeout(r, 2500));
+    open.abort();
+    await stream.body?.cancel().catch(() => {});
     await new Promise((r) => setTimeout(r, 2500));
     expect(mailsTo(address)).toEqual([]);
+  });
+
+  it('emails a shopper whose chat was still closing as the agent wrote', async () => {
+    const address = `leaving.${backend.name}@example.com`;
+    const s = await shopper(kit.base);
+    await s.handoff();
+    await leaveAddress(s, address);
+    await anna().take(s.id);
+    const open = new AbortController();
+    const stream = await fetch(widgetUrl('shop', `conversations/${s.id}/events?follow=1`), {
+      headers: { authorization: `Bearer ${s.token}` },
+      signal: open.signal,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // The agent writes while the stream is still open; the shopper leaves right after.
+    await anna().post(s.id, { text: 'Written as you were leaving.' });
+    open.abort();
+    await stream.body?.cancel().catch(() => {});
+    const [mail] = await waitForMailTo(address);
+    expect(mail.parsed.text).toContain('Written as you were leaving.');
   });
 
   it('keeps the email while the mail server is down and sends it when the server is back', async () => {
