@@ -53,8 +53,6 @@ export interface MailOutbox {
   settle(mail: ClaimedMail, status: 'skipped' | 'failed', reason: string): Promise<void>;
   /** Not sent this time; tried again when its claim ends. */
   retryLater(mail: ClaimedMail, error: string): Promise<void>;
-  /** Emails of a conversation (for tests and the console). */
-  listOf(conversationId: string): Promise<{ kind: MailKind; status: string; attempts: number }[]>;
 }
 
 const textOf = (parts: unknown): string =>
@@ -193,13 +191,6 @@ export function createMailOutbox(db: Db): MailOutbox {
 
     async retryLater(mail, error) {
       await db.query('UPDATE mail_outbox SET last_error = $2 WHERE id = $1', [mail.id, error.slice(0, 500)]);
-    },
-
-    async listOf(conversationId) {
-      return db.query<{ kind: MailKind; status: string; attempts: number }>(
-        'SELECT kind, status, attempts FROM mail_outbox WHERE conversation_id = $1 ORDER BY created_at',
-        [conversationId],
-      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { WidgetSettings } from '../config/service-config';
 import type { Logger } from '../platform/logger';
+import { retryInSeconds, startOutboxLoop } from '../platform/outbox-loop';
 import type { ClaimedMail, MailOutbox } from './mail-outbox';
 import { mailLanguageOf, replyMail, transcriptMail } from './mail-text';
 import type { Mailer } from './mailer';
@@ -9,9 +10,8 @@ import type { ResumeTokens } from './resume-token';
 // An email that fails (the server is down, refuses, times out) is tried again with back-off from 30 s up to an hour
 // between attempts, for a day; only then is it given up, with the reason kept and logged.
 
-/** Seconds before attempt `n + 1`: 30 s, 1, 2, 4, 8, 16, 32 min, then hourly. */
-export const mailRetryInSeconds = (attempts: number, first = 30) =>
-  Math.min(first * 2 ** Math.max(0, attempts - 1), 3600);
+/** Seconds before attempt `n + 1`: 30 s, 1, 2, 4, 8, 16, 32 min, then hourly (platform/outbox-loop.ts). */
+export const mailRetryInSeconds = retryInSeconds;
 export const MAIL_GIVE_UP_MS = 24 * 3600 * 1000;
 /** How long after an agent's first message of a burst its email is sent (issue 33: within two minutes). */
 export const REPLY_MAIL_DELAY_SECONDS = 60;
@@ -58,9 +58,6 @@ export function storeBaseOf(widget: WidgetSettings): URL | null {
 export function startMailWorker(deps: MailWorkerDeps): MailWorker {
   const { outbox, mailer, logger } = deps;
   const retryIn = (attempts: number) => mailRetryInSeconds(attempts, deps.firstRetrySeconds);
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
 
   const linkOf = async (widget: WidgetSettings, conversationId: string) => {
     const base = storeBaseOf(widget);
@@ -107,63 +104,37 @@ export function startMailWorker(deps: MailWorkerDeps): MailWorker {
     if (later.length > 0) await outbox.scheduleReply(mail.conversationId, REPLY_MAIL_DELAY_SECONDS);
   };
 
-  const round = async () => {
-    for (;;) {
-      const due = await outbox.claimDue(10, retryIn);
-      for (const mail of due) {
-        try {
-          await deliver(mail);
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          if (Date.now() - mail.createdAt.getTime() >= MAIL_GIVE_UP_MS) {
-            logger.error('email given up after a day of attempts', {
-              mail: mail.id,
-              kind: mail.kind,
-              reason,
-            });
-            await outbox.settle(mail, 'failed', reason).catch(() => {});
-          } else {
-            logger.warn('email not sent; trying again later', {
-              mail: mail.id,
-              kind: mail.kind,
-              attempts: mail.attempts,
-              inSeconds: retryIn(mail.attempts),
-              reason,
-            });
-            await outbox.retryLater(mail, reason).catch(() => {});
-          }
+  /** One batch of due emails; true when it was full (there may be more). */
+  const round = async (): Promise<boolean> => {
+    const due = await outbox.claimDue(10, retryIn);
+    for (const mail of due) {
+      try {
+        await deliver(mail);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (Date.now() - mail.createdAt.getTime() >= MAIL_GIVE_UP_MS) {
+          logger.error('email given up after a day of attempts', { mail: mail.id, kind: mail.kind, reason });
+          await outbox.settle(mail, 'failed', reason).catch(() => {});
+        } else {
+          logger.warn('email not sent; trying again later', {
+            mail: mail.id,
+            kind: mail.kind,
+            attempts: mail.attempts,
+            inSeconds: retryIn(mail.attempts),
+            reason,
+          });
+          await outbox.retryLater(mail, reason).catch(() => {});
         }
       }
-      if (due.length < 10 || stopped) return;
     }
+    return due.length === 10;
   };
 
-  const look = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = round()
-      .catch((error: unknown) => logger.error('email worker failed', { error: String(error) }))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          look();
-        }
-      });
-  };
-
-  const timer = setInterval(look, deps.pollMs ?? 5000);
-  timer.unref();
-  look();
+  const loop = startOutboxLoop({ round, pollMs: deps.pollMs ?? 5000, logger, what: 'email worker' });
   return {
-    wake: look,
+    wake: loop.wake,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await loop.stop();
       mailer.close();
     },
   };

@@ -7,6 +7,7 @@ import type {
 } from '../../protocol/event-hooks';
 import type { WidgetSettings } from '../config/service-config';
 import type { Db } from '../platform/database/db';
+import { isUuid } from '../platform/database/uuid';
 
 // Issue 33: the events for the merchant's systems, stored before they are sent (migration 029's `event_deliveries`):
 // one row per event and hook, its body fixed when the event happened. Every instance's worker (event-worker.ts) claims
@@ -85,8 +86,6 @@ const toDelivery = (r: DeliveryRow): EventDelivery => ({
   nextAttemptAt: r.status === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
   deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
 });
-
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 export function createEventOutbox(db: Db): EventOutbox {
   return {

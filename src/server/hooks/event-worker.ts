@@ -3,6 +3,7 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER } from '../../protocol/event-hooks';
 import type { Logger } from '../platform/logger';
 import { guardedFetch } from '../platform/net/guarded-fetch';
 import { signHop } from '../platform/outbound-signature';
+import { type OutboxLoop, retryInSeconds, startOutboxLoop } from '../platform/outbox-loop';
 import type { ClaimedDelivery, EventOutbox } from './event-outbox';
 
 // Issue 33: delivers what the event outbox holds, at least once: a delivery that gets no 2xx (an error status, no
@@ -18,10 +19,6 @@ export const EVENT_TIMEOUT_MS = 10_000;
 const ANSWER_MAX_BYTES = 2048;
 export const EVENT_GIVE_UP_MS = 24 * 3600 * 1000;
 
-/** Seconds before attempt `n + 1`: 30 s, 1, 2, 4 … minutes, then hourly. */
-export const eventRetryInSeconds = (attempts: number, first = 30) =>
-  Math.min(first * 2 ** Math.max(0, attempts - 1), 3600);
-
 export interface EventWorkerDeps {
   outbox: EventOutbox;
   logger: Logger;
@@ -34,18 +31,12 @@ export interface EventWorkerDeps {
   firstRetrySeconds?: number;
 }
 
-export interface EventWorker {
-  wake(): void;
-  stop(): Promise<void>;
-}
+export type EventWorker = OutboxLoop;
 
 export function startEventWorker(deps: EventWorkerDeps): EventWorker {
   const { outbox, logger } = deps;
   const env = deps.env ?? process.env;
-  const retryIn = (attempts: number) => eventRetryInSeconds(attempts, deps.firstRetrySeconds);
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
+  const retryIn = (attempts: number) => retryInSeconds(attempts, deps.firstRetrySeconds);
 
   const deliver = async (delivery: ClaimedDelivery): Promise<void> => {
     const secret = env[delivery.secretEnv];
@@ -90,46 +81,19 @@ export function startEventWorker(deps: EventWorkerDeps): EventWorker {
     return failed(status, `HTTP ${status}`);
   };
 
-  const round = async () => {
-    for (;;) {
-      const due = await outbox.claimDue(20, retryIn);
-      // Each delivery on its own: a slow hook does not hold back another's (every call has its 10 s deadline).
-      await Promise.all(
-        due.map((d) =>
-          deliver(d).catch((error: unknown) =>
-            logger.error('event delivery failed', { delivery: d.id, error: String(error) }),
-          ),
+  /** One batch of due deliveries; true when it was full (there may be more). */
+  const round = async (): Promise<boolean> => {
+    const due = await outbox.claimDue(20, retryIn);
+    // Each delivery on its own: a slow hook does not hold back another's (every call has its 10 s deadline).
+    await Promise.all(
+      due.map((d) =>
+        deliver(d).catch((error: unknown) =>
+          logger.error('event delivery failed', { delivery: d.id, error: String(error) }),
         ),
-      );
-      if (due.length < 20 || stopped) return;
-    }
+      ),
+    );
+    return due.length === 20;
   };
 
-  const look = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = round()
-      .catch((error: unknown) => logger.error('event worker failed', { error: String(error) }))
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          look();
-        }
-      });
-  };
-  const timer = setInterval(look, deps.pollMs ?? 5000);
-  timer.unref();
-  look();
-  return {
-    wake: look,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startOutboxLoop({ round, pollMs: deps.pollMs ?? 5000, logger, what: 'event worker' });
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { EventDeliveriesResponse, EventDeliveryStatus } from '../../../protocol/event-hooks';
 import type { WidgetSettings } from '../../config/service-config';
 import type { EventOutbox } from '../../hooks/event-outbox';
+import { isUuid } from '../../platform/database/uuid';
 import { errorResponse } from '../error-response';
 import type { AdminVariables } from './admin-auth';
 
@@ -17,7 +18,6 @@ export interface EventDeliveryDeps {
 }
 
 const STATUSES: readonly EventDeliveryStatus[] = ['pending', 'delivered', 'failed'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function eventDeliveryRoutes({
   outbox,
@@ -33,7 +33,7 @@ export function eventDeliveryRoutes({
     if (status !== undefined && !STATUSES.includes(status as EventDeliveryStatus))
       return errorResponse(c, 400, 'invalid_request', `status must be one of ${STATUSES.join(', ')}.`);
     const conversationId = c.req.query('conversationId');
-    if (conversationId !== undefined && !UUID.test(conversationId))
+    if (conversationId !== undefined && !isUuid(conversationId))
       return errorResponse(c, 400, 'invalid_request', 'conversationId must be a conversation id.');
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? 50 : Number(rawLimit);
