@@ -65,7 +65,10 @@ export default defineConfig({
       output: {
         format: 'es',
         entryFileNames: '[name].js',
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        // Six characters of hash (36 bits), not eight: a chunk name is told apart only from the same chunk's other
+        // versions, and each first chunk names about 16 others, whose random characters brotli cannot shrink (58 B
+        // less until the chat opens). The service serves these names as immutable (src/server/http/static-sdk.ts).
+        chunkFileNames: 'chunks/[name]-[hash:6].js',
         // Two shared chunks, named so: `version` (the protocol's names and the version, which the npm entry needs at
         // once) and `mount` (the widget, which the npm entry loads on `load()`). The script-tag boot goes into `mount`
         // too, so `dist/widget.js` is a single import: about 10 bytes of brotli less on the script-tag widget than an

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOG_PREFIX } from '../protocol';
+import { HANDOFF_ENGLISH, type HandoffStrings } from './chat/handoff-strings';
 import { en, LOCALES, languageOf, loadStrings, type Strings } from './i18n';
 import { ALL_STRINGS } from './locales/all';
 
@@ -74,11 +75,18 @@ describe('the languages', () => {
 
   // A string left in English (or blank) is a hole in the translation, not a fallback.
   it.each(others)('translate every English string: %s', (_lang, strings: Strings) => {
-    expect(Object.keys(strings).filter((key) => key !== 'dir')).toEqual(Object.keys(en));
-    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir'>[]) {
+    expect(Object.keys(strings).filter((key) => key !== 'dir' && key !== 'chat')).toEqual(Object.keys(en));
+    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir' | 'chat'>[]) {
       if (key === 'lang') continue;
       expect(strings[key].trim(), key).not.toBe('');
       expect(strings[key], key).not.toBe(en[key]);
+    }
+    // The conversation chunk's words (chat/handoff-strings.ts), kept in the locale's chunk.
+    const chat = strings.chat as HandoffStrings;
+    expect(Object.keys(chat)).toEqual(Object.keys(HANDOFF_ENGLISH));
+    for (const key of Object.keys(HANDOFF_ENGLISH) as (keyof HandoffStrings)[]) {
+      expect(chat[key].trim(), key).not.toBe('');
+      expect(chat[key], key).not.toBe(HANDOFF_ENGLISH[key]);
     }
   });
 
@@ -87,7 +95,7 @@ describe('the languages', () => {
     ['he', /^[\u0590-\u05ff\s.!?,…:'()]+$/u],
   ])('write %s in its own script only (no Latin left in)', (lang, script) => {
     const strings = ALL_STRINGS[lang] as Strings;
-    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir'>[]) {
+    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir' | 'chat'>[]) {
       if (key === 'lang') continue;
       expect(strings[key], key).toMatch(script);
     }

@@ -7,8 +7,7 @@ export const en: Strings = english;
 
 /**
  * Every language besides English, each a chunk of its own. A language added here is added to the parts' own tables
- * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx, `HANDOFF_STRINGS`
- * in chat/handoff-strings.ts).
+ * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx, `chat`, the words of chat/handoff-strings.ts, in the locale's own file).
  */
 export const LOCALES: Record<string, () => Promise<{ default: Strings }>> = {
   ar: () => import('./locales/ar'),

@@ -14,8 +14,8 @@ const ENCODINGS = [
 ] as const;
 type Encoding = (typeof ENCODINGS)[number]['name'] | 'identity';
 
-/** A content hash in the name (`chunks/mount-BXb58IcT.js`): the bytes behind that name never change. */
-const HASHED_NAME = /^chunks\/[A-Za-z0-9_.-]+-[A-Za-z0-9_-]{8,}\.(js|css)$/;
+/** A content hash in the name (`chunks/mount-BXb58I.js`, six characters: vite.config.ts): the bytes behind that name never change. */
+const HASHED_NAME = /^chunks\/[A-Za-z0-9_.-]+-[A-Za-z0-9_-]{6,}\.(js|css)$/;
 
 interface SdkFile {
   immutable: boolean;

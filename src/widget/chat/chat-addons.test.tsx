@@ -8,7 +8,8 @@ import { Panel } from '../panel';
 import { createStore, type WidgetMessage } from '../store';
 import { createChatAddons, isRateable } from './chat-addons';
 import { contactState } from './contact-offer';
-import { HANDOFF_STRINGS } from './handoff-strings';
+import type { EarlierConversation } from './earlier-conversations';
+import { HANDOFF_ENGLISH, type HandoffStrings } from './handoff-strings';
 
 afterEach(cleanup);
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -40,8 +41,10 @@ function renderAddons({
   leave = vi.fn(async (_email: string, _purpose: string): Promise<'ok' | 'invalid' | 'failed'> => 'ok'),
   transcript = vi.fn(),
   canEmail = Boolean(config.email),
+  identityToken = undefined as string | undefined,
+  earlier = earlierDouble(),
 } = {}) {
-  const store = createStore({ config, status: 'online', isHidden: false, isOpen: true });
+  const store = createStore({ config, status: 'online', isHidden: false, isOpen: true, identityToken });
   const strings = pickStrings(locale);
   const contact = contactState();
   const addons = createChatAddons({
@@ -49,6 +52,7 @@ function renderAddons({
     strings,
     rate,
     contact: { state: contact, leave, transcript, canEmail: signal(canEmail) },
+    earlier,
   });
   const onClose = vi.fn();
   render(
@@ -67,8 +71,42 @@ function renderAddons({
       </div>
     </Panel>,
   );
-  return { store, rate, onClose, contact, leave, transcript };
+  return { store, rate, onClose, contact, leave, transcript, earlier };
 }
+
+const EARLIER: EarlierConversation[] = [
+  {
+    id: 'c-now',
+    createdAt: '2026-11-28T21:00:00.000Z',
+    updatedAt: '2026-11-28T21:05:00.000Z',
+    mode: 'waiting',
+    lastMessage: {
+      role: 'user',
+      text: 'Where is order 1042?\nIt was due Friday.',
+      at: '2026-11-28T21:05:00.000Z',
+    },
+  },
+  {
+    id: 'c-old',
+    createdAt: '2026-10-02T09:00:00.000Z',
+    updatedAt: '2026-10-02T09:10:00.000Z',
+    mode: 'assistant',
+    lastMessage: { role: 'agent', text: 'Your refund is on its way.', at: '2026-10-02T09:10:00.000Z' },
+  },
+];
+
+/** What the conversation gives the list: the customer's conversations and what reopening one does. */
+function earlierDouble(conversations = EARLIER) {
+  return {
+    list: vi.fn(async () => conversations),
+    open: vi.fn(async (_id: string) => true),
+    startNew: vi.fn(),
+    currentId: () => 'c-now',
+  };
+}
+
+/** A token the widget accepts as a JWT (three base64url parts); the widget never verifies it. */
+const IDENTITY = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjdXN0LTEifQ.c2ln';
 
 describe('the "More options" menu (WAI-ARIA menu button)', () => {
   const button = () => screen.getByRole('button', { name: 'More options' });
@@ -257,9 +295,11 @@ describe('the thumbs', () => {
 });
 
 describe('the handoff strings', () => {
-  it('exist in every language of the widget, each one filled', () => {
-    expect(Object.keys(HANDOFF_STRINGS).sort()).toEqual(['en', ...Object.keys(LOCALES)].sort());
-    for (const table of Object.values(HANDOFF_STRINGS)) {
+  it("exist in every language of the widget (in its locale's chunk), each one filled", () => {
+    const tables = [HANDOFF_ENGLISH, ...Object.keys(LOCALES).map((tag) => pickStrings(tag).chat)];
+    expect(tables.every(Boolean)).toBe(true);
+    for (const table of tables as HandoffStrings[]) {
+      expect(Object.keys(table).sort()).toEqual(Object.keys(HANDOFF_ENGLISH).sort());
       for (const text of Object.values(table)) expect(text.trim()).not.toBe('');
       expect(table.chattingWith).toContain('{name}');
     }
@@ -373,5 +413,109 @@ describe('"Email me this conversation" (issue 33)', () => {
     expect(screen.getByText('We’ve emailed this conversation to ann@example.com.').getAttribute('role')).toBe(
       'status',
     );
+  });
+});
+
+describe('"Your conversations" (issue 33, other devices)', () => {
+  const openList = async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Your conversations' }));
+    return screen.findByRole('dialog', { name: 'Your conversations' });
+  };
+
+  it('is in the menu only for a signed-in customer (the page gave an identity token)', async () => {
+    const { store } = renderAddons();
+    fireEvent.click(screen.getByRole('button', { name: 'More options' }));
+    expect(screen.queryByRole('menuitem', { name: 'Your conversations' })).toBeNull();
+    store.setIdentityToken(IDENTITY);
+    await settled();
+    expect(screen.getByRole('menuitem', { name: 'Your conversations' })).toBeTruthy();
+  });
+
+  it("lists them newest first with each one's last line, marks the open one, and shuts the chat under it", async () => {
+    const { earlier } = renderAddons({ identityToken: IDENTITY });
+    const dialog = await openList();
+    const items = await screen.findAllByRole('button', { name: /Refund|order 1042/i });
+    expect(items.map((b) => b.querySelector('.earlier-text')?.textContent)).toEqual([
+      'You: Where is order 1042?',
+      'Your refund is on its way.',
+    ]);
+    expect(items[0]!.getAttribute('aria-current')).toBe('true');
+    expect(items[1]!.getAttribute('aria-current')).toBeNull();
+    expect(earlier.list).toHaveBeenCalledTimes(1);
+    // The header's menu and the close button under the list cannot be reached.
+    expect((dialog.parentElement as HTMLElement).querySelector<HTMLElement>('.header')?.inert).toBe(true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Back to the chat' }));
+  });
+
+  it('reopens the one chosen and goes back to the chat', async () => {
+    const { earlier } = renderAddons({ identityToken: IDENTITY });
+    await openList();
+    fireEvent.click(await screen.findByRole('button', { name: /refund/i }));
+    await settled();
+    expect(earlier.open).toHaveBeenCalledWith('c-old');
+    expect(screen.queryByRole('dialog', { name: 'Your conversations' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'More options' }));
+  });
+
+  it('choosing the open one just goes back, asking the service nothing', async () => {
+    const { earlier } = renderAddons({ identityToken: IDENTITY });
+    await openList();
+    fireEvent.click(await screen.findByRole('button', { name: /order 1042/i }));
+    await settled();
+    expect(earlier.open).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog', { name: 'Your conversations' })).toBeNull();
+  });
+
+  it('says so and stays when one cannot be opened', async () => {
+    const earlier = earlierDouble();
+    earlier.open.mockResolvedValue(false);
+    renderAddons({ identityToken: IDENTITY, earlier });
+    await openList();
+    fireEvent.click(await screen.findByRole('button', { name: /refund/i }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'That didn’t work. Please try again in a moment.',
+    );
+    expect(screen.getByRole('dialog', { name: 'Your conversations' })).toBeTruthy();
+  });
+
+  it('says when the list could not be read, and "Try again" reads it again', async () => {
+    const earlier = earlierDouble();
+    earlier.list.mockRejectedValueOnce(new Error('HTTP 503'));
+    renderAddons({ identityToken: IDENTITY, earlier });
+    await openList();
+    expect((await screen.findByRole('alert')).textContent).toContain('That didn’t work.');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('button', { name: /refund/i })).toBeTruthy();
+    expect(earlier.list).toHaveBeenCalledTimes(2);
+  });
+
+  it('says there are none yet, and "Start a new conversation" starts one', async () => {
+    const earlier = earlierDouble([]);
+    renderAddons({ identityToken: IDENTITY, earlier });
+    await openList();
+    expect(await screen.findByText('No earlier conversations yet.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new conversation' }));
+    expect(earlier.startNew).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog', { name: 'Your conversations' })).toBeNull();
+  });
+
+  it('Escape goes back to the chat without closing the panel, and the chat can be reached again', async () => {
+    const { onClose } = renderAddons({ identityToken: IDENTITY });
+    const dialog = await openList();
+    const header = dialog.parentElement!.querySelector<HTMLElement>('.header')!;
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Back to the chat' }), { key: 'Escape' });
+    await settled();
+    expect(screen.queryByRole('dialog', { name: 'Your conversations' })).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(header.inert).toBe(false);
+  });
+
+  it('speaks German for a German shopper', async () => {
+    renderAddons({ identityToken: IDENTITY, locale: 'de' });
+    fireEvent.click(screen.getByRole('button', { name: 'Weitere Optionen' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Ihre Gespräche' }));
+    expect(await screen.findByRole('button', { name: 'Zurück zum Chat' })).toBeTruthy();
+    expect(await screen.findByText('Sie: Where is order 1042?')).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import type { Strings } from '../i18n';
 import type { Store, WidgetMessage } from '../store';
 import css from './chat-addons.css?inline';
 import { ContactOffer, type ContactState, type LeaveContact } from './contact-offer';
+import { createEarlier, type EarlierDeps, EarlierView } from './earlier-conversations';
 import { HandoffMenu } from './handoff-menu';
 import { handoffStrings } from './handoff-strings';
 
@@ -26,6 +27,8 @@ export interface ChatAddonsDeps {
     /** The service sends email (read from the conversation's answers). */
     canEmail: Signal<boolean>;
   };
+  /** Issue 33, "Other devices": a signed-in customer's earlier conversations (the panel's menu, when there is one). */
+  earlier: EarlierDeps;
 }
 
 /**
@@ -59,8 +62,9 @@ const isHandedBack = (messages: readonly WidgetMessage[]): boolean => {
 };
 
 /** The chat's additions for handoff and feedback (addons.ts), made by the conversation's chunk. */
-export function createChatAddons({ store, strings, rate, contact }: ChatAddonsDeps): ChatAddons {
-  const words = handoffStrings(strings.lang);
+export function createChatAddons({ store, strings, rate, contact, earlier }: ChatAddonsDeps): ChatAddons {
+  const words = handoffStrings(strings.chat);
+  const list = createEarlier(earlier);
   /** The shopper's rating of each answer, in this tab (the service keeps the last one). */
   const ratings = signal<Readonly<Record<string, FeedbackRating>>>({});
 
@@ -91,6 +95,8 @@ export function createChatAddons({ store, strings, rate, contact }: ChatAddonsDe
         ...(contact.canEmail.value && store.messages.value.length > 0
           ? [{ label: words.emailTranscript, onChoose: contact.transcript }]
           : []),
+        // Issue 33: a signed-in customer (the page gave an identity token) sees their conversations from any device.
+        ...(store.identityToken.value ? [{ label: words.earlier, onChoose: list.show }] : []),
       ];
       if (items.length === 0) return null;
       return <HandoffMenu label={words.moreOptions} items={items} />;
@@ -114,6 +120,7 @@ export function createChatAddons({ store, strings, rate, contact }: ChatAddonsDe
             {text && <p class="handoff-status">{text}</p>}
           </div>
           <ContactOffer state={contact.state} words={words} leave={contact.leave} />
+          <EarlierView earlier={list} words={words} strings={strings} />
         </>
       );
     },

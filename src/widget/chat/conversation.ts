@@ -2,6 +2,7 @@ import { batch, effect, signal, untracked } from '@preact/signals';
 import {
   type AgentName,
   type CreateConversationResponse,
+  type CustomerConversationsResponse,
   EVENT_FEEDBACK,
   EVENT_HANDOFF,
   type FeedbackRating,
@@ -13,6 +14,7 @@ import {
   type PageContext,
   type QueuedMessageResponse,
   REPLY_ID_HEADER,
+  type ResumeResponse,
   type ServiceSettings,
   STREAM_RECONNECT,
   type StreamEvent,
@@ -27,12 +29,12 @@ import { readItem, storageKey, writeItem } from '../storage';
 import type { Store, WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
-import { createChatAddons, isLocalId } from './chat-addons';
+import { type ChatAddonsDeps, createChatAddons, isLocalId } from './chat-addons';
 import { contactState, type EmailPurpose } from './contact-offer';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 import { createSseParser, type SseEvent } from './sse-parser';
-import { createTabSync, type TabTransport } from './tab-sync';
+import { createTabSync, type Reopened, type TabTransport } from './tab-sync';
 
 /** The stylesheet of what this chunk adds to the chat (chat-addons.tsx), adopted by mount.ts as the chunk arrives. */
 export { css } from './chat-addons';
@@ -63,6 +65,8 @@ export interface Conversation {
   reset(): void;
   /** The thumbs under an answer (chat-addons.tsx): resolves whether the service took the rating. */
   rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
+  /** Issue 33: a signed-in customer's conversations, and reopening one here (the panel's "Your conversations"). */
+  earlier: ChatAddonsDeps['earlier'];
   /** Stops every request and timer; the widget is being destroyed. */
   dispose(): void;
 }
@@ -1094,7 +1098,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     {
       lead,
       want: () => void restore(),
-      reset: (mark) => startOver(mark, true),
+      reset: (mark, to) => startOver(mark, true, to),
       retry,
       finished,
       sent: deps.onSent,
@@ -1116,12 +1120,6 @@ export function createConversation(deps: ConversationDeps): Conversation {
       untracked(() => void handoff());
     }),
   );
-  store.addons.value = createChatAddons({
-    store,
-    strings,
-    rate,
-    contact: { state: contact, leave: leaveContact, transcript, canEmail },
-  });
 
   // Personalization changed (settings at load, setUserData, setCustomInstructions): tell the service before the next
   // message. The first run only records whether the page set any.
@@ -1193,7 +1191,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * `mark`: the customer the next conversation is bound to (`''`: after a sign-out). `isRemote`: another tab started
    * over (and cleared the storage they share).
    */
-  const startOver = (mark?: string | null, isRemote = false): void => {
+  const startOver = (mark?: string | null, isRemote = false, to?: Reopened): void => {
     const id = conversationId;
     const clearing = headers({});
     session.abort();
@@ -1202,16 +1200,19 @@ export function createConversation(deps: ConversationDeps): Conversation {
     forget(isRemote);
     if (!isRemote) {
       writeItem(queueKey, null);
-      sync?.reset(mark);
+      sync?.reset(mark, to);
     }
     unwritten = undefined;
     lastQueue = '';
     storedQueue = [];
     pumping = undefined;
-    isRestored = true;
+    isRestored = !to;
     sentIds.clear();
-    // By the leader, which holds the conversation's token (a follower's may be an older conversation's).
-    if (id && leads()) {
+    contact.value = { step: 'hidden' };
+    knownEmail = undefined;
+    // By the leader, which holds the conversation's token (a follower's may be an older conversation's). Not when
+    // the customer reopens an earlier conversation: the page's personalization is still theirs.
+    if (id && leads() && !to) {
       // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
       fetch(`${base}/${id}/context`, {
         method: 'PUT',
@@ -1221,11 +1222,81 @@ export function createConversation(deps: ConversationDeps): Conversation {
         body: JSON.stringify({ userData: null, customInstructions: null }),
       }).catch(() => {});
     }
+    const { userData, customInstructions } = store;
+    const kept = to && { userData: userData.peek(), customInstructions: customInstructions.peek() };
     store.reset();
     isContextDirty = false;
+    if (kept) {
+      batch(() => {
+        userData.value = kept.userData;
+        customInstructions.value = kept.customInstructions;
+      });
+      // The reopened conversation hears of the page's personalization with the next message.
+      isContextDirty = kept.userData !== undefined || kept.customInstructions !== undefined;
+    }
     setStatus(navigator.onLine === false ? 'offline' : 'online');
     if (mark !== undefined) bind(mark, isRemote);
+    if (!to) return;
+    conversationId = to.conversationId;
+    token = to.token;
+    if (!isRemote) {
+      writeItem(idKey, conversationId);
+      writeItem(tokenKey, token);
+    }
+    // The leader loads its history (and follows it); the others show what the leader relays.
+    if (store.isPanelMounted.peek()) void restore();
   };
+
+  /**
+   * Issue 33, "Other devices": the signed-in customer's conversations (`POST …/customer/conversations`, the page's
+   * identity token in the body), and reopening one here with a token of this device's (`…/{id}/open`).
+   */
+  const customer = async (path: string): Promise<Response> => {
+    const identityToken = store.identityToken.peek();
+    if (!identityToken) throw REFUSED;
+    const response = await fetch(
+      `${deps.baseUrl}${WIDGET_API_PREFIX}/${encodeURIComponent(widgetId)}/customer/conversations${path}`,
+      {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ identityToken }),
+      },
+    );
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response;
+  };
+  const earlier = {
+    list: async () => {
+      try {
+        return ((await (await customer('')).json()) as CustomerConversationsResponse).conversations;
+      } catch (error) {
+        logError('could not list the earlier conversations', error);
+        throw error;
+      }
+    },
+    open: async (id: string): Promise<boolean> => {
+      try {
+        const opened = (await (await customer(`/${encodeURIComponent(id)}/open`)).json()) as ResumeResponse;
+        startOver(subOf(store.identityToken.peek()), false, opened);
+        return true;
+      } catch (error) {
+        logError('could not open the earlier conversation', error);
+        return false;
+      }
+    },
+    startNew: () => startOver(),
+    // A follower's own copy may be older: storage holds what the leader has.
+    currentId: () => (leads() ? conversationId : readItem(idKey)),
+  };
+
+  store.addons.value = createChatAddons({
+    store,
+    strings,
+    rate,
+    contact: { state: contact, leave: leaveContact, transcript, canEmail },
+    earlier,
+  });
 
   // DESIGN "Identity verification": another customer (another `sub`), or a sign-out, on a conversation that was a
   // customer's starts a new conversation, so on a shared device one customer never sees another's history. Signing
@@ -1273,6 +1344,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   return {
     retry,
     rate,
+    earlier,
     reset: () => startOver(),
     dispose() {
       session.abort();

@@ -1,7 +1,10 @@
 /**
- * The words of the handoff menu, the mode's status line and the thumbs, in every language of the widget (i18n.ts
- * `LOCALES`), keyed by `Strings.lang`. They come with the conversation's chunk, as the parts' own tables come with
- * theirs: the launcher's and the chat's chunks, counted until the chat opens (scripts/size.mjs), carry none of them.
+ * The words of the conversation's chunk (the panel's menu, the mode's status line, the thumbs, the address field, the
+ * list of a customer's conversations). English here, with that chunk: the launcher's and the chat's chunks, counted
+ * until the chat opens (scripts/size.mjs), carry none of them. Every other language keeps its table in its own locale
+ * chunk (`chat` in locales/<tag>.ts), which a shopper in that language fetches as the widget boots: a shopper loads
+ * the words of one language, and everything the widget can load stays within its 40 KB as the chat gains words
+ * (four languages' tables here cost 1.2 KB brotli of it).
  */
 export interface HandoffStrings {
   moreOptions: string;
@@ -31,100 +34,42 @@ export interface HandoffStrings {
   /** `{email}`: where it went. */
   transcriptSent: string;
   cancel: string;
+  /** Issue 33: a signed-in customer's conversations on any device (the panel's menu, and the list's title). */
+  earlier: string;
+  backToChat: string;
+  noEarlier: string;
+  startNew: string;
+  /** Before the shopper's own last message in the list. */
+  you: string;
 }
 
-export const HANDOFF_STRINGS: Readonly<Record<string, HandoffStrings>> = {
-  en: {
-    moreOptions: 'More options',
-    talkToPerson: 'Talk to a person',
-    waiting: 'Waiting for a person…',
-    chattingWith: 'You’re chatting with {name}',
-    backWithAssistant: 'You’re back with the assistant',
-    helpful: 'Helpful',
-    notHelpful: 'Not helpful',
-    contactLabel: 'Get the reply by email',
-    contactSend: 'Send',
-    contactLater: 'No thanks',
-    contactNote: 'Optional. We use your address only to send you the reply to this conversation.',
-    privacyPolicy: 'Privacy policy',
-    contactSent: 'We’ll email the reply to {email}.',
-    contactInvalid: 'Please enter an email address like name@example.com.',
-    contactFailed: 'That didn’t work. Please try again in a moment.',
-    emailTranscript: 'Email me this conversation',
-    transcriptLabel: 'Email this conversation to',
-    transcriptNote: 'We use your address only to send you this conversation.',
-    transcriptSent: 'We’ve emailed this conversation to {email}.',
-    cancel: 'Cancel',
-  },
-  de: {
-    moreOptions: 'Weitere Optionen',
-    talkToPerson: 'Mit einem Menschen sprechen',
-    waiting: 'Warten auf einen Menschen…',
-    chattingWith: 'Sie schreiben mit {name}',
-    backWithAssistant: 'Sie schreiben wieder mit dem Assistenten',
-    helpful: 'Hilfreich',
-    notHelpful: 'Nicht hilfreich',
-    contactLabel: 'Antwort per E-Mail erhalten',
-    contactSend: 'Senden',
-    contactLater: 'Nein danke',
-    contactNote:
-      'Freiwillig. Wir nutzen Ihre Adresse nur, um Ihnen die Antwort auf dieses Gespräch zu senden.',
-    privacyPolicy: 'Datenschutzerklärung',
-    contactSent: 'Wir senden die Antwort an {email}.',
-    contactInvalid: 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',
-    contactFailed: 'Das hat nicht geklappt. Bitte versuchen Sie es gleich noch einmal.',
-    emailTranscript: 'Gespräch per E-Mail senden',
-    transcriptLabel: 'Dieses Gespräch senden an',
-    transcriptNote: 'Wir nutzen Ihre Adresse nur, um Ihnen dieses Gespräch zu senden.',
-    transcriptSent: 'Wir haben das Gespräch an {email} gesendet.',
-    cancel: 'Abbrechen',
-  },
-  ar: {
-    moreOptions: 'خيارات أخرى',
-    talkToPerson: 'التحدث إلى شخص',
-    waiting: 'في انتظار شخص…',
-    chattingWith: 'المحادثة مع {name}',
-    backWithAssistant: 'عدت إلى المساعد',
-    helpful: 'مفيد',
-    notHelpful: 'غير مفيد',
-    contactLabel: 'احصل على الرد بالبريد الإلكتروني',
-    contactSend: 'إرسال',
-    contactLater: 'لا، شكرًا',
-    contactNote: 'اختياري. نستخدم عنوانك فقط لإرسال الرد على هذه المحادثة.',
-    privacyPolicy: 'سياسة الخصوصية',
-    contactSent: 'سنرسل الرد إلى {email}.',
-    contactInvalid: 'يرجى إدخال عنوان بريد إلكتروني مثل name@example.com.',
-    contactFailed: 'لم ينجح ذلك. يرجى المحاولة مرة أخرى بعد قليل.',
-    emailTranscript: 'أرسل لي هذه المحادثة بالبريد',
-    transcriptLabel: 'أرسل هذه المحادثة إلى',
-    transcriptNote: 'نستخدم عنوانك فقط لإرسال هذه المحادثة إليك.',
-    transcriptSent: 'أرسلنا هذه المحادثة إلى {email}.',
-    cancel: 'إلغاء',
-  },
-  he: {
-    moreOptions: 'אפשרויות נוספות',
-    talkToPerson: 'לדבר עם נציג',
-    waiting: 'ממתינים לנציג…',
-    chattingWith: 'בשיחה עם {name}',
-    backWithAssistant: 'חזרת לעוזר',
-    helpful: 'מועיל',
-    notHelpful: 'לא מועיל',
-    contactLabel: 'לקבל את התשובה במייל',
-    contactSend: 'שליחה',
-    contactLater: 'לא תודה',
-    contactNote: 'לא חובה. נשתמש בכתובת רק כדי לשלוח לך את התשובה לשיחה הזו.',
-    privacyPolicy: 'מדיניות פרטיות',
-    contactSent: 'נשלח את התשובה אל {email}.',
-    contactInvalid: 'יש להזין כתובת מייל כמו name@example.com.',
-    contactFailed: 'זה לא הצליח. אפשר לנסות שוב בעוד רגע.',
-    emailTranscript: 'לשלוח לי את השיחה במייל',
-    transcriptLabel: 'לשלוח את השיחה אל',
-    transcriptNote: 'נשתמש בכתובת רק כדי לשלוח לך את השיחה הזו.',
-    transcriptSent: 'שלחנו את השיחה אל {email}.',
-    cancel: 'ביטול',
-  },
+export const HANDOFF_ENGLISH: HandoffStrings = {
+  moreOptions: 'More options',
+  talkToPerson: 'Talk to a person',
+  waiting: 'Waiting for a person…',
+  chattingWith: 'You’re chatting with {name}',
+  backWithAssistant: 'You’re back with the assistant',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  contactLabel: 'Get the reply by email',
+  contactSend: 'Send',
+  contactLater: 'No thanks',
+  contactNote: 'Optional. We use your address only to send you the reply to this conversation.',
+  privacyPolicy: 'Privacy policy',
+  contactSent: 'We’ll email the reply to {email}.',
+  contactInvalid: 'Please enter an email address like name@example.com.',
+  contactFailed: 'That didn’t work. Please try again in a moment.',
+  emailTranscript: 'Email me this conversation',
+  transcriptLabel: 'Email this conversation to',
+  transcriptNote: 'We use your address only to send you this conversation.',
+  transcriptSent: 'We’ve emailed this conversation to {email}.',
+  cancel: 'Cancel',
+  earlier: 'Your conversations',
+  backToChat: 'Back to the chat',
+  noEarlier: 'No earlier conversations yet.',
+  startNew: 'Start a new conversation',
+  you: 'You',
 };
 
-/** The table for `lang`, English for a language it lacks. */
-export const handoffStrings = (lang: string): HandoffStrings =>
-  (Object.hasOwn(HANDOFF_STRINGS, lang) && HANDOFF_STRINGS[lang]) || (HANDOFF_STRINGS.en as HandoffStrings);
+/** The words in the shopper's language: its locale's `chat` table (`Strings.chat`), English for a locale without one. */
+export const handoffStrings = (chat: HandoffStrings | undefined): HandoffStrings => chat ?? HANDOFF_ENGLISH;

@@ -37,8 +37,11 @@ export interface TabHost {
   lead(): void;
   /** A tab wants the conversation: the leader loads its history if it has not yet. */
   want(): void;
-  /** Another tab started a new conversation (`reset()`, another customer): start over here, on this tab only. */
-  reset(mark: string | null | undefined): void;
+  /**
+   * Another tab started a new conversation (`reset()`, another customer): start over here, on this tab only. `to`:
+   * it reopened one of the customer's earlier conversations instead (issue 33), which this tab takes up.
+   */
+  reset(mark: string | null | undefined, to?: Reopened): void;
   /** The leader: "Retry" in another tab. */
   retry(messageId: string): void;
   /** A follower: a reply ended in what the leader relayed (announced, counted as unread while closed). */
@@ -60,8 +63,11 @@ export interface TabSync {
   /** This tab's id: a message written here is marked with it when another tab sends it. */
   readonly tab: string;
   isLeader(): boolean;
-  /** This tab started a new conversation: every other tab starts over too. `mark`: the customer mark to keep. */
-  reset(mark?: string | null): void;
+  /**
+   * This tab started a new conversation: every other tab starts over too. `mark`: the customer mark to keep. `to`: the
+   * earlier conversation this tab reopened instead, for all of them.
+   */
+  reset(mark?: string | null, to?: Reopened): void;
   /** "Retry" pressed in a follower: the leader retries. */
   retry(messageId: string): void;
   /** "Talk to a person" in a follower: the leader asks the service. */
@@ -97,9 +103,32 @@ export type TabMessage =
   | { type: 'send'; message: OutgoingMessage }
   | { type: 'retry'; id: string }
   | { type: 'handoff' }
-  | { type: 'reset'; mark?: string | null }
+  | { type: 'reset'; mark?: string | null; to?: Reopened }
   /** The shopper has read the conversation in some tab: no unread count anywhere. */
   | { type: 'read' };
+
+/**
+ * A conversation a tab reopened (issue 33, a customer's earlier one) and its token for this device: the storage all
+ * the tabs share holds the same, but another tab's view of storage may lag a message on the channel.
+ */
+export interface Reopened {
+  conversationId: string;
+  token: string;
+}
+
+/** A reopened conversation as it arrives from another tab (any script of the page can post there): checked. */
+const checkReopened = (value: unknown): Reopened | undefined | false => {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) return false;
+  const { conversationId, token } = value;
+  return typeof conversationId === 'string' &&
+    /^[\w-]{1,64}$/.test(conversationId) &&
+    typeof token === 'string' &&
+    token.length > 0 &&
+    token.length <= 512
+    ? { conversationId, token }
+    : false;
+};
 
 /** A message written in a follower, as it travels to the leader. */
 export interface OutgoingMessage {
@@ -445,12 +474,17 @@ export function createTabSync(
       case 'handoff':
         if (isLeader) host.handoff();
         return;
-      case 'reset':
-        if (data.mark === undefined || data.mark === null || typeof data.mark === 'string') {
+      case 'reset': {
+        const to = checkReopened(data.to);
+        if (
+          to !== false &&
+          (data.mark === undefined || data.mark === null || typeof data.mark === 'string')
+        ) {
           forget();
-          host.reset(data.mark);
+          host.reset(data.mark, to);
         }
         return;
+      }
       case 'read':
         readAt = Date.now();
         store.unread.value = 0;
@@ -523,9 +557,9 @@ export function createTabSync(
   return {
     tab,
     isLeader: () => isLeader,
-    reset(mark) {
+    reset(mark, to) {
       forget();
-      post({ type: 'reset', mark });
+      post({ type: 'reset', mark, ...(to && { to }) });
     },
     retry(messageId) {
       post({ type: 'retry', id: messageId });

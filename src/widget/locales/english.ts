@@ -1,3 +1,5 @@
+import type { HandoffStrings } from '../chat/handoff-strings';
+
 /**
  * The widget's own words in English: always in the first chunk, the fallback for every other language. Each other
  * language is a chunk of its own (`locales/<lang>.ts`), fetched while the config request is out (i18n.ts `loadStrings`),
@@ -35,4 +37,9 @@ export const english = {
 export type Strings = typeof english & {
   /** Right-to-left languages say so: the chat mirrors (App's root `dir`); absent, it is left to right. */
   dir?: 'rtl';
+  /**
+   * The conversation chunk's words in this language (chat/handoff-strings.ts); English keeps its own with that chunk,
+   * so the first chunk carries none of them.
+   */
+  chat?: HandoffStrings;
 };

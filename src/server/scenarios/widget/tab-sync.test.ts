@@ -419,6 +419,88 @@ describe('a new conversation in one tab', () => {
   });
 });
 
+describe("a customer's earlier conversations (issue 33, other devices)", () => {
+  /** What a tab shows, as text only. */
+  const texts = (store: Store) => shown(store).map(([, , text]) => text);
+
+  it('reopened in a follower: every tab shows it, the next message goes to it, the other keeps its personalization', async () => {
+    const transport = createTestTransport();
+    const token = await signIdentity({ sub: 'customer-earlier-1' });
+    const a = openTab(transport, { identityToken: token });
+    await settle();
+    const b = openTab(transport, { identityToken: token });
+    await settle();
+    b.store.send('Where is order 1002?');
+    await until(() => answered(a.store) === 1 && answered(b.store) === 1, 'the first answer');
+    const first = conversationId();
+    b.conversation.reset();
+    await settle();
+    a.store.setUserData({ name: 'Ann' });
+    a.store.send('Hello');
+    await until(() => answered(a.store) === 1 && answered(b.store) === 1, 'the second answer');
+    const second = conversationId();
+    expect(second).not.toBe(first);
+
+    const listed = await b.conversation.earlier.list();
+    expect(listed.map((c) => c.id)).toEqual([second, first]);
+    expect(listed[1]?.lastMessage?.role).toBe('assistant');
+    expect(b.conversation.earlier.currentId()).toBe(second);
+
+    expect(await b.conversation.earlier.open(first)).toBe(true);
+    await until(() => texts(a.store)[0] === 'Where is order 1002?', 'the leader showing the reopened one');
+    await until(() => texts(b.store)[0] === 'Where is order 1002?', 'the follower showing it');
+    expect(conversationId()).toBe(first);
+    expect(a.conversation.earlier.currentId()).toBe(first);
+    // The page's personalization stays: the customer is the same.
+    expect(a.store.userData.value).toEqual({ name: 'Ann' });
+
+    b.store.send('When will it arrive?');
+    await until(() => answered(a.store) === 2 && answered(b.store) === 2, 'the answer in the reopened one');
+    expect(texts(a.store)).toEqual(texts(b.store));
+    const reopened = await stored(first);
+    expect(reopened.messages.filter((m) => m.role === 'user').map((m) => m.parts[0]?.text)).toEqual([
+      'Where is order 1002?',
+      'When will it arrive?',
+    ]);
+    // The conversation left keeps its messages, and was not cleared on the service as a reset() would.
+    expect(requests()).not.toContain(`PUT /v0/widget/shop/conversations/${second}/context`);
+    expect((await stored(second)).messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('another device lists and reopens the customer’s conversation with a token of its own; another customer opens nothing', async () => {
+    const token = await signIdentity({ sub: 'customer-earlier-2' });
+    const phone = openTab(createTestTransport(), { identityToken: token });
+    await settle();
+    phone.store.send('Do you ship to Austria?');
+    await until(() => answered(phone.store) === 1, 'the answer on the phone');
+    const id = conversationId();
+    const phoneToken = localStorage.getItem('_service_shop_token');
+    phone.close();
+    // The laptop: a browser of its own (no storage in common).
+    localStorage.clear();
+    const laptop = openTab(createTestTransport(), { identityToken: token });
+    await settle();
+    expect(laptop.store.messages.value).toEqual([]);
+    expect((await laptop.conversation.earlier.list()).map((c) => c.id)).toEqual([id]);
+    expect(await laptop.conversation.earlier.open(id)).toBe(true);
+    await until(() => texts(laptop.store)[0] === 'Do you ship to Austria?', 'the history on the laptop');
+    expect(localStorage.getItem('_service_shop_token')).not.toBe(phoneToken);
+    laptop.close();
+
+    localStorage.clear();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const stranger = openTab(createTestTransport(), {
+      identityToken: await signIdentity({ sub: 'customer-earlier-3' }),
+    });
+    await settle();
+    expect(await stranger.conversation.earlier.list()).toEqual([]);
+    expect(await stranger.conversation.earlier.open(id)).toBe(false);
+    expect(stranger.store.messages.value).toEqual([]);
+    expect(conversationId()).toBe('');
+    expect(String(errors.mock.calls[0]?.[0])).toContain('could not open the earlier conversation');
+  });
+});
+
 describe('unread answers', () => {
   it('an answer that ends while the shopper reads the open chat of a tab in front counts as unread in no tab', async () => {
     const transport = createTestTransport();
@@ -608,6 +690,12 @@ describe('what another script of the page posts on the channel', () => {
     ['a send with an object for a token', { type: 'send', message: { ...outgoing, identityToken: {} } }],
     ['a retry of no id', { type: 'retry', id: { toString: 1 } }],
     ['a reset with an object for its mark', { type: 'reset', mark: {} }],
+    [
+      'a reset to a conversation whose id is a path',
+      { type: 'reset', to: { conversationId: '../../admin', token: 't' } },
+    ],
+    ['a reset to a conversation without a token', { type: 'reset', to: { conversationId: 'c-1' } }],
+    ['a reset to a conversation that is a string', { type: 'reset', to: 'c-1' }],
   ];
 
   it('ignores junk and forged messages: nothing thrown, nothing sent, both tabs as they were', async () => {
