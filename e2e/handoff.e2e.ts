@@ -111,13 +111,25 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
         .getAttribute('aria-pressed'),
     ).toBe('true');
 
-    // Asked in words: the mode is `waiting` at once, with the service's promise and no question back.
+    // Asked in words: the mode is `waiting` at once, with the service's promise and no question back. Nobody has the
+    // console open yet, so the promise says so rather than "shortly" (issue 33, presence).
     await type(shopper, 'I want to talk to a person please');
     await untilAnswered(shopper);
     expect(await widget(shopper, '.bubble.assistant').last().textContent()).toMatch(
-      /asked a person from our team/,
+      /No one is free right now/,
     );
     await expect.poll(() => status(shopper).textContent()).toBe('Waiting for a person…');
+    // The address form (nobody is online, the demo sends email) takes its height from the messages: the promise,
+    // which says why it is offered, stays in view.
+    await widget(shopper, 'form.contact').waitFor();
+    const promiseInView = await widget(shopper, '.bubble.assistant')
+      .last()
+      .evaluate((el) => {
+        const list = (el.closest('.messages') as HTMLElement).getBoundingClientRect();
+        const bubble = el.getBoundingClientRect();
+        return bubble.top >= list.top - 1 && bubble.bottom <= list.bottom + 1;
+      });
+    expect(promiseInView).toBe(true);
     expect(await handoffs(shopper)).toEqual(['waiting']);
     expect(await axeViolations(shopper)).toEqual([]);
     await shopper.screenshot({ path: `${SHOTS}/widget-waiting.png` });
@@ -202,6 +214,10 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
   });
 
   it('on a phone: "Talk to a person" from the panel menu by keyboard, and the agent is still there after a reload', async () => {
+    // Anna's console is open (her tool says so, as the console does every 30 s): someone answers shortly.
+    const presence = `${e2e.demo.serviceUrl}/v0/admin/presence`;
+    const annaKey = { authorization: `Bearer ${ANNA.key}` };
+    expect((await fetch(presence, { method: 'POST', headers: annaKey })).status).toBe(204);
     const shopper = await openStore(MOBILE);
     const menu = widget(shopper, 'button[aria-label="More options"]');
     await menu.waitFor();
@@ -247,6 +263,7 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
     await shopper.screenshot({ path: `${SHOTS}/widget-agent-mobile.png` });
     expect((await fetch(`${agentApi}/release`, { method: 'POST', headers })).status).toBe(200);
     await expect.poll(() => status(shopper).textContent()).toBe('You’re back with the assistant');
+    expect((await fetch(presence, { method: 'DELETE', headers: annaKey })).status).toBe(204);
   });
 
   it('an agent stepping in on the assistant reaches a shopper whose chat is open, at once', async () => {

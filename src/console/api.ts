@@ -128,6 +128,22 @@ export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
       call<AgentConversationResponse>('POST', `${conversationPath(widgetId, id)}/release`, key, {}),
     send: (key: string, widgetId: string, id: string, text: string) =>
       call<AgentMessageResponse>('POST', `${conversationPath(widgetId, id)}/messages`, key, { text }),
+    /**
+     * Issue 33: this console is open (`POST /v0/admin/presence`) or closed (`DELETE`), so a shopper who asks for a
+     * person knows whether anyone is there. `keepalive`: the closing one still goes out as the tab goes away. Nothing
+     * to show either way: a beat that fails is made up by the next.
+     */
+    presence: (key: string, isOpen: boolean): Promise<void> =>
+      fetchFn(`${baseUrl}/v0/admin/presence`, {
+        method: isOpen ? 'POST' : 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+        cache: 'no-store',
+        credentials: 'omit',
+        keepalive: true,
+      }).then(
+        () => undefined,
+        () => undefined,
+      ),
     /** The conversation's live event stream, for `followEvents` (fetch-based: EventSource cannot send the key). */
     eventsUrl: (widgetId: string, id: string) => `${baseUrl}${conversationPath(widgetId, id)}/events`,
     fetch: fetchFn,

@@ -30,6 +30,12 @@ if (root) {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') store.poll();
   });
+  // Presence (issue 33): closing the tab ends this agent's presence at once, not two minutes later; a page restored from
+  // the back-forward cache is open again.
+  window.addEventListener('pagehide', () => store.leave());
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) store.returned();
+  });
   render(<App store={store} />, root);
   void store.resume();
 }

@@ -35,6 +35,8 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
   };
   let isRotated = false;
   const calls: string[] = [];
+  /** What the console said of its presence: `POST anna`, `DELETE anna keepalive`. */
+  const presence: string[] = [];
   const service = {
     waiting: [conversation('w1', { mode: 'waiting', waitingSince: '2026-06-01T09:00:00.000Z' })],
     agent: [
@@ -49,6 +51,10 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
     const auth = new Headers(init?.headers).get('authorization') ?? '';
     const agent = KEYS[auth.replace(/^Bearer /, '')];
     if (!agent || isRotated) return unauthorized();
+    if (url === '/v0/admin/presence') {
+      presence.push(`${init?.method} ${agent.id}${init?.keepalive ? ' keepalive' : ''}`);
+      return new Response(null, { status: 204 });
+    }
     if (url === '/v0/admin/me') return json(200, { agent });
     if (url === '/v0/admin/widgets')
       return json(200, {
@@ -99,9 +105,10 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
   const store = createConsoleStore(createConsoleApi(fetchFn as typeof fetch), {
     storage,
     pollMs: 1000,
+    presenceMs: 5000,
     isVisible: options.visible,
   });
-  return { store, memory, calls, service, rotate: () => (isRotated = true) };
+  return { store, memory, calls, presence, service, rotate: () => (isRotated = true) };
 }
 
 const settled = () => new Promise((done) => setTimeout(done, 0));
@@ -198,16 +205,17 @@ describe('the queue', () => {
       'New conversation waiting from w2. Shopper: Can a person help me?',
     );
 
-    // Hidden: no requests at all.
+    // Hidden: no reads at all (only the presence beat, which goes on: the agent is still at the console).
     isVisible = false;
-    const before = calls.length;
+    const reads = () => calls.filter((url) => url !== '/v0/admin/presence').length;
+    const before = reads();
     await vi.advanceTimersByTimeAsync(5000);
-    expect(calls.length).toBe(before);
+    expect(reads()).toBe(before);
 
     store.signOut();
     expect(doc.title).toBe('Console · service-widget');
     await vi.advanceTimersByTimeAsync(5000);
-    expect(calls.length).toBe(before);
+    expect(reads()).toBe(before);
   });
 
   it('moves a conversation out of Waiting and into Mine the moment this agent takes it, not at the next poll', async () => {
@@ -285,5 +293,46 @@ describe('a key that stops working', () => {
     expect(store.widgets.value).toEqual([]);
     expect(store.queue.listed()).toEqual([]);
     expect(memory.size).toBe(0);
+  });
+});
+
+describe('presence (issue 33): the service knows while this console is open', () => {
+  it('says so at sign-in and on every beat, in a hidden tab too, and takes it back at sign-out', async () => {
+    vi.useFakeTimers();
+    const { store, presence } = setup({ visible: () => false });
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(presence).toEqual(['POST anna keepalive']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(presence).toEqual(['POST anna keepalive', 'POST anna keepalive', 'POST anna keepalive']);
+    store.signOut();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(presence.slice(3)).toEqual(['DELETE anna keepalive']);
+  });
+
+  it('the tab going away says it closed; back from the back-forward cache, it is open again', async () => {
+    vi.useFakeTimers();
+    const { store, presence } = setup();
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    store.leave();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(presence).toEqual(['POST anna keepalive', 'DELETE anna keepalive']);
+    store.returned();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(presence.slice(2)).toEqual(['POST anna keepalive', 'POST anna keepalive']);
+  });
+
+  it('a key the service stops accepting beats no more', async () => {
+    vi.useFakeTimers();
+    const { store, presence, rotate } = setup();
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    rotate();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.key.value).toBeNull();
+    const said = presence.length;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(presence).toHaveLength(said);
   });
 });

@@ -7,6 +7,10 @@ import { type ConversationStoreOptions, createConversationStore } from './conver
 import { createEventsApi } from './events/events-api';
 import { createEventsStore } from './events/events-store';
 import { createQueueStore, POLL_MS } from './queue-store';
+
+/** How often an open console says so (issue 33): the service counts it open for two minutes after each beat. */
+export const PRESENCE_BEAT_MS = 30_000;
+
 import { createPreviewStore } from './settings/preview-store';
 import { createSettingsApi } from './settings/settings-api';
 import { createSettingsStore, SETTINGS_MESSAGES } from './settings/settings-store';
@@ -45,6 +49,8 @@ export interface ConsoleEnvironment {
   /** True while the tab is visible; polling pauses otherwise. */
   isVisible?: () => boolean;
   pollMs?: number;
+  /** How often the console says it is open (issue 33, presence); `PRESENCE_BEAT_MS` unless a test shortens it. */
+  presenceMs?: number;
   conversation?: ConversationStoreOptions;
   /** Asks before unsaved settings are left behind (`window.confirm` in the page); absent: leaves. */
   confirm?: (message: string) => boolean;
@@ -117,6 +123,24 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     settings.reset();
   };
 
+  // Presence (issue 33): the console is open from sign-in to sign-out or the tab's end, visible or not (an agent in
+  // another tab still hears of new shoppers), said every `PRESENCE_BEAT_MS`, well inside the service's two minutes.
+  let beatTimer: ReturnType<typeof setInterval> | undefined;
+  const beat = () => {
+    if (key.value !== null) void api.presence(key.value, true);
+  };
+  const startBeating = () => {
+    clearInterval(beatTimer);
+    beat();
+    beatTimer = setInterval(beat, env.presenceMs ?? PRESENCE_BEAT_MS);
+  };
+  /** The console closes (sign-out, the tab going away): nobody is here any more. */
+  const leave = () => {
+    clearInterval(beatTimer);
+    beatTimer = undefined;
+    if (key.value !== null) void api.presence(key.value, false);
+  };
+
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
     clearInterval(pollTimer);
@@ -134,6 +158,9 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
 
   const signOut = action((message: string | null = null) => {
     stopPolling();
+    // Said with the key still known; a key the service no longer accepts has no presence to take back anyway.
+    if (message === null) leave();
+    else clearInterval(beatTimer);
     storeKey(null);
     key.value = null;
     me.value = null;
@@ -170,6 +197,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     widgets.value = list;
     if (list.length > 0) selectWidget(list[0].id);
     startPolling();
+    startBeating();
   });
 
   const refused = action((error: ApiError, isResume: boolean) => {
@@ -245,6 +273,12 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     }),
     /** Reads the lists at once (the tab became visible again). */
     poll,
+    /** The tab goes away (`pagehide`): nobody is at this console any more. */
+    leave,
+    /** The tab is back from the browser's back-forward cache (`pageshow`): here again, if still signed in. */
+    returned: () => {
+      if (key.value !== null) startBeating();
+    },
     /** The sections the signed-in role may enter. */
     sections: () =>
       SECTIONS.filter((s) => me.value !== null && (s.roles as readonly string[]).includes(me.value.role)),

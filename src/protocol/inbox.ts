@@ -21,6 +21,16 @@ export interface AgentIdentity {
   role: AgentRole;
 }
 
+/**
+ * Issue 33 (presence): `GET /v0/admin/presence` → who has the console open now, by name. The console says it is open
+ * with `POST /v0/admin/presence` (every 30 s, `204`) and closed with `DELETE /v0/admin/presence` (`204`); a console
+ * not heard from for two minutes counts as closed. A shopper who asks for a person while nobody's console is open is
+ * told nobody is free right now (and, with email, offered to leave an address).
+ */
+export interface PresenceResponse {
+  agents: { id: string; name: string; seenAt: string }[];
+}
+
 /** `GET /v0/admin/me` → who the key belongs to (the console asks once, after the key is entered). */
 export interface MeResponse {
   agent: AgentIdentity;

@@ -153,9 +153,8 @@ export function createApp({
         handoff: {
           store: runtime.handoff,
           isAvailable: runtime.hasAgents,
-          promiseText: (w, language) => handoffPromise(w.businessHours, language).text,
-          isOpen: (w) => handoffPromise(w.businessHours, 'en').open,
-          opensAt: (w) => handoffPromise(w.businessHours, 'en').opensAt,
+          promise: async (w, language) =>
+            handoffPromise(w.businessHours, language, new Date(), await runtime.presence.isAnyoneOnline()),
           stopTurns: runtime.service.stopTurns,
         },
         drain: runtime.drain,
@@ -204,6 +203,7 @@ export function createApp({
       catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
       eventDeliveries: { outbox: runtime.events.outbox, wake: runtime.events.worker.wake },
+      presence: runtime.presence,
       async draftActionsOf(widgetId, who) {
         const draft = await runtime.drafts.draft(widgetId, who);
         const live = runtime.registry.get(widgetId);

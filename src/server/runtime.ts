@@ -25,6 +25,7 @@ import { engineApiKey, engineFromConfig } from './engine/engine-from-config';
 import { createLimits, type Limits } from './guards/limits';
 import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
+import { type AgentPresence, createAgentPresence } from './handoff/agent-presence';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
 import { type EventWorker, startEventWorker } from './hooks/event-worker';
@@ -127,6 +128,8 @@ export interface Runtime {
   limits: Limits;
   /** Conversation modes, agent messages and feedback (issue 21). */
   handoff: HandoffStore;
+  /** Who of the team has the console open (issue 33: a shopper asking for a person when nobody does is told so). */
+  presence: AgentPresence;
   /** The keys of `/v0/admin`: the `adminKey` and each agent's, as digests. */
   agentKeys: readonly AgentKey[];
   /** Wake-ups across instances (issue 23); in process only on the embedded database. */
@@ -357,6 +360,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
+  const presence = createAgentPresence(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
   // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
   const leases = isShared ? createTurnLeases(db, randomUUID(), config.turnLeaseSeconds * 1000) : undefined;
@@ -386,6 +390,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         requestHuman: requestHuman(handoff, widgetOf, {
           sendsEmail: config.email !== undefined,
           emit: events.emit,
+          isAnyoneOnline: presence.isAnyoneOnline,
         }),
       }),
     },
@@ -511,6 +516,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     retention,
     limits,
     handoff,
+    presence,
     agentKeys: agentKeys.value,
     hasAgents,
     email,

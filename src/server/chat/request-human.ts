@@ -19,12 +19,19 @@ export function requestHuman(
     sendsEmail?: boolean;
     /** Issue 33: `handoff.requested` for the merchant's systems. */
     emit?: EmitEvent;
+    /** Issue 33: whether anyone's console is open (agent-presence.ts); without it, someone is assumed there. */
+    isAnyoneOnline?: () => Promise<boolean>;
   } = {},
 ): RequestHuman {
-  const { sendsEmail = false, emit } = options;
+  const { sendsEmail = false, emit, isAnyoneOnline } = options;
   return async ({ widgetId, conversationId, replyId, language }) => {
     const widget = widgetOf(widgetId);
-    const promise = handoffPromise(widget?.businessHours, language);
+    const promise = handoffPromise(
+      widget?.businessHours,
+      language,
+      new Date(),
+      (await isAnyoneOnline?.()) ?? true,
+    );
     const offerContact =
       sendsEmail && !promise.open
         ? { ...(widget?.privacyUrl && { privacyUrl: widget.privacyUrl }) }

@@ -32,6 +32,19 @@ describe('handoffPromise(): in hours', () => {
     expect(handoffPromise(undefined, 'de').text).toMatch(/^Ich habe jemanden aus unserem Team dazugeholt/);
   });
 
+  it("promises nothing shortly when nobody's console is open, in hours or without hours, and says nobody is free", () => {
+    const inHours = handoffPromise(berlin, 'en', at('2026-01-12T10:00:00Z'), false);
+    expect(inHours).toEqual({
+      open: false,
+      opensAt: null,
+      text: expect.stringMatching(/No one is free right now/),
+    });
+    expect(handoffPromise(undefined, 'de', undefined, false).text).toMatch(/Gerade ist niemand frei/);
+    // Outside the hours the promise is the hours' own, whoever is online: when the team is back.
+    const night = handoffPromise(berlin, 'en', at('2026-01-12T20:00:00Z'), true);
+    expect(night).toMatchObject({ open: false, opensAt: '2026-01-13T08:00:00.000Z' });
+  });
+
   it('is open from the opening minute on and closed from the closing minute on', () => {
     // Monday 12 January 09:00 and 17:00 in Berlin (UTC+1).
     expect(handoffPromise(berlin, 'en', at('2026-01-12T08:00:00Z')).open).toBe(true);

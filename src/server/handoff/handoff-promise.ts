@@ -6,10 +6,12 @@ import { daysBetween, isOpenAt, nextOpening } from './business-hours';
 // asking (in words through an engine, the panel menu, `Service.requestHuman()`), so the engines never invent hours.
 // The widget config `businessHours` decides it (business-hours.ts): inside them someone answers shortly; outside them
 // the text says when the team is back, on the store's clock and naming its zone, since the shopper may be elsewhere;
-// with no ranges at all, whenever someone is available. The conversation waits either way, and says so.
+// with no ranges at all, whenever someone is available. Inside them (or without hours) with nobody's console open
+// (agent-presence.ts), nobody answers shortly either: the text says so, as it does without ranges. The conversation
+// waits either way, and says so.
 
 export interface HandoffPromise {
-  /** Someone is at work now (inside `businessHours`, or the widget has none). */
+  /** Someone is at work now: inside `businessHours` (or the widget has none), with someone's console open. */
   open: boolean;
   /**
    * ISO 8601 (UTC): when the team is back, when not `open`; null when `open`, and when `businessHours` has no ranges
@@ -56,9 +58,13 @@ export function handoffPromise(
   hours: BusinessHours | undefined,
   language: ReplyLanguage,
   now: Date = new Date(),
+  isAnyoneOnline = true,
 ): HandoffPromise {
   const instant = now.getTime();
-  if (!hours || isOpenAt(hours, instant)) return { open: true, opensAt: null, text: OPEN_TEXT[language] };
+  if (!hours || isOpenAt(hours, instant))
+    return isAnyoneOnline
+      ? { open: true, opensAt: null, text: OPEN_TEXT[language] }
+      : { open: false, opensAt: null, text: UNAVAILABLE_TEXT[language] };
   const opens = nextOpening(hours, instant);
   if (opens === null) return { open: false, opensAt: null, text: UNAVAILABLE_TEXT[language] };
   return {

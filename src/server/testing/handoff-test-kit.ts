@@ -168,6 +168,8 @@ export interface Agent {
   post(id: string, body: unknown, widget?: string): Promise<Answer>;
   /** The console's `GET …/events`, read until `until` says stop. */
   events(id: string, until: (e: ReadEvent) => boolean, afterSeq?: number): Promise<ReadEvent[]>;
+  /** Issue 33: the console is open (`POST /presence`) or closed (`DELETE /presence`). */
+  presence(isOpen: boolean): Promise<Answer>;
 }
 
 /** Someone calling `/v0/admin` with `authorization` (a whole header value: `Bearer <key>`, or anything else). */
@@ -192,6 +194,8 @@ export function agentWith(base: string, authorization: string, from?: string): A
         }),
         until,
       ),
+    presence: async (isOpen) =>
+      answerOf(await fetch(`${admin}/presence`, { method: isOpen ? 'POST' : 'DELETE', headers })),
   };
 }
 

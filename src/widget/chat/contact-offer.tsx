@@ -24,6 +24,17 @@ export type LeaveContact = (email: string, purpose: EmailPurpose) => Promise<'ok
 
 export const contactState = (): Signal<ContactState> => signal<ContactState>({ step: 'hidden' });
 
+/**
+ * The form takes its height from the messages under it: a shopper who was reading the newest message (the promise
+ * that nobody is free, which is why the form is offered) keeps it in view. A ref callback: it runs as the form mounts,
+ * with the list already shorter by the form's height.
+ */
+const keepNewestInView = (form: HTMLElement | null): void => {
+  const list = form?.parentElement?.querySelector<HTMLElement>('.messages');
+  if (form && list && list.scrollHeight - list.scrollTop - list.clientHeight - form.offsetHeight < 80)
+    list.scrollTop = list.scrollHeight;
+};
+
 const FIELD_ID = 'service-contact-email';
 const NOTE_ID = 'service-contact-note';
 const ERROR_ID = 'service-contact-error';
@@ -69,7 +80,7 @@ export function ContactOffer({
   };
   const error = now.error && (now.error === 'invalid' ? words.contactInvalid : words.contactFailed);
   return (
-    <form class="contact" onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={keepNewestInView} class="contact" onSubmit={(event) => void submit(event)} noValidate>
       <label for={FIELD_ID} class="contact-label">
         {isContact ? words.contactLabel : words.transcriptLabel}
       </label>

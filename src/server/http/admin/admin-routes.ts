@@ -7,6 +7,7 @@ import { type CallActionOptions, callAction } from '../../actions/call-action';
 import type { RefreshReport } from '../../catalog/ingest/feed-ingest';
 import type { ActionDefinition, WidgetSettings } from '../../config/service-config';
 import type { AgentKey } from '../../handoff/agent-keys';
+import type { AgentPresence } from '../../handoff/agent-presence';
 import { newRequestId } from '../../platform/outbound-signature';
 import { errorResponse } from '../error-response';
 import { nulInBody, parseClientJson } from '../nul-text';
@@ -17,6 +18,7 @@ import { type CatalogAdminDeps, catalogAdminRoutes } from './catalog-admin-route
 import { conversationErasureRoutes } from './conversation-erasure-route';
 import { type EventDeliveryDeps, eventDeliveryRoutes } from './event-delivery-routes';
 import { type InboxApiDeps, inboxApiRoutes } from './inbox-api';
+import { presenceRoutes } from './presence-routes';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
 const TestActionSchema = v.strictObject({
@@ -54,6 +56,8 @@ export interface AdminDeps {
   eraseConversation?(widgetId: string, conversationId: string): Promise<boolean>;
   /** Issue 33: event deliveries to the merchant's systems; the routes are off without. */
   eventDeliveries?: Omit<EventDeliveryDeps, 'findWidget'>;
+  /** Issue 33: who has the console open (`/presence`); the routes are off without. */
+  presence?: AgentPresence;
 }
 
 /**
@@ -78,6 +82,7 @@ export function adminRoutes({
   eraseConversation,
   draftActionsOf,
   eventDeliveries,
+  presence,
 }: AdminDeps): Hono<{ Variables: AdminVariables }> {
   const app = new Hono<{ Variables: AdminVariables }>();
   app.use('*', adminAuth(keys));
@@ -90,6 +95,7 @@ export function adminRoutes({
   });
   app.route('/', inboxApiRoutes(inbox));
   if (agentApi) app.route('/', agentApiRoutes({ ...agentApi, findWidget }));
+  if (presence) app.route('/', presenceRoutes(presence));
 
   // Everything else, present or added later, is admin-only: default deny.
   app.use('*', requireAdmin());

@@ -19,6 +19,7 @@ import { newConversationToken } from '../../conversations/conversation-token';
 import type { EventHub } from '../../conversations/event-hub';
 import { replyLanguage } from '../../core/reply-language';
 import type { Limits, MessageGate } from '../../guards/limits';
+import type { HandoffPromise } from '../../handoff/handoff-promise';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { EmitEvent } from '../../hooks/emit-event';
 import type { VerifyIdentity } from '../../platform/identity-token';
@@ -57,12 +58,11 @@ export interface WidgetChatDeps {
     store: Pick<HandoffStore, 'modeOf' | 'request' | 'setFeedback'>;
     /** Someone can answer (the service has agents); otherwise `POST …/handoff` is `409 handoff_unavailable`. */
     isAvailable: boolean;
-    /** What the assistant promises (`handoffPromise` with the widget's business hours), in `language`. */
-    promiseText(widget: WidgetSettings, language: 'en' | 'de'): string;
-    /** Someone is at work now (inside `businessHours`, or the widget has none): `handoffPromise(…).open`. */
-    isOpen(widget: WidgetSettings): boolean;
-    /** When the team is back (ISO 8601), or null: `handoffPromise(…).opensAt`. */
-    opensAt(widget: WidgetSettings): string | null;
+    /**
+     * What the assistant promises now, in `language`: `handoffPromise` with the widget's business hours and whether
+     * anyone's console is open (`open`: someone answers shortly; `opensAt`: when the team is back, or null).
+     */
+    promise(widget: WidgetSettings, language: 'en' | 'de'): Promise<HandoffPromise>;
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
   };
@@ -347,10 +347,12 @@ export function widgetChatRoutes({
     const widget = widgetOf(c);
     const { conversation } = c.var;
     const language = replyLanguage('', conversation.locale);
-    // Issue 33: nobody answers soon, so the widget offers to leave an address for the reply.
-    const offerContact = email !== undefined && !handoff.isOpen(widget);
+    const promise = await handoff.promise(widget, language);
+    // Issue 33: nobody answers soon (outside the hours, or nobody's console is open), so the widget offers to leave an
+    // address for the reply.
+    const offerContact = email !== undefined && !promise.open;
     const requested = await handoff.store.request(widget.id, conversation.id, {
-      message: handoff.promiseText(widget, language),
+      message: promise.text,
       ...(offerContact && { offerContact: widget.privacyUrl ? { privacyUrl: widget.privacyUrl } : {} }),
     });
     if (!requested) return notFound(c);
@@ -358,7 +360,7 @@ export function widgetChatRoutes({
       // A turn already running would talk over the promise: it stops, and its reply says who answers now.
       handoff.stopTurns(conversation.id);
       hub.notify(conversation.id);
-      await emit(widget.id, 'handoff.requested', conversation.id, { opensAt: handoff.opensAt(widget) });
+      await emit(widget.id, 'handoff.requested', conversation.id, { opensAt: promise.opensAt });
     }
     c.header('cache-control', 'no-store');
     const message = requested.message && (({ replyTo: _r, status: _s, ...m }) => m)(requested.message);

@@ -66,6 +66,8 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
     fetch(widgetUrl(widget, `conversations/${s.id}/contact`), json({ email }, s.token));
 
   it('offers to leave an address when nobody is at work, and not when someone is', async () => {
+    // Anna has the console open (scenarios/handoff/nobody-online.test.ts: inside the hours, that is what "at work" is).
+    await anna().presence(true);
     const night = await shopper(kit.base, 'shop');
     expect((await night.handoff()).body).toMatchObject({ mode: 'waiting', offerContact: true });
     const day = await shopper(kit.base, 'other');
@@ -73,6 +75,7 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
   });
 
   it('offers it too when the person is asked for in words: the mode event of the reply says so', async () => {
+    await anna().presence(true);
     const night = await shopper(kit.base, 'shop');
     const asked = await night.say('I want to talk to a person please');
     const mode = asked.events.find((e) => e.event === 'conversation.mode');

@@ -25,6 +25,7 @@ import { catalogFacets } from './026-catalog-facets';
 import { countRateWindows } from './027-count-rate-windows';
 import { email } from './028-email';
 import { eventDeliveries } from './029-event-deliveries';
+import { agentPresence } from './030-agent-presence';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -62,4 +63,5 @@ export const migrations: readonly Migration[] = [
   countRateWindows,
   email,
   eventDeliveries,
+  agentPresence,
 ];
