@@ -240,5 +240,37 @@ describe('the reply follows a shopper who left (issue 33)', () => {
       'Replies also go by email to events@example.com while the shopper is away.',
     );
     await page.screenshot({ path: `${SHOTS}/console-contact.png` });
+
+    // Anna answers and hands back; the shopper rates her help (POST …/rating, the widget's conversation token): the
+    // merchant's systems hear of it, and the console shows it with the conversation.
+    expect((await anna(`${conversationId}/take`)).status).toBe(200);
+    expect(
+      (await anna(`${conversationId}/messages`, { text: 'Sorry for the wait: it ships Monday.' })).status,
+    ).toBe(201);
+    expect((await anna(`${conversationId}/release`)).status).toBe(200);
+    const shopperToken = await shopper.evaluate(
+      (id) => localStorage.getItem(`_service_${id}_token`),
+      DEMO_AFTER_HOURS_WIDGET_ID,
+    );
+    const rated = await fetch(
+      `${e2e.demo.serviceUrl}/v0/widget/${DEMO_AFTER_HOURS_WIDGET_ID}/conversations/${conversationId}/rating`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shopperToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ score: 4, comment: 'Answered first thing in the morning.' }),
+      },
+    );
+    expect(rated.status).toBe(204);
+    await expect
+      .poll(() =>
+        e2e.demo.integratorEvents.filter((e) => e.conversationId === conversationId).map((e) => e.type),
+      )
+      .toContain('conversation.rated');
+    const ratingLine = page.locator('.rating-line');
+    await ratingLine.waitFor({ timeout: 15_000 });
+    expect(await ratingLine.textContent()).toMatch(
+      /^★★★★☆ Rated 4\/5 for Anna on .+: “?Answered first thing in the morning\.”?$/,
+    );
+    await page.screenshot({ path: `${SHOTS}/console-rating.png` });
   });
 });

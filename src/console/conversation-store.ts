@@ -5,6 +5,7 @@ import {
   type InboxConversation,
   type InboxConversationResponse,
   type InboxMessage,
+  type InboxRating,
   type InboxWebhookCall,
 } from '../protocol/inbox';
 import type { ApiError, ConsoleApi } from './api';
@@ -50,6 +51,8 @@ export function createConversationStore(
   const selectedId = signal<string | null>(null);
   const conversation = signal<InboxConversation | null>(null);
   const webhookCalls = signal<readonly InboxWebhookCall[]>([]);
+  /** Issue 33/34: the shopper's rating of the help a person gave. */
+  const rating = signal<InboxRating | null>(null);
   const transcript = signal<LiveTranscript | null>(null);
   const status = signal<LoadStatus>('idle');
   const error = signal<string | null>(null);
@@ -79,6 +82,7 @@ export function createConversationStore(
     selectedId.value = null;
     conversation.value = null;
     webhookCalls.value = [];
+    rating.value = null;
     transcript.value = null;
     status.value = 'idle';
     error.value = null;
@@ -92,6 +96,7 @@ export function createConversationStore(
   const applyStored = action((data: InboxConversationResponse) => {
     conversation.value = data.conversation;
     webhookCalls.value = data.webhookCalls ?? [];
+    rating.value = data.rating ?? null;
     const current = transcript.value;
     if (current === null) {
       transcript.value = createLiveTranscript(data.messages);
@@ -232,6 +237,7 @@ export function createConversationStore(
     selectedId,
     conversation,
     webhookCalls,
+    rating,
     transcript,
     status,
     error,

@@ -60,6 +60,7 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
   const isMine = store.isMine();
   const holder = conversation.agent?.name ?? null;
   const isBusy = store.isBusy.value;
+  const rating = store.rating.value;
   // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff").
   const canRelease = isMine || mode === 'waiting' || (mode === 'agent' && role === 'admin');
   const stream = store.streamStatus.value;
@@ -100,6 +101,21 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
             Replies also go by email to{' '}
             <a href={`mailto:${conversation.contactEmail}`}>{conversation.contactEmail}</a> while the shopper
             is away.
+          </p>
+        )}
+        {rating && (
+          <p class="conversation-meta rating-line">
+            <span class="rating-stars" role="img" aria-label={`Rated ${rating.score} of 5`}>
+              {'★'.repeat(rating.score)}
+              {'☆'.repeat(5 - rating.score)}
+            </span>{' '}
+            Rated {rating.score}/5 for {rating.agent.name} on{' '}
+            <time dateTime={rating.ratedAt}>{formatDateTime(rating.ratedAt)}</time>
+            {rating.comment && (
+              <>
+                : <q class="rating-comment">{rating.comment}</q>
+              </>
+            )}
           </p>
         )}
         <p class="mode-line">

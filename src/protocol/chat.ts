@@ -246,6 +246,19 @@ export interface FeedbackRequest {
   comment?: string;
 }
 
+/**
+ * Issue 33/34: `POST /v0/widget/{widgetId}/conversations/{id}/rating` (conversation token) → `204`: the shopper rates
+ * the help a person of the store's team gave, 1 to 5, with an optional comment; a later rating replaces the earlier.
+ * `409 nothing_to_rate` while no agent has written in the conversation.
+ */
+export interface ConversationRatingRequest {
+  /** 1 (poor) to 5 (excellent), a whole number. */
+  score: number;
+  /** 1..`FEEDBACK_COMMENT_MAX` characters. */
+  comment?: string;
+}
+export const NOTHING_TO_RATE = 'nothing_to_rate';
+
 /** Response header of `POST …/messages`: the id of the reply its event stream writes. */
 export const REPLY_ID_HEADER = 'x-service-reply-id';
 

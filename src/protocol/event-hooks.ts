@@ -30,7 +30,7 @@ export interface ServiceEvent {
   createdAt: string;
   /**
    * By type: `conversation.created` `{ locale, user }`; `handoff.requested` `{ opensAt }` (when the team is back, or
-   * null); `agent.replied` `{ messageId, agent: { id, name }, text }`; `conversation.rated` `{ score, comment }`;
+   * null); `agent.replied` `{ messageId, agent: { id, name }, text }`; `conversation.rated` `{ score, comment, agent: { id, name } }`;
    * `contact.left` `{ email }`.
    */
   data: Record<string, unknown>;

@@ -163,4 +163,14 @@ export interface InboxConversationResponse {
    * messages, and events after this seq are news (announced to a screen reader).
    */
   lastSeq?: number;
+  /** Issue 33/34: the shopper's rating of the help a person gave (1 to 5), and who it was for; null when none. */
+  rating?: InboxRating | null;
+}
+
+export interface InboxRating {
+  score: number;
+  comment: string | null;
+  agent: { id: string; name: string };
+  /** ISO 8601. */
+  ratedAt: string;
 }

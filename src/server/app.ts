@@ -156,6 +156,7 @@ export function createApp({
           promise: async (w, language) =>
             handoffPromise(w.businessHours, language, new Date(), await runtime.presence.isAnyoneOnline()),
           stopTurns: runtime.service.stopTurns,
+          ratings: runtime.ratings,
         },
         drain: runtime.drain,
         email: runtime.email && {
@@ -188,6 +189,7 @@ export function createApp({
         widgets: runtime.registry.widgets,
         webhookCalls: runtime.webhookCalls,
         handoff: runtime.handoff,
+        ratings: runtime.ratings,
       },
       agentApi: {
         chat: runtime.chat,

@@ -26,6 +26,7 @@ import { createLimits, type Limits } from './guards/limits';
 import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { type AgentPresence, createAgentPresence } from './handoff/agent-presence';
+import { type ConversationRatings, createConversationRatings } from './handoff/conversation-rating';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
 import { type EventWorker, startEventWorker } from './hooks/event-worker';
@@ -130,6 +131,8 @@ export interface Runtime {
   handoff: HandoffStore;
   /** Who of the team has the console open (issue 33: a shopper asking for a person when nobody does is told so). */
   presence: AgentPresence;
+  /** The shoppers' ratings of the help a person gave (issue 33's `conversation.rated`). */
+  ratings: ConversationRatings;
   /** The keys of `/v0/admin`: the `adminKey` and each agent's, as digests. */
   agentKeys: readonly AgentKey[];
   /** Wake-ups across instances (issue 23); in process only on the embedded database. */
@@ -361,6 +364,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   const presence = createAgentPresence(db);
+  const ratings = createConversationRatings(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
   // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
   const leases = isShared ? createTurnLeases(db, randomUUID(), config.turnLeaseSeconds * 1000) : undefined;
@@ -517,6 +521,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     limits,
     handoff,
     presence,
+    ratings,
     agentKeys: agentKeys.value,
     hasAgents,
     email,

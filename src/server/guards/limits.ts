@@ -23,7 +23,14 @@ import { isUuid } from '../platform/database/uuid';
 //
 // The per-conversation totals (messages sent, replies not finished) are counted from the messages themselves.
 
-export type LimitName = keyof WidgetLimits | EmailLimitName;
+export type LimitName = keyof WidgetLimits | EmailLimitName | 'ratingsPerHour';
+
+/**
+ * Issue 33: a rating (`POST …/rating`) becomes a `conversation.rated` event for each of the merchant's hooks, so a
+ * conversation may rate at most `RATINGS_PER_HOUR` times an hour: a shopper changing their mind is served, a script
+ * flooding the merchant's systems is not.
+ */
+export const RATINGS_PER_HOUR = 10;
 
 /**
  * Issue 33: what a shopper can make the service email, fixed (not widget settings): an address left at most
@@ -91,6 +98,8 @@ export interface Limits {
     address: string,
     kind: 'contact' | 'transcript',
   ): Promise<LimitDecision>;
+  /** Issue 33: `POST …/rating`: counts it when allowed (`RATINGS_PER_HOUR`). */
+  ratingRequest(conversationId: string): Promise<LimitDecision>;
   /** Issue 33: an event stream of the conversation is open on some instance (the shopper is connected). */
   isConnected(conversationId: string): Promise<boolean>;
   /** Deletes windows that ended and streams whose expiry passed (every instance runs it each minute). */
@@ -330,6 +339,26 @@ export function createLimits(
             seconds: HOUR,
             name: 'emailRequestsPerIpPerHour',
             message: `Too many email requests from one address: at most ${EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR} an hour.`,
+          },
+        ],
+        null,
+      );
+      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
+        taking.sql,
+        taking.params,
+      );
+      return taking.refusal(row) ?? { allowed: true };
+    },
+
+    async ratingRequest(conversationId) {
+      const taking = takeStatement(
+        [
+          {
+            key: `rating/${conversationId}`,
+            limit: RATINGS_PER_HOUR,
+            seconds: HOUR,
+            name: 'ratingsPerHour',
+            message: `A conversation can be rated at most ${RATINGS_PER_HOUR} times an hour.`,
           },
         ],
         null,

@@ -17,6 +17,7 @@ import {
   previewOf,
   type StoredMessage,
 } from '../../conversations/chat-store';
+import type { ConversationRatings } from '../../handoff/conversation-rating';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { WebhookCallStore } from '../../webhooks/webhook-call-store';
 import { errorResponse } from '../error-response';
@@ -30,6 +31,8 @@ export interface InboxApiDeps {
   webhookCalls?: Pick<WebhookCallStore, 'list'>;
   /** Issue 21: the queue's counts, and each answer's feedback and action calls beside the transcript. */
   handoff?: Pick<HandoffStore, 'counts' | 'feedbackOf' | 'actionsOf'>;
+  /** Issue 33/34: the shopper's rating of the help a person gave, shown with the conversation. */
+  ratings?: Pick<ConversationRatings, 'ratingOf'>;
 }
 
 const ListQuerySchema = v.object({
@@ -93,7 +96,7 @@ export function inboxMessageOf(
  * // → { conversations: [{ id, createdAt, updatedAt, userData, customInstructions, messageCount, lastMessageAt }],
  * //     nextCursor: "1718000000000000_…" | null }
  */
-export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxApiDeps): Hono {
+export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }: InboxApiDeps): Hono {
   const byId = { get: (id: string) => [...widgets].find((w) => w.id === id) };
   const app = new Hono();
   // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
@@ -137,10 +140,11 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxAp
     const widget = byId.get(c.req.param('widgetId'));
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const id = c.req.param('id');
-    const [conversation, history, calls] = await Promise.all([
+    const [conversation, history, calls, rating] = await Promise.all([
       chat.getConversation(widget.id, id),
       chat.listMessages(widget.id, id),
       webhookCalls?.list(widget.id, id),
+      ratings?.ratingOf(id),
     ]);
     if (!conversation || !history)
       return errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
@@ -152,6 +156,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff }: InboxAp
       messages: history.messages.map((m) => inboxMessageOf(m, feedback, actions)),
       ...(calls ? { webhookCalls: calls } : {}),
       lastSeq: history.lastSeq,
+      ...(ratings && { rating: rating ?? null }),
     });
   });
 

@@ -8,6 +8,7 @@ import {
   FEEDBACK_COMMENT_MAX,
   type HandoffResponse,
   type HistoryResponse,
+  NOTHING_TO_RATE,
   type QueuedMessageResponse,
   REPLY_ID_HEADER,
 } from '../../../protocol/chat';
@@ -19,6 +20,7 @@ import { newConversationToken } from '../../conversations/conversation-token';
 import type { EventHub } from '../../conversations/event-hub';
 import { replyLanguage } from '../../core/reply-language';
 import type { Limits, MessageGate } from '../../guards/limits';
+import type { ConversationRatings } from '../../handoff/conversation-rating';
 import type { HandoffPromise } from '../../handoff/handoff-promise';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { EmitEvent } from '../../hooks/emit-event';
@@ -65,6 +67,8 @@ export interface WidgetChatDeps {
     promise(widget: WidgetSettings, language: 'en' | 'de'): Promise<HandoffPromise>;
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
+    /** Issue 33/34: the shopper's rating of the help a person gave. */
+    ratings: Pick<ConversationRatings, 'rate'>;
   };
   /**
    * Aborted when the instance starts shutting down (SIGTERM, issue 23): open streams end with `stream.reconnect`, and
@@ -101,6 +105,22 @@ const agentNameOf = (conversation: Pick<Conversation, 'agent'>): AgentName | nul
   conversation.agent ? { name: conversation.agent.name } : null;
 
 const HandoffSchema = v.optional(v.strictObject({}), {});
+
+const RatingSchema = v.strictObject({
+  score: v.pipe(
+    v.number('score must be a number from 1 to 5'),
+    v.integer('score must be a whole number from 1 to 5'),
+    v.minValue(1, 'score must be a number from 1 to 5'),
+    v.maxValue(5, 'score must be a number from 1 to 5'),
+  ),
+  comment: v.optional(
+    v.pipe(
+      v.string('comment must be a string'),
+      v.check((s) => s.trim().length > 0, 'comment must not be empty (leave it out instead)'),
+      v.maxLength(FEEDBACK_COMMENT_MAX, `comment is at most ${FEEDBACK_COMMENT_MAX} characters`),
+    ),
+  ),
+});
 
 const FeedbackSchema = v.strictObject({
   rating: v.picklist(['up', 'down'], 'rating must be "up" or "down"'),
@@ -391,6 +411,27 @@ export function widgetChatRoutes({
         'unknown_message',
         "No such answer of the assistant's in this conversation (only assistant answers can be rated).",
       );
+    return c.body(null, 204);
+  });
+
+  // Issue 33/34: the shopper rates the help a person gave (after a hand-back); a later rating replaces the earlier.
+  app.post('/:widgetId/conversations/:id/rating', async (c) => {
+    const body = await readJsonBody(c, RatingSchema);
+    if (!body.ok) return body.response;
+    const { conversation } = c.var;
+    const decision = await limits.ratingRequest(conversation.id);
+    if (!decision.allowed) return rateLimited(c, decision);
+    const comment = body.value.comment?.trim() ?? null;
+    const rated = await handoff.ratings.rate(conversation.id, body.value.score, comment);
+    if (!rated.ok)
+      return errorResponse(
+        c,
+        409,
+        NOTHING_TO_RATE,
+        "No one from the store's team has written in this conversation: there is nothing to rate yet.",
+      );
+    const { score, agent } = rated.rating;
+    await emit(widgetOf(c).id, 'conversation.rated', conversation.id, { score, comment, agent });
     return c.body(null, 204);
   });
 

@@ -51,7 +51,13 @@ describe.each(serviceBackends)('event hooks, on $name', (backend: ServiceBackend
                   {
                     url: `${hook.url}/events`,
                     secretEnv: SECRET_ENV,
-                    types: ['conversation.created', 'handoff.requested', 'agent.replied', 'contact.left'],
+                    types: [
+                      'conversation.created',
+                      'handoff.requested',
+                      'agent.replied',
+                      'contact.left',
+                      'conversation.rated',
+                    ],
                   },
                   { url: `${flaky.url}/events`, secretEnv: FLAKY_SECRET_ENV, types: ['agent.replied'] },
                 ],
@@ -98,7 +104,15 @@ describe.each(serviceBackends)('event hooks, on $name', (backend: ServiceBackend
     ).toBe(204);
     await agent(kit.base, AGENTS.anna.key).take(s.id);
     const posted = await agent(kit.base, AGENTS.anna.key).post(s.id, { text: 'Hello from Anna' });
-    await until(() => eventsOf(hook, s.id).length === 4);
+    await agent(kit.base, AGENTS.anna.key).release(s.id);
+    // Handed back, the shopper rates the help Anna gave.
+    const rated = await fetch(`${kit.base}/v0/widget/shop/conversations/${s.id}/rating`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ score: 4, comment: ' Quick and kind ' }),
+    });
+    expect(rated.status).toBe(204);
+    await until(() => eventsOf(hook, s.id).length === 5);
 
     const got = eventsOf(hook, s.id);
     expect(got.map((e) => e.event.type)).toEqual([
@@ -106,6 +120,7 @@ describe.each(serviceBackends)('event hooks, on $name', (backend: ServiceBackend
       'handoff.requested',
       'contact.left',
       'agent.replied',
+      'conversation.rated',
     ]);
     for (const { request, event } of got) {
       expect(request.method).toBe('POST');
@@ -124,6 +139,11 @@ describe.each(serviceBackends)('event hooks, on $name', (backend: ServiceBackend
       messageId: (posted.body as { message: { id: string } }).message.id,
       agent: { id: 'anna', name: 'Anna' },
       text: 'Hello from Anna',
+    });
+    expect(got[4].event.data).toEqual({
+      score: 4,
+      comment: 'Quick and kind',
+      agent: { id: 'anna', name: 'Anna' },
     });
     // Another widget's conversations are not this widget's hooks' business.
     await shopper(kit.base, 'other');

@@ -26,6 +26,7 @@ import { countRateWindows } from './027-count-rate-windows';
 import { email } from './028-email';
 import { eventDeliveries } from './029-event-deliveries';
 import { agentPresence } from './030-agent-presence';
+import { conversationRatings } from './031-conversation-ratings';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   email,
   eventDeliveries,
   agentPresence,
+  conversationRatings,
 ];
