@@ -337,7 +337,7 @@ describe('thumbs go under answers only', () => {
       }
       await expect.poll(() => widget(page, '.handoff-status').textContent()).toBe('Waiting for a person…');
       const notice = widget(page, '.bubble.assistant').last();
-      expect(await notice.textContent()).toMatch(/person from our team/i);
+      expect(await notice.textContent()).toMatch(/request on to our team/i);
       expect(await thumbsUnder(page)).toBe(0);
       await page.screenshot({ path: `${SHOTS}/handoff-${name}.png` });
 
@@ -348,7 +348,7 @@ describe('thumbs go under answers only', () => {
       await animationsDone(page);
       await expect.poll(() => widget(page, '.handoff-status').textContent()).toBe('Waiting for a person…');
       await expect.poll(() => widget(page, 'fieldset.cf').count()).toBe(1);
-      expect(await widget(page, '.bubble.assistant').last().textContent()).toMatch(/person from our team/i);
+      expect(await widget(page, '.bubble.assistant').last().textContent()).toMatch(/request on to our team/i);
       expect(await thumbsUnder(page)).toBe(0);
       expect(await thumbsUnder(page, 'fieldset.cf')).toBe(0);
       expect(await thumbsUnder(page, '[part~="order-card"]')).toBe(1);
