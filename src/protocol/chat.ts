@@ -213,6 +213,9 @@ export interface CustomerConversationsResponse {
     createdAt: string;
     updatedAt: string;
     mode: ConversationMode;
+    /** The shopper's first message (plain text, at most 200 characters): what the conversation was about. */
+    firstQuestion: string | null;
+    /** Its last message, as plain text (markdown's marks left out), at most 200 characters. */
     lastMessage: { role: MessageRole; text: string; at: string } | null;
   }[];
 }

@@ -12,6 +12,7 @@ import { storableJson, storableText } from '../platform/database/storable';
 import { isUuid } from '../platform/database/uuid';
 import type { VerifiedUser } from '../platform/identity-token';
 import type { Wake } from '../platform/notify-bus';
+import { plainText } from './plain-text';
 import { foldReplyParts } from './reply-parts';
 
 // Conversations, messages and the SSE event log (DESIGN: widget ↔ service protocol v0), over plain SQL that runs
@@ -305,6 +306,8 @@ export interface CustomerConversation {
   createdAt: string;
   updatedAt: string;
   mode: ConversationMode;
+  /** The shopper's first message, as a preview: what the conversation was about. */
+  firstQuestion: string | null;
   lastMessage: { role: MessageRole; text: string; at: string } | null;
 }
 
@@ -735,14 +738,19 @@ export function createChatStore(db: Db): ChatStore {
         last_role: MessageRole;
         last_parts: MessagePart[] | null;
         last_at: Date;
+        first_parts: MessagePart[] | null;
       }>(
         `SELECT c.id, c.created_at, c.updated_at, c.mode, l.role AS last_role, l.parts AS last_parts,
-                l.created_at AS last_at
+                l.created_at AS last_at, f.parts AS first_parts
          FROM conversations c
          JOIN LATERAL (
            SELECT m.role, m.parts, m.created_at FROM messages m
            WHERE m.conversation_id = c.id AND m.status <> 'streaming' ORDER BY m.seq DESC LIMIT 1
          ) l ON true
+         LEFT JOIN LATERAL (
+           SELECT m.parts FROM messages m
+           WHERE m.conversation_id = c.id AND m.role = 'user' ORDER BY m.seq LIMIT 1
+         ) f ON true
          WHERE c.widget_id = $1 AND c.user_id = $2
          ORDER BY c.updated_at DESC, c.id DESC
          LIMIT $3`,
@@ -753,6 +761,7 @@ export function createChatStore(db: Db): ChatStore {
         createdAt: new Date(r.created_at).toISOString(),
         updatedAt: new Date(r.updated_at).toISOString(),
         mode: r.mode,
+        firstQuestion: r.first_parts ? previewOf(r.first_parts) : null,
         lastMessage: {
           role: r.last_role,
           text: previewOf(r.last_parts ?? []),
@@ -1014,9 +1023,7 @@ export function toConversation(row: ConversationRow): Conversation {
 
 /** A message's text parts as one line for the inbox list, cut at `LAST_MESSAGE_PREVIEW` characters. */
 export function previewOf(parts: readonly MessagePart[]): string {
-  const text = parts
-    .map((p) => (p.type === 'text' ? p.text : ''))
-    .join(' ')
+  const text = plainText(parts.map((p) => (p.type === 'text' ? p.text : '')).join(' '))
     .replace(/\s+/g, ' ')
     .trim();
   const chars = [...text];

@@ -80,17 +80,15 @@ const EARLIER: EarlierConversation[] = [
     createdAt: '2026-11-28T21:00:00.000Z',
     updatedAt: '2026-11-28T21:05:00.000Z',
     mode: 'waiting',
-    lastMessage: {
-      role: 'user',
-      text: 'Where is order 1042?\nIt was due Friday.',
-      at: '2026-11-28T21:05:00.000Z',
-    },
+    firstQuestion: 'Where is order 1042?',
+    lastMessage: { role: 'user', text: 'It was due Friday.', at: '2026-11-28T21:05:00.000Z' },
   },
   {
     id: 'c-old',
     createdAt: '2026-10-02T09:00:00.000Z',
     updatedAt: '2026-10-02T09:10:00.000Z',
     mode: 'assistant',
+    firstQuestion: 'Can I return the jacket?',
     lastMessage: { role: 'agent', text: 'Your refund is on its way.', at: '2026-10-02T09:10:00.000Z' },
   },
 ];
@@ -432,12 +430,17 @@ describe('"Your conversations" (issue 33, other devices)', () => {
     expect(screen.getByRole('menuitem', { name: 'Your conversations' })).toBeTruthy();
   });
 
-  it("lists them newest first with each one's last line, marks the open one, and shuts the chat under it", async () => {
+  it('lists them newest first, each by its first question and its last message, marks the open one, and shuts the chat under it', async () => {
     const { earlier } = renderAddons({ identityToken: IDENTITY });
     const dialog = await openList();
     const items = await screen.findAllByRole('button', { name: /Refund|order 1042/i });
+    // Each row: what it was about (the shopper's first message), then its last message.
+    expect(items.map((b) => b.querySelector('.earlier-title')?.textContent)).toEqual([
+      'Where is order 1042?',
+      'Can I return the jacket?',
+    ]);
     expect(items.map((b) => b.querySelector('.earlier-text')?.textContent)).toEqual([
-      'You: Where is order 1042?',
+      'You: It was due Friday.',
       'Your refund is on its way.',
     ]);
     expect(items[0]!.getAttribute('aria-current')).toBe('true');
@@ -516,6 +519,6 @@ describe('"Your conversations" (issue 33, other devices)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Weitere Optionen' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Ihre Gespräche' }));
     expect(await screen.findByRole('button', { name: 'Zurück zum Chat' })).toBeTruthy();
-    expect(await screen.findByText('Sie: Where is order 1042?')).toBeTruthy();
+    expect(await screen.findByText('Sie: It was due Friday.')).toBeTruthy();
   });
 });

@@ -5,7 +5,7 @@ import type { HandoffStrings } from './handoff-strings';
 
 // Issue 33, "Other devices": a signed-in customer's earlier conversations, from any device, newest first (at most 20,
 // `POST …/customer/conversations`), over the whole panel as Intercom's and Crisp's message lists are: each row its
-// date and its last message's first line; choosing one reopens it here (and in the store's other tabs), "Start a new
+// date, what it was about (the shopper's first message) and its last message; choosing one reopens it here (and in the store's other tabs), "Start a new
 // conversation" begins one. Written with the signals and the classes the chat already has (no hooks the launcher's
 // chunk lacks, the panel's header and buttons): everything the widget can load stays within its 40 KB.
 
@@ -165,8 +165,13 @@ export function EarlierView({ earlier, words, strings }: EarlierViewProps) {
                   onClick={() => void earlier.choose(conversation.id)}
                 >
                   <span class="earlier-when">{when(last?.at ?? conversation.updatedAt, strings.lang)}</span>
+                  {conversation.firstQuestion && (
+                    <span class="earlier-title" dir="auto">
+                      {conversation.firstQuestion}
+                    </span>
+                  )}
                   <span class="earlier-text" dir="auto">
-                    {last && `${last.role === 'user' ? `${words.you}: ` : ''}${last.text.split('\n')[0]}`}
+                    {last && `${last.role === 'user' ? `${words.you}: ` : ''}${last.text}`}
                   </span>
                 </button>
               );

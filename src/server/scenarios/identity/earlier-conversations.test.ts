@@ -71,8 +71,12 @@ describe.each(serviceBackends)(
       ]);
       expect(listed.body.conversations[0]).toMatchObject({
         mode: 'assistant',
+        firstQuestion: 'Where is my order 1001?',
         lastMessage: { role: 'assistant', text: expect.any(String), at: expect.any(String) },
       });
+      expect(listed.body.conversations[1]?.firstQuestion).toBe('What is your returns policy?');
+      // The last message as plain text: the answer's markdown marks are not in the preview.
+      for (const c of listed.body.conversations) expect(c.lastMessage?.text).not.toMatch(/\*\*|\]\(|^#|\n/);
 
       // Another device opens the first one: a token of its own for it, good for that conversation alone.
       const opened = await post(`shop/customer/conversations/${first.conversationId}/open`, {
