@@ -6,7 +6,6 @@ import { TASK_API_PATH } from '../protocol/task';
 import type { ServiceConfig, WidgetSettings } from './config/service-config';
 import { deleteConversation } from './conversations/conversation-retention';
 import { createKeyAttempts } from './guards/key-attempts';
-import { handoffPromise } from './handoff/handoff-promise';
 import { adminRoutes } from './http/admin/admin-routes';
 import { previewRoutes } from './http/admin/preview-routes';
 import { settingsRoutes } from './http/admin/settings-routes';
@@ -153,8 +152,7 @@ export function createApp({
         handoff: {
           store: runtime.handoff,
           isAvailable: runtime.hasAgents,
-          promise: async (w, language) =>
-            handoffPromise(w.businessHours, language, new Date(), await runtime.presence.isAnyoneOnline()),
+          promise: runtime.handoffPromiseNow,
           stopTurns: runtime.service.stopTurns,
           ratings: runtime.ratings,
         },

@@ -27,6 +27,7 @@ import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { type AgentPresence, createAgentPresence } from './handoff/agent-presence';
 import { type ConversationRatings, createConversationRatings } from './handoff/conversation-rating';
+import { type HandoffPromiseNow, handoffPromiseNow } from './handoff/handoff-promise';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
 import { type EventWorker, startEventWorker } from './hooks/event-worker';
@@ -131,6 +132,8 @@ export interface Runtime {
   handoff: HandoffStore;
   /** Who of the team has the console open (issue 33: a shopper asking for a person when nobody does is told so). */
   presence: AgentPresence;
+  /** What a shopper asking for a person is promised now: the widget's hours and `presence`. */
+  handoffPromiseNow: HandoffPromiseNow;
   /** The shoppers' ratings of the help a person gave (issue 33's `conversation.rated`). */
   ratings: ConversationRatings;
   /** The keys of `/v0/admin`: the `adminKey` and each agent's, as digests. */
@@ -364,6 +367,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhookCalls = createWebhookCallStore(db);
   const handoff = createHandoffStore(db);
   const presence = createAgentPresence(db);
+  const promiseNow = handoffPromiseNow(presence.isAnyoneOnline);
   const ratings = createConversationRatings(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
   // turn whose instance dies is taken over (below). One process on the embedded database has no one to take over.
@@ -394,7 +398,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         requestHuman: requestHuman(handoff, widgetOf, {
           sendsEmail: config.email !== undefined,
           emit: events.emit,
-          isAnyoneOnline: presence.isAnyoneOnline,
+          promiseNow,
         }),
       }),
     },
@@ -521,6 +525,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     limits,
     handoff,
     presence,
+    handoffPromiseNow: promiseNow,
     ratings,
     agentKeys: agentKeys.value,
     hasAgents,

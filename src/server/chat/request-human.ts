@@ -1,5 +1,5 @@
 import type { WidgetSettings } from '../config/service-config';
-import { handoffPromise } from '../handoff/handoff-promise';
+import { type HandoffPromiseNow, handoffPromiseNow } from '../handoff/handoff-promise';
 import type { HandoffStore } from '../handoff/handoff-store';
 import type { EmitEvent } from '../hooks/emit-event';
 import type { TurnDeps } from './run-turn';
@@ -19,19 +19,14 @@ export function requestHuman(
     sendsEmail?: boolean;
     /** Issue 33: `handoff.requested` for the merchant's systems. */
     emit?: EmitEvent;
-    /** Issue 33: whether anyone's console is open (agent-presence.ts); without it, someone is assumed there. */
-    isAnyoneOnline?: () => Promise<boolean>;
+    /** Issue 33: the promise now, with whether anyone's console is open; without it, someone is assumed there. */
+    promiseNow?: HandoffPromiseNow;
   } = {},
 ): RequestHuman {
-  const { sendsEmail = false, emit, isAnyoneOnline } = options;
+  const { sendsEmail = false, emit, promiseNow = handoffPromiseNow(async () => true) } = options;
   return async ({ widgetId, conversationId, replyId, language }) => {
     const widget = widgetOf(widgetId);
-    const promise = handoffPromise(
-      widget?.businessHours,
-      language,
-      new Date(),
-      (await isAnyoneOnline?.()) ?? true,
-    );
+    const promise = await promiseNow(widget, language);
     const offerContact =
       sendsEmail && !promise.open
         ? { ...(widget?.privacyUrl && { privacyUrl: widget.privacyUrl }) }

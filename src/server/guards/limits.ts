@@ -202,6 +202,16 @@ export function createLimits(
     };
   };
 
+  /** Counts one request against `windows` (no gate): allowed, or the window that refused. */
+  const take = async (windows: Window[]): Promise<LimitDecision> => {
+    const taking = takeStatement(windows, null);
+    const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
+      taking.sql,
+      taking.params,
+    );
+    return taking.refusal(row) ?? { allowed: true };
+  };
+
   const messageGate: Limits['messageGate'] = (widget, conversationId, clientMessageId, address) => {
     const limits = widget.limits;
     // An unknown conversation is not counted: the route answers 404 for it.
@@ -287,23 +297,15 @@ export function createLimits(
   return {
     async conversation(widget, address) {
       const n = widget.limits.conversationsPerIpPerHour;
-      const taking = takeStatement(
-        [
-          {
-            key: `conversations/${widget.id}/${address}`,
-            limit: n,
-            seconds: HOUR,
-            name: 'conversationsPerIpPerHour',
-            message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
-          },
-        ],
-        null,
-      );
-      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
-        taking.sql,
-        taking.params,
-      );
-      return taking.refusal(row) ?? { allowed: true };
+      return take([
+        {
+          key: `conversations/${widget.id}/${address}`,
+          limit: n,
+          seconds: HOUR,
+          name: 'conversationsPerIpPerHour',
+          message: `Too many new conversations from one address: at most ${n} an hour (conversationsPerIpPerHour).`,
+        },
+      ]);
     },
 
     async message(widget, conversationId, clientMessageId, address) {
@@ -330,44 +332,28 @@ export function createLimits(
               name: 'transcriptsPerHour' as const,
               message: `A conversation can be emailed at most ${TRANSCRIPTS_PER_HOUR} times an hour.`,
             };
-      const taking = takeStatement(
-        [
-          { ...perConversation, seconds: HOUR },
-          {
-            key: `email/${widget.id}/${address}`,
-            limit: EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR,
-            seconds: HOUR,
-            name: 'emailRequestsPerIpPerHour',
-            message: `Too many email requests from one address: at most ${EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR} an hour.`,
-          },
-        ],
-        null,
-      );
-      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
-        taking.sql,
-        taking.params,
-      );
-      return taking.refusal(row) ?? { allowed: true };
+      return take([
+        { ...perConversation, seconds: HOUR },
+        {
+          key: `email/${widget.id}/${address}`,
+          limit: EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR,
+          seconds: HOUR,
+          name: 'emailRequestsPerIpPerHour',
+          message: `Too many email requests from one address: at most ${EMAIL_REQUESTS_PER_ADDRESS_PER_HOUR} an hour.`,
+        },
+      ]);
     },
 
     async ratingRequest(conversationId) {
-      const taking = takeStatement(
-        [
-          {
-            key: `rating/${conversationId}`,
-            limit: RATINGS_PER_HOUR,
-            seconds: HOUR,
-            name: 'ratingsPerHour',
-            message: `A conversation can be rated at most ${RATINGS_PER_HOUR} times an hour.`,
-          },
-        ],
-        null,
-      );
-      const [row] = await db.query<{ over_key: string | null; over_wait: number | null }>(
-        taking.sql,
-        taking.params,
-      );
-      return taking.refusal(row) ?? { allowed: true };
+      return take([
+        {
+          key: `rating/${conversationId}`,
+          limit: RATINGS_PER_HOUR,
+          seconds: HOUR,
+          name: 'ratingsPerHour',
+          message: `A conversation can be rated at most ${RATINGS_PER_HOUR} times an hour.`,
+        },
+      ]);
     },
 
     async isConnected(conversationId) {

@@ -1,4 +1,4 @@
-import type { BusinessHours } from '../config/service-config';
+import type { BusinessHours, WidgetSettings } from '../config/service-config';
 import type { ReplyLanguage } from '../core/reply-language';
 import { daysBetween, isOpenAt, nextOpening } from './business-hours';
 
@@ -76,6 +76,20 @@ export function handoffPromise(
     ),
   };
 }
+
+/**
+ * What the promise is now for a widget's shopper: `handoffPromise` with the widget's hours and whether anyone's console
+ * is open (agent-presence.ts). One composition for every way of asking (the route, the engine's tool).
+ */
+export type HandoffPromiseNow = (
+  widget: Pick<WidgetSettings, 'businessHours'> | undefined,
+  language: ReplyLanguage,
+) => Promise<HandoffPromise>;
+
+export const handoffPromiseNow =
+  (isAnyoneOnline: () => Promise<boolean>): HandoffPromiseNow =>
+  async (widget, language) =>
+    handoffPromise(widget?.businessHours, language, new Date(), await isAnyoneOnline());
 
 /** "tomorrow at 09:00", "on Monday at 09:00", "am Montag, 6. April, um 09:00 Uhr": as a person says it. */
 function whenBack(now: number, opens: number, timeZone: string, language: ReplyLanguage): string {

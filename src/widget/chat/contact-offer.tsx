@@ -27,13 +27,19 @@ export const contactState = (): Signal<ContactState> => signal<ContactState>({ s
 /**
  * The form takes its height from the messages under it: a shopper who was reading the newest message (the promise
  * that nobody is free, which is why the form is offered) keeps it in view. A ref callback: it runs as the form mounts,
- * with the list already shorter by the form's height.
+ * with the list already shorter by the form's height. Here and not in the message list (a resize observer there would
+ * cover every change of its height): the list is in the bytes until the chat opens, which have no room for it.
  */
 const keepNewestInView = (form: HTMLElement | null): void => {
   const list = form?.parentElement?.querySelector<HTMLElement>('.messages');
-  if (form && list && list.scrollHeight - list.scrollTop - list.clientHeight - form.offsetHeight < 80)
+  if (form && list && list.scrollHeight - list.scrollTop - list.clientHeight - form.offsetHeight < NEWEST_PX)
     list.scrollTop = list.scrollHeight;
 };
+/**
+ * How close to the bottom the shopper was, the form's height aside: the list's own 48 px (message-list.tsx
+ * `PINNED_PX`) and the status line ("Waiting for a person…", about 37 px), which often arrives in the same render.
+ */
+const NEWEST_PX = 80;
 
 const FIELD_ID = 'service-contact-email';
 const NOTE_ID = 'service-contact-note';

@@ -33,6 +33,34 @@ export interface Earlier {
   choose(id: string): Promise<void>;
   startNew(): void;
   currentId(): string | null;
+  /** The list's ref (see `trapIn`). */
+  trap(root: HTMLElement | null): void;
+}
+
+/**
+ * While the list shows, the rest of the panel (its header, the status line, the messages, the composer) is inert, so
+ * keyboard and screen reader stay in it; as it goes, the focus returns to the menu it came from. A ref callback, not
+ * an effect: Preact calls it with the element as the list mounts and with null as it unmounts. One per widget: what it
+ * shut is its own.
+ */
+function trapIn(): (root: HTMLElement | null) => void {
+  let shut: HTMLElement[] = [];
+  let panel: HTMLElement | null = null;
+  return (root) => {
+    if (root) {
+      panel = root.parentElement;
+      shut = [...(panel?.children ?? [])].filter(
+        (el): el is HTMLElement => el !== root && !(el as HTMLElement).inert,
+      );
+      for (const el of shut) el.inert = true;
+      root.querySelector('button')?.focus();
+      return;
+    }
+    for (const el of shut) el.inert = false;
+    panel?.querySelector<HTMLElement>('.menu-button')?.focus();
+    shut = [];
+    panel = null;
+  };
 }
 
 export function createEarlier(deps: EarlierDeps): Earlier {
@@ -44,6 +72,7 @@ export function createEarlier(deps: EarlierDeps): Earlier {
     state,
     hide,
     currentId: deps.currentId,
+    trap: trapIn(),
     show() {
       state.value = { step: 'loading' };
       deps.list().then(
@@ -81,29 +110,6 @@ const when = (at: string, lang: string): string => {
   }
 };
 
-/**
- * While the list shows, the rest of the panel (its header, the status line, the messages, the composer) is inert, so
- * keyboard and screen reader stay in it; as it goes, the focus returns to the menu it came from. A ref callback, not
- * an effect: Preact calls it with the element as the list mounts and with null as it unmounts.
- */
-let shut: HTMLElement[] = [];
-let panel: HTMLElement | null = null;
-const trapIn = (root: HTMLElement | null): void => {
-  if (root) {
-    panel = root.parentElement;
-    shut = [...(panel?.children ?? [])].filter(
-      (el): el is HTMLElement => el !== root && !(el as HTMLElement).inert,
-    );
-    for (const el of shut) el.inert = true;
-    root.querySelector('button')?.focus();
-    return;
-  }
-  for (const el of shut) el.inert = false;
-  panel?.querySelector<HTMLElement>('.menu-button')?.focus();
-  shut = [];
-  panel = null;
-};
-
 export interface EarlierViewProps {
   earlier: Earlier;
   words: HandoffStrings;
@@ -117,7 +123,7 @@ export function EarlierView({ earlier, words, strings }: EarlierViewProps) {
   const current = earlier.currentId();
   return (
     <div
-      ref={trapIn}
+      ref={earlier.trap}
       class="earlier"
       role="dialog"
       aria-label={words.earlier}

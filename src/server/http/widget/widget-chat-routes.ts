@@ -21,7 +21,7 @@ import type { EventHub } from '../../conversations/event-hub';
 import { replyLanguage } from '../../core/reply-language';
 import type { Limits, MessageGate } from '../../guards/limits';
 import type { ConversationRatings } from '../../handoff/conversation-rating';
-import type { HandoffPromise } from '../../handoff/handoff-promise';
+import type { HandoffPromiseNow } from '../../handoff/handoff-promise';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { EmitEvent } from '../../hooks/emit-event';
 import type { VerifyIdentity } from '../../platform/identity-token';
@@ -61,10 +61,10 @@ export interface WidgetChatDeps {
     /** Someone can answer (the service has agents); otherwise `POST …/handoff` is `409 handoff_unavailable`. */
     isAvailable: boolean;
     /**
-     * What the assistant promises now, in `language`: `handoffPromise` with the widget's business hours and whether
-     * anyone's console is open (`open`: someone answers shortly; `opensAt`: when the team is back, or null).
+     * What the assistant promises now, in the conversation's language (`open`: someone answers shortly; `opensAt`: when
+     * the team is back, or null).
      */
-    promise(widget: WidgetSettings, language: 'en' | 'de'): Promise<HandoffPromise>;
+    promise: HandoffPromiseNow;
     /** Stops this instance's turns of the conversation (it left the assistant). */
     stopTurns(conversationId: string): void;
     /** Issue 33/34: the shopper's rating of the help a person gave. */
@@ -106,6 +106,15 @@ const agentNameOf = (conversation: Pick<Conversation, 'agent'>): AgentName | nul
 
 const HandoffSchema = v.optional(v.strictObject({}), {});
 
+/** A shopper's comment with thumbs or a rating: optional, but not blank when there. */
+const CommentSchema = v.optional(
+  v.pipe(
+    v.string('comment must be a string'),
+    v.check((s) => s.trim().length > 0, 'comment must not be empty (leave it out instead)'),
+    v.maxLength(FEEDBACK_COMMENT_MAX, `comment is at most ${FEEDBACK_COMMENT_MAX} characters`),
+  ),
+);
+
 const RatingSchema = v.strictObject({
   score: v.pipe(
     v.number('score must be a number from 1 to 5'),
@@ -113,24 +122,12 @@ const RatingSchema = v.strictObject({
     v.minValue(1, 'score must be a number from 1 to 5'),
     v.maxValue(5, 'score must be a number from 1 to 5'),
   ),
-  comment: v.optional(
-    v.pipe(
-      v.string('comment must be a string'),
-      v.check((s) => s.trim().length > 0, 'comment must not be empty (leave it out instead)'),
-      v.maxLength(FEEDBACK_COMMENT_MAX, `comment is at most ${FEEDBACK_COMMENT_MAX} characters`),
-    ),
-  ),
+  comment: CommentSchema,
 });
 
 const FeedbackSchema = v.strictObject({
   rating: v.picklist(['up', 'down'], 'rating must be "up" or "down"'),
-  comment: v.optional(
-    v.pipe(
-      v.string('comment must be a string'),
-      v.check((s) => s.trim().length > 0, 'comment must not be empty (leave it out instead)'),
-      v.maxLength(FEEDBACK_COMMENT_MAX, `comment is at most ${FEEDBACK_COMMENT_MAX} characters`),
-    ),
-  ),
+  comment: CommentSchema,
 });
 const handedOver = (c: Context) =>
   errorResponse(

@@ -65,6 +65,30 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
   const leaveAddress = async (s: { id: string; token: string }, email: unknown, widget = 'shop') =>
     fetch(widgetUrl(widget, `conversations/${s.id}/contact`), json({ email }, s.token));
 
+  /** A shopper who asked for a person, left `address` and is now with Anna. */
+  const awaitingAnna = async (address: string) => {
+    const s = await shopper(kit.base);
+    await s.handoff();
+    await leaveAddress(s, address);
+    await anna().take(s.id);
+    return s;
+  };
+  /** The shopper's open chat: its event stream as the widget holds it while the chat is open (`follow=1`). */
+  const openChat = async (s: { id: string; token: string }) => {
+    const open = new AbortController();
+    const stream = await fetch(widgetUrl('shop', `conversations/${s.id}/events?follow=1`), {
+      headers: { authorization: `Bearer ${s.token}` },
+      signal: open.signal,
+    });
+    return {
+      status: stream.status,
+      close: async () => {
+        open.abort();
+        await stream.body?.cancel().catch(() => {});
+      },
+    };
+  };
+
   it('offers to leave an address when nobody is at work, and not when someone is', async () => {
     // Anna has the console open (scenarios/handoff/nobody-online.test.ts: inside the hours, that is what "at work" is).
     await anna().presence(true);
@@ -145,52 +169,33 @@ describe.each(serviceBackends)('replies follow the shopper by email, on $name', 
 
   it('sends no email to a shopper who has the conversation open when it is due, nor later', async () => {
     const address = `present.${backend.name}@example.com`;
-    const s = await shopper(kit.base);
-    await s.handoff();
-    await leaveAddress(s, address);
-    await anna().take(s.id);
-    // The open chat's stream (`follow=1`), held open past the email's due time (1 s here), then closed.
-    const open = new AbortController();
-    const stream = await fetch(widgetUrl('shop', `conversations/${s.id}/events?follow=1`), {
-      headers: { authorization: `Bearer ${s.token}` },
-      signal: open.signal,
-    });
-    expect(stream.status).toBe(200);
+    const s = await awaitingAnna(address);
+    // The open chat's stream, held open past the email's due time (1 s here), then closed.
+    const chat = await openChat(s);
+    expect(chat.status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     await anna().post(s.id, { text: 'I am here.' });
     await new Promise((r) => setTimeout(r, 2500));
-    open.abort();
-    await stream.body?.cancel().catch(() => {});
+    await chat.close();
     await new Promise((r) => setTimeout(r, 2500));
     expect(mailsTo(address)).toEqual([]);
   });
 
   it('emails a shopper whose chat was still closing as the agent wrote', async () => {
     const address = `leaving.${backend.name}@example.com`;
-    const s = await shopper(kit.base);
-    await s.handoff();
-    await leaveAddress(s, address);
-    await anna().take(s.id);
-    const open = new AbortController();
-    const stream = await fetch(widgetUrl('shop', `conversations/${s.id}/events?follow=1`), {
-      headers: { authorization: `Bearer ${s.token}` },
-      signal: open.signal,
-    });
+    const s = await awaitingAnna(address);
+    const chat = await openChat(s);
     await new Promise((r) => setTimeout(r, 300));
     // The agent writes while the stream is still open; the shopper leaves right after.
     await anna().post(s.id, { text: 'Written as you were leaving.' });
-    open.abort();
-    await stream.body?.cancel().catch(() => {});
+    await chat.close();
     const [mail] = await waitForMailTo(address);
     expect(mail.parsed.text).toContain('Written as you were leaving.');
   });
 
   it('keeps the email while the mail server is down and sends it when the server is back', async () => {
     const address = `patient.${backend.name}@example.com`;
-    const s = await shopper(kit.base);
-    await s.handoff();
-    await leaveAddress(s, address);
-    await anna().take(s.id);
+    const s = await awaitingAnna(address);
     await smtp.stop();
     try {
       await anna().post(s.id, { text: 'Sent while the mail server was down.' });
