@@ -48,9 +48,17 @@ function serve(
   });
   let stdout = '';
   let stderr = '';
+  // One SIGTERM once it is up: the service answers /healthz and logs while it drains, and a second SIGTERM (a poll or
+  // a log line landing during a slow shutdown on a busy machine) is "SIGTERM again: stopping now" on stderr.
+  let isStopping = false;
+  const stop = (): void => {
+    if (isStopping) return;
+    isStopping = true;
+    child.kill('SIGTERM');
+  };
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    if (until?.(stdout)) child.kill('SIGTERM');
+    if (until?.(stdout)) stop();
   });
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -58,7 +66,7 @@ function serve(
   const poll = up
     ? setInterval(() => {
         void up().then((yes) => {
-          if (yes) child.kill('SIGTERM');
+          if (yes) stop();
         });
       }, 100)
     : undefined;
