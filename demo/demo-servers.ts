@@ -81,6 +81,8 @@ export const DEMO_AGENTS = [
     keyEnv: 'DEMO_AGENT_KEY_ANNA',
     key: 'demo-agent-anna-not-secret',
   },
+  // Issue 34: a second agent, so round robin and two consoles can be tried.
+  { id: 'ben', name: 'Ben', role: 'agent', keyEnv: 'DEMO_AGENT_KEY_BEN', key: 'demo-agent-ben-not-secret' },
   { id: 'sam', name: 'Sam', role: 'admin', keyEnv: 'DEMO_AGENT_KEY_SAM', key: 'demo-agent-sam-not-secret' },
 ] as const;
 /** The demo store's identity secret (docs/security.md "Identity"), in `DEMO_IDENTITY_SECRET`. Demo only, like the admin key. */
@@ -135,6 +137,22 @@ export function demoServiceConfig(storeOrigins: string[], integratorUrl: string)
         // `?customer=ada` on a store page signs "ada" in: the integrator then gets x-service-user-id.
         identity: { secretEnv: 'DEMO_IDENTITY_SECRET' },
         storeUrl,
+        // Issue 34: "/" in the console's reply box offers these (Settings → Support edits them).
+        cannedReplies: [
+          {
+            shortcut: 'hello',
+            text: 'Hi {customer.firstName|there}, this is {agent.name} from Ridgeline Outfitters. How can I help?',
+          },
+          {
+            shortcut: 'where-order',
+            text: 'Your order has left our warehouse. The tracking link in your shipping email shows where it is.',
+          },
+          {
+            shortcut: 'returns',
+            text: 'You can return anything unworn within 30 days: start it from your account, the label is free.',
+          },
+          { shortcut: 'thanks', text: 'Thanks for your patience, {customer.firstName|and have a good day}!' },
+        ],
       },
       {
         id: DEMO_XML_WIDGET_ID,

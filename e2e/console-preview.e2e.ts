@@ -276,7 +276,7 @@ describe('console chat preview', () => {
     await frame.locator('textarea').press('Enter');
     await frame.locator('.assistant').first().waitFor({ timeout: 20_000 });
     // A title change: stored, then the preview starts again with the new title.
-    await page.getByLabel('Title').fill('Preview title');
+    await page.getByLabel('Title', { exact: true }).fill('Preview title');
     await expect
       .poll(
         async () => {
@@ -323,8 +323,8 @@ describe('console chat preview', () => {
     await nextFrames(phone.page);
     await phone.page.screenshot({ path: `${SHOTS}/settings-preview-390.png` });
     // The editors stay usable above the preview: the first field is in view and takes input.
-    await phone.page.getByLabel('Title').fill('Phone edit');
-    expect(await phone.page.getByLabel('Title').isVisible()).toBe(true);
+    await phone.page.getByLabel('Title', { exact: true }).fill('Phone edit');
+    expect(await phone.page.getByLabel('Title', { exact: true }).isVisible()).toBe(true);
     await phone.page.getByRole('button', { name: 'Discard changes' }).click();
 
     const dark = await openSettings({ dark: true });

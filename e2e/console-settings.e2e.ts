@@ -145,7 +145,7 @@ describe('console settings', () => {
     expect(await description(page, '[data-path="themeColor"]')).not.toContain('Warning');
     // Leaving with unsaved changes that are not kept as the preview's draft either (a title too long is never
     // stored) asks first; "no" stays. (Changes stored as the draft are not lost: e2e/console-preview.e2e.ts.)
-    await page.getByLabel('Title').fill('x'.repeat(61));
+    await page.getByLabel('Title', { exact: true }).fill('x'.repeat(61));
     await expect(page.getByText('Unsaved changes', { exact: true }).isVisible()).resolves.toBe(true);
     await page.getByText(/Preview shows your last valid draft/).waitFor();
     await page
@@ -156,7 +156,7 @@ describe('console settings', () => {
     await expect(page.getByRole('heading', { name: 'Presentation', level: 2 }).isVisible()).resolves.toBe(
       true,
     );
-    await page.getByLabel('Title').fill('Ridgeline helper');
+    await page.getByLabel('Title', { exact: true }).fill('Ridgeline helper');
 
     // An action, its URL checked against its parameters as they are typed.
     await showEditor(page, 'Actions');
@@ -188,7 +188,7 @@ describe('console settings', () => {
     // A title of spaces: the console lets it through (empty means "the default"), the service refuses it; the
     // message sits at the field and the focus moves there, from another editor.
     await showEditor(page, 'Presentation');
-    await page.getByLabel('Title').fill('   ');
+    await page.getByLabel('Title', { exact: true }).fill('   ');
     await showEditor(page, 'Limits');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Presentation', level: 2 }).waitFor();
@@ -197,7 +197,7 @@ describe('console settings', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/e2e-refused-save.png`, fullPage: true });
 
-    await page.getByLabel('Title').fill('Ridgeline helper');
+    await page.getByLabel('Title', { exact: true }).fill('Ridgeline helper');
     expect(await description(page, '[data-path="title"]')).not.toContain('Error');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`Saved as version ${start.version + 1}. It is live now.`).waitFor();

@@ -340,7 +340,8 @@ describe('/console, reading a conversation', () => {
     const row = page.locator(`[data-conversation-id="${conversationId}"]`);
     await row.waitFor();
     expect(await row.locator('.who').textContent()).toBe(XSS_NAME);
-    expect(await row.locator('.preview').textContent()).toMatch(/^Assistant: /);
+    // Issue 34: the row says what the shopper last said.
+    expect(await row.locator('.preview').textContent()).toMatch(/^status of order 6666/);
     await row.click();
     await page.getByRole('heading', { name: 'Transcript' }).waitFor();
     await page.locator('.stream-live').waitFor();

@@ -215,9 +215,14 @@ describe('a shopper asks for a person; an agent answers from the console', () =>
 
   it('on a phone: "Talk to a person" from the panel menu by keyboard, and the agent is still there after a reload', async () => {
     // Anna's console is open (her tool says so, as the console does every 30 s): someone answers shortly.
-    const presence = `${e2e.demo.serviceUrl}/v0/admin/presence`;
+    const presence = `${e2e.demo.serviceUrl}/v0/admin/me/presence`;
     const annaKey = { authorization: `Bearer ${ANNA.key}` };
-    expect((await fetch(presence, { method: 'POST', headers: annaKey })).status).toBe(204);
+    const online = await fetch(presence, {
+      method: 'PUT',
+      headers: { ...annaKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'online' }),
+    });
+    expect(online.status).toBe(200);
     const shopper = await openStore(MOBILE);
     const menu = widget(shopper, 'button[aria-label="More options"]');
     await menu.waitFor();

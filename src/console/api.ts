@@ -6,6 +6,8 @@ import type {
   InboxListResponse,
   InboxWidgetsResponse,
   MeResponse,
+  NoteResponse,
+  PresenceStatus,
 } from '../protocol/inbox';
 import { err, ok, type Result } from '../protocol/result';
 
@@ -31,6 +33,8 @@ export const NETWORK_ERROR: ApiError = {
 export interface ListQuery {
   mode?: ConversationMode;
   before?: string | null;
+  /** Issue 34: words to find (`?q=`). */
+  search?: string;
 }
 
 /** Reads a non-2xx answer into an `ApiError` (the service's JSON error shape, else the status). */
@@ -113,6 +117,7 @@ export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
       const params = new URLSearchParams();
       if (query.mode) params.set('mode', query.mode);
       if (query.before) params.set('before', query.before);
+      if (query.search) params.set('q', query.search);
       const search = params.toString();
       return call<InboxListResponse>(
         'GET',
@@ -128,15 +133,31 @@ export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
       call<AgentConversationResponse>('POST', `${conversationPath(widgetId, id)}/release`, key, {}),
     send: (key: string, widgetId: string, id: string, text: string) =>
       call<AgentMessageResponse>('POST', `${conversationPath(widgetId, id)}/messages`, key, { text }),
+    /** Issue 34: closed: back to the assistant, and the shopper is asked how it went. */
+    close: (key: string, widgetId: string, id: string) =>
+      call<AgentConversationResponse>('POST', `${conversationPath(widgetId, id)}/close`, key, {}),
+    /** Issue 34: an internal note, for the team only. */
+    note: (key: string, widgetId: string, id: string, text: string) =>
+      call<NoteResponse>('POST', `${conversationPath(widgetId, id)}/notes`, key, { text }),
+    /** Issue 34: the agent is typing (the caller sends one a second at most); nothing to show if it fails. */
+    typing: (key: string, widgetId: string, id: string): Promise<void> =>
+      adminFetch(fetchFn, `${baseUrl}${conversationPath(widgetId, id)}/typing`, 'POST', key, {}).then(
+        () => undefined,
+      ),
     /**
-     * Issue 33: this console is open (`POST /v0/admin/presence`) or closed (`DELETE`), so a shopper who asks for a
-     * person knows whether anyone is there. `keepalive`: the closing one still goes out as the tab goes away. Nothing
-     * to show either way: a beat that fails is made up by the next.
+     * Issues 33, 34: this console is open with the agent's status (`PUT /v0/admin/me/presence`), or closed (`false`:
+     * `DELETE`), so a shopper who asks for a person knows whether anyone is there, and round robin whom to give a
+     * waiting conversation. `keepalive`: the closing one still goes out as the tab goes away. Nothing to show either
+     * way: a beat that fails is made up by the next.
      */
-    presence: (key: string, isOpen: boolean): Promise<void> =>
-      fetchFn(`${baseUrl}/v0/admin/presence`, {
-        method: isOpen ? 'POST' : 'DELETE',
-        headers: { authorization: `Bearer ${key}` },
+    presence: (key: string, status: PresenceStatus | false): Promise<void> =>
+      fetchFn(`${baseUrl}/v0/admin/me/presence`, {
+        method: status === false ? 'DELETE' : 'PUT',
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(status !== false && { 'content-type': 'application/json' }),
+        },
+        ...(status !== false && { body: JSON.stringify({ status }) }),
         cache: 'no-store',
         credentials: 'omit',
         keepalive: true,

@@ -1,7 +1,9 @@
+import { fillCanned } from './canned-text';
 import { CatalogSection } from './catalog/catalog-section';
 import { ConversationView } from './conversation-view';
 import { EventsSection } from './events/events-section';
 import { KeyForm } from './key-form';
+import { NotifySettings } from './notify-settings';
 import { QueuePanel } from './queue-panel';
 import { SettingsSection } from './settings/settings-section';
 import type { ConsoleStore } from './store';
@@ -56,6 +58,18 @@ export function App({ store }: { store: ConsoleStore }) {
           Signed in as <strong class="who-name">{me.name}</strong>{' '}
           <span class="role-badge">{ROLE_TEXT[me.role]}</span>
         </p>
+        <div class="presence-picker">
+          <label for="presence-status">Status</label>
+          <select
+            id="presence-status"
+            value={store.presenceStatus.value}
+            onChange={(event) => store.setPresence(event.currentTarget.value === 'away' ? 'away' : 'online')}
+          >
+            <option value="online">Available</option>
+            <option value="away">Away</option>
+          </select>
+        </div>
+        <NotifySettings notifier={store.notifier} />
         <button type="button" class="secondary" onClick={() => store.signOut()}>
           Sign out
         </button>
@@ -99,6 +113,7 @@ function ConversationsSection({ store }: { store: ConsoleStore }) {
   const selectedId = store.conversation.selectedId.value;
   const me = store.me.value;
   if (me === null) return null;
+  const widget = store.widgets.value.find((w) => w.id === store.widgetId.value);
   return (
     <>
       <h1 class="visually-hidden">Conversations</h1>
@@ -108,11 +123,20 @@ function ConversationsSection({ store }: { store: ConsoleStore }) {
           queue={store.queue}
           selectedId={selectedId}
           onOpen={(id) => void store.conversation.open(id)}
+          me={me.id}
         />
         <section class="detail-pane" aria-label="Selected conversation">
           <ConversationView
             store={store.conversation}
             role={me.role}
+            canned={widget?.cannedReplies}
+            fill={(text) =>
+              fillCanned(text, {
+                conversation: store.conversation.conversation.value,
+                agentName: me.name,
+                storeName: widget?.title ?? '',
+              })
+            }
             onBack={() => {
               const id = selectedId;
               store.conversation.close();

@@ -125,7 +125,9 @@ describe('<Transcript>', () => {
         ].map((m) => ({ kind: 'message', message: m }))}
       />,
     );
-    expect(container.querySelector('.message.user .text')?.textContent).toBe('<b>hi</b>\nthere');
+    // Markdown as the widget renders it (issue 34): the line break is a <br>, the HTML stays text.
+    expect(container.querySelector('.message.user .text')?.textContent).toBe('<b>hi</b>there');
+    expect(container.querySelector('.message.user .text br')).not.toBeNull();
     expect(container.querySelector('b')).toBeNull();
     expect(screen.getByText('Reply failed')).toBeTruthy();
     expect(screen.getByText('Being written')).toBeTruthy();

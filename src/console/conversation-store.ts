@@ -1,7 +1,8 @@
 import { action, batch, signal } from '@preact/signals';
-import type { AgentName, ConversationMode, StreamEvent } from '../protocol/chat';
+import { type AgentName, type ConversationMode, type StreamEvent, TYPING_SHOWN_MS } from '../protocol/chat';
 import {
   CONVERSATION_TAKEN,
+  type ConversationNote,
   type InboxConversation,
   type InboxConversationResponse,
   type InboxMessage,
@@ -53,6 +54,13 @@ export function createConversationStore(
   const webhookCalls = signal<readonly InboxWebhookCall[]>([]);
   /** Issue 33/34: the shopper's rating of the help a person gave. */
   const rating = signal<InboxRating | null>(null);
+  /** Issue 34: the team's internal notes on it. */
+  const notes = signal<readonly ConversationNote[]>([]);
+  /** Issue 34: the shopper is typing now (a `typing` signal in the last `TYPING_SHOWN_MS`). */
+  const shopperTyping = signal(false);
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When this agent's typing was last said (at most one a second goes out). */
+  let typedAt = 0;
   const transcript = signal<LiveTranscript | null>(null);
   const status = signal<LoadStatus>('idle');
   const error = signal<string | null>(null);
@@ -83,6 +91,9 @@ export function createConversationStore(
     conversation.value = null;
     webhookCalls.value = [];
     rating.value = null;
+    notes.value = [];
+    clearTimeout(typingTimer);
+    shopperTyping.value = false;
     transcript.value = null;
     status.value = 'idle';
     error.value = null;
@@ -97,6 +108,7 @@ export function createConversationStore(
     conversation.value = data.conversation;
     webhookCalls.value = data.webhookCalls ?? [];
     rating.value = data.rating ?? null;
+    notes.value = data.notes ?? [];
     const current = transcript.value;
     if (current === null) {
       transcript.value = createLiveTranscript(data.messages);
@@ -136,6 +148,11 @@ export function createConversationStore(
 
   const onEvent = (mark: number, seq: number, event: StreamEvent) => {
     if (mark !== token) return;
+    // The shopper's message arrived: they stopped typing.
+    if (event.type === 'message.user') {
+      clearTimeout(typingTimer);
+      shopperTyping.value = false;
+    }
     const previous = transcript.value;
     if (previous === null) return;
     const next = applyEvent(previous, seq, event, now().toISOString());
@@ -175,6 +192,14 @@ export function createConversationStore(
       signal: controller.signal,
       retryMs: options.retryMs,
       onEvent: ({ seq, event }) => onEvent(mark, seq, event),
+      onSignal: (event) => {
+        if (mark !== token || event.type !== 'typing' || event.role !== 'shopper') return;
+        shopperTyping.value = true;
+        clearTimeout(typingTimer);
+        typingTimer = setTimeout(() => {
+          shopperTyping.value = false;
+        }, TYPING_SHOWN_MS);
+      },
       onStatus: (next) => {
         if (mark === token) streamStatus.value = next;
       },
@@ -238,6 +263,8 @@ export function createConversationStore(
     conversation,
     webhookCalls,
     rating,
+    notes,
+    shopperTyping,
     transcript,
     status,
     error,
@@ -277,6 +304,27 @@ export function createConversationStore(
     refresh: () => reload(token),
     take: () => act((key, widgetId, id) => api.take(key, widgetId, id), changedTo, conflict),
     release: () => act((key, widgetId, id) => api.release(key, widgetId, id), changedTo, conflict),
+    /** Issue 34: closed: back to the assistant, and the shopper is asked how it went. */
+    closeConversation: () => act((key, widgetId, id) => api.close(key, widgetId, id), changedTo, conflict),
+    /** Issue 34: an internal note; shown at once. */
+    addNote(text: string): Promise<boolean> {
+      return act(
+        (key, widgetId, id) => api.note(key, widgetId, id, text),
+        (value) => {
+          notes.value = [...notes.value, value.note];
+        },
+      );
+    },
+    /** Issue 34: the agent is typing a reply: the shopper's chat shows it (said at most once a second). */
+    typing(): void {
+      const key = ctx.key();
+      const widgetId = ctx.widgetId();
+      const id = selectedId.value;
+      const at = now().getTime();
+      if (key === null || widgetId === null || id === null || at - typedAt < 1000) return;
+      typedAt = at;
+      void api.typing(key, widgetId, id);
+    },
     /** Sends the agent's message; it shows at once, and its own event later does not add it again. */
     send(text: string): Promise<boolean> {
       return act(

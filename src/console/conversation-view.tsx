@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { AgentRole } from '../protocol/inbox';
+import type { AgentRole, CannedReply } from '../protocol/inbox';
 import { ConversationContext } from './conversation-context';
 import type { ConversationStore } from './conversation-store';
 import { FollowScroll } from './follow-scroll';
-import { formatDateTime, messageCountText, shopperLabel } from './format';
+import { formatDateTime, messageCountText, shopperLabel, shopperName } from './format';
+import { NotesPanel } from './notes-panel';
 import { ReplyBox } from './reply-box';
 import { Transcript } from './transcript';
 
@@ -19,13 +20,16 @@ export interface ConversationViewProps {
   role: AgentRole;
   /** Narrow windows show one pane at a time: this goes back to the queue. */
   onBack(): void;
+  /** Issue 34: the widget's canned replies, and their placeholders filled for this conversation. */
+  canned?: readonly CannedReply[];
+  fill?(text: string): string;
 }
 
 /**
  * The open conversation: who answers now and the actions for it (take over, hand back), the live transcript, the reply
  * box while I hold it, and the shopper's context beside it.
  */
-export function ConversationView({ store, role, onBack }: ConversationViewProps) {
+export function ConversationView({ store, role, onBack, canned, fill }: ConversationViewProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const article = useRef<HTMLElement>(null);
   const [sentCount, setSentCount] = useState(0);
@@ -61,8 +65,11 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
   const holder = conversation.agent?.name ?? null;
   const isBusy = store.isBusy.value;
   const rating = store.rating.value;
-  // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff").
+  // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff"), and
+  // close it (issue 34), from any mode.
   const canRelease = isMine || mode === 'waiting' || (mode === 'agent' && role === 'admin');
+  const canClose = mode !== 'agent' || isMine || role === 'admin';
+  const assignee = conversation.assignee ?? null;
   const stream = store.streamStatus.value;
   const items = store.items();
   const last = items.at(-1);
@@ -122,7 +129,14 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
           <span class={`mode-badge mode-${mode}`} data-mode={mode}>
             {modeText}
           </span>{' '}
+          {mode === 'waiting' && assignee && <span class="assignee-badge">Assigned to {assignee.name}</span>}{' '}
           <span class={`stream-status stream-${stream}`}>{STREAM_TEXT[stream]}</span>
+          {conversation.closedAt && mode === 'assistant' && (
+            <span class="closed-note">
+              {' '}
+              · closed <time dateTime={conversation.closedAt}>{formatDateTime(conversation.closedAt)}</time>
+            </span>
+          )}
         </p>
         <div class="conversation-actions">
           {!isMine && (
@@ -145,6 +159,16 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
               Hand back to the assistant
             </button>
           )}
+          {canClose && (
+            <button
+              type="button"
+              class="secondary close-conversation"
+              disabled={isBusy}
+              onClick={() => void store.closeConversation().then(focusAfter('.take'))}
+            >
+              Close
+            </button>
+          )}
         </div>
         {store.actionError.value && (
           <p class="error" role="alert">
@@ -162,11 +186,17 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
             sentCount={sentCount}
             labelledBy="transcript-title"
           >
-            <Transcript items={items} calls={store.webhookCalls.value} />
+            <Transcript items={items} calls={store.webhookCalls.value} shopper={shopperName(conversation)} />
           </FollowScroll>
+          <p class="typing-line" aria-live="polite">
+            {store.shopperTyping.value ? `${shopperName(conversation) ?? 'The shopper'} is typing…` : ''}
+          </p>
           {isMine ? (
             <ReplyBox
               isBusy={isBusy}
+              canned={canned}
+              fill={fill}
+              onTyping={store.typing}
               onSend={async (text) => {
                 const isSent = await store.send(text);
                 if (isSent) setSentCount((n) => n + 1);
@@ -183,6 +213,7 @@ export function ConversationView({ store, role, onBack }: ConversationViewProps)
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1) */}
         <aside class="context-pane" aria-label="Context" tabIndex={0}>
           <ConversationContext conversation={conversation} />
+          <NotesPanel notes={store.notes.value} isBusy={isBusy} onAdd={store.addNote} />
         </aside>
       </div>
     </article>

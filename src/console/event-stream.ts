@@ -19,6 +19,8 @@ export interface FollowOptions {
   /** Resume after this seq (0: the whole log from the start). */
   afterSeq?: number;
   onEvent(logged: LoggedEvent): void;
+  /** Issue 34: an event that is not in the log (`typing`): no seq, never replayed. */
+  onSignal?(event: StreamEvent): void;
   onStatus?(status: StreamStatus): void;
   /**
    * The service refused the stream for good (401 a key no longer accepted, 403, 404): the reader stops. Other
@@ -118,6 +120,14 @@ async function readEvents(
         if (e.event === STREAM_RECONNECT) {
           stop();
           return true;
+        }
+        if (e.event === 'typing') {
+          try {
+            options.onSignal?.({ ...(JSON.parse(e.data) as object), type: 'typing' } as StreamEvent);
+          } catch {
+            // Not JSON: not a signal of the service's.
+          }
+          continue;
         }
         const seq = Number(e.id);
         // An id we already have (a server replaying more than asked) is skipped: each event once.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shopperLabel } from './format';
+import { formatDateTime, shopperLabel } from './format';
 
 const ID = '2b356cd2-7866-4c1f-bf2d-d509093e2a97';
 const DEMO_USER_DATA = {
@@ -51,5 +51,14 @@ describe('shopperLabel()', () => {
     const label = shopperLabel({ id: ID, userData: { name: 'A'.repeat(300) } });
     expect(label).toHaveLength(80);
     expect(label.endsWith('…')).toBe(true);
+  });
+});
+
+describe('formatDateTime (issue 34: today without the date)', () => {
+  it('shows a time of today alone, and another day with its date', () => {
+    const now = new Date(2026, 10, 29, 15, 0);
+    expect(formatDateTime(new Date(2026, 10, 29, 9, 5).toISOString(), now)).toBe('9:05 AM');
+    expect(formatDateTime(new Date(2026, 10, 28, 9, 5).toISOString(), now)).toBe('Nov 28, 2026, 9:05 AM');
+    expect(formatDateTime('not a date', now)).toBe('not a date');
   });
 });

@@ -4,11 +4,16 @@ import type { InboxConversation } from '../protocol/inbox';
 import type { UserDataValue } from '../protocol/settings';
 
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat('en', { timeStyle: 'short' });
 
-/** "12 Jun 2026, 14:05" in the agent's time zone; the raw string when it is not a date. */
-export function formatDateTime(iso: string): string {
+/**
+ * "12 Jun 2026, 14:05" in the agent's time zone, and today's as "14:05" alone (issue 34: the date of today says
+ * nothing); the raw string when it is not a date.
+ */
+export function formatDateTime(iso: string, now: Date = new Date()): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
 }
 
 /** When the conversation last moved: its last message, else its last context change. */
@@ -34,6 +39,11 @@ function nameValue(value: UserDataValue | undefined): string | null {
  * characters, so two anonymous rows still differ. The whole user data stays in the context pane.
  */
 export function shopperLabel(c: Pick<InboxConversation, 'id' | 'user' | 'userData'>): string {
+  return shopperName(c) ?? `Shopper ${c.id.slice(0, 6)}`;
+}
+
+/** The name (or email) `shopperLabel` finds, or null for an anonymous shopper (the transcript then says "Shopper"). */
+export function shopperName(c: Pick<InboxConversation, 'user' | 'userData'>): string | null {
   const data = c.userData ?? {};
   const first = nameValue(data.firstName);
   const last = nameValue(data.lastName);
@@ -42,8 +52,7 @@ export function shopperLabel(c: Pick<InboxConversation, 'id' | 'user' | 'userDat
     nameValue(data.name) ??
     (first ? (last ? `${first} ${last}` : first) : null) ??
     nameValue(c.user?.email) ??
-    nameValue(data.email) ??
-    `Shopper ${c.id.slice(0, 6)}`
+    nameValue(data.email)
   );
 }
 

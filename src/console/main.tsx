@@ -3,6 +3,7 @@
 import { render } from 'preact';
 import { createConsoleApi } from './api';
 import { App } from './app';
+import { browserNotifyEnvironment } from './notifier';
 import './console.css';
 import { createConsoleStore, type KeyStorage } from './store';
 
@@ -14,10 +15,21 @@ function sessionStore(): KeyStorage | null {
   }
 }
 
+/** The agent's choices that outlive the tab (status, notifications); null where storage is off. */
+function localStore(): KeyStorage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 const root = document.getElementById('app');
 if (root) {
   const store = createConsoleStore(createConsoleApi(fetch.bind(window)), {
     storage: sessionStore(),
+    preferences: localStore(),
+    notify: browserNotifyEnvironment(window),
     isVisible: () => document.visibilityState === 'visible',
     confirm: (message) => window.confirm(message),
   });

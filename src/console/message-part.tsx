@@ -1,15 +1,16 @@
 import type { MessagePart as MessagePartData } from '../protocol/chat';
+import { MarkdownText } from './markdown-text';
 import { OrderCard } from './order-card';
 import { ProductCard, ProductList } from './product-card';
 
 /**
- * The one place that maps a message part's `type` to what the agent sees. Text stays text: line breaks kept by CSS,
- * no markdown or HTML interpreted. An unknown type (a newer service) is named rather than dropped silently.
+ * The one place that maps a message part's `type` to what the agent sees. Text renders its markdown as the widget does
+ * (issue 34; never HTML). An unknown type (a newer service) is named rather than dropped silently.
  */
 export function MessagePart({ part }: { part: MessagePartData }) {
   switch (part.type) {
     case 'text':
-      return <p class="text">{part.text}</p>;
+      return <MarkdownText text={part.text} />;
     case 'product-card':
       return <ProductCard card={part.card} />;
     case 'products':

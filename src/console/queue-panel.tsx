@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+import type { InboxConversation } from '../protocol/inbox';
 import { formatDateTime, lastActivity, MODE_TEXT, previewText, shopperLabel, waitedText } from './format';
 import type { QueueStore, QueueView } from './queue-store';
 
@@ -17,14 +19,26 @@ export interface QueuePanelProps {
   queue: QueueStore;
   selectedId: string | null;
   onOpen(id: string): void;
+  /** The signed-in agent's id: "Assigned to you". */
+  me?: string | null;
+}
+
+/** Issue 34: the row says what the shopper last said (what they wait about); else the last message of anyone. */
+function rowPreview(c: InboxConversation): string {
+  const said = c.lastShopperMessage?.text.replace(/\s+/g, ' ').trim();
+  if (!said) return previewText(c);
+  return said.length > 120 ? `${said.slice(0, 119)}…` : said;
 }
 
 /**
  * The queue: three views (the waiting count as a badge), each a list of buttons. "Waiting" is oldest first with how
  * long each has waited; the others say when the conversation last moved. Each row previews the last message.
  */
-export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
+export function QueuePanel({ queue, selectedId, onOpen, me = null }: QueuePanelProps) {
+  const [words, setWords] = useState(queue.search.value);
   const view = queue.view.value;
+  const searched = view === 'all' ? queue.search.value.trim() : '';
+  const unread = queue.unread.value;
   const items = queue.listed();
   const status = queue.status.value;
   const waitingCount = queue.waitingCount();
@@ -42,6 +56,29 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
           Refresh
         </button>
       </div>
+      <search class="queue-search">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void queue.find(words);
+          }}
+        >
+          <label for="queue-search">Search conversations</label>
+          <div class="search-row">
+            <input
+              id="queue-search"
+              type="search"
+              maxLength={200}
+              value={words}
+              placeholder="Words, name, email, order number"
+              onInput={(event) => setWords(event.currentTarget.value)}
+            />
+            <button type="submit" class="secondary small">
+              Search
+            </button>
+          </div>
+        </form>
+      </search>
       <fieldset class="views">
         <legend class="visually-hidden">Views</legend>
         {VIEWS.map((v) => (
@@ -50,7 +87,14 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
             type="button"
             class="view"
             aria-pressed={v.id === view ? 'true' : 'false'}
-            onClick={() => void queue.showView(v.id)}
+            onClick={() => {
+              // Another view shows everything again; the search is for "All".
+              if (v.id !== 'all' && queue.search.value) {
+                queue.search.value = '';
+                setWords('');
+              }
+              void queue.showView(v.id);
+            }}
           >
             {v.label}
             {v.id === 'waiting' && (
@@ -62,11 +106,27 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
           </button>
         ))}
       </fieldset>
+      {searched && (
+        <p class="search-note">
+          Conversations with “{searched}”.{' '}
+          <button
+            type="button"
+            class="link-button"
+            onClick={() => {
+              setWords('');
+              void queue.find('');
+            }}
+          >
+            Show all
+          </button>
+        </p>
+      )}
       <ul class="conversation-list" aria-label={`${VIEWS.find((v) => v.id === view)?.label} conversations`}>
         {items.map((c) => {
           const mode = c.mode ?? 'assistant';
           const at = lastActivity(c);
-          const preview = previewText(c);
+          const preview = rowPreview(c);
+          const newMessages = unread.get(c.id) ?? 0;
           return (
             <li key={c.id}>
               <button
@@ -88,6 +148,16 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
                   )}
                 </span>
                 {preview && <span class="preview">{preview}</span>}
+                {mode === 'waiting' && c.assignee && (
+                  <span class="assignee-badge">
+                    {c.assignee.id === me ? 'Assigned to you' : `Assigned to ${c.assignee.name}`}
+                  </span>
+                )}
+                {newMessages > 0 && (
+                  <span class="unread-badge">
+                    {newMessages} new {newMessages === 1 ? 'message' : 'messages'}
+                  </span>
+                )}
                 {view !== 'waiting' && (
                   <span class={`mode-badge mode-${mode}`}>
                     {mode === 'agent' && c.agent ? `With ${c.agent.name}` : MODE_TEXT[mode]}
@@ -99,7 +169,7 @@ export function QueuePanel({ queue, selectedId, onOpen }: QueuePanelProps) {
         })}
       </ul>
       {status !== 'loading' && status !== 'idle' && items.length === 0 && (
-        <p class="empty">{EMPTY_TEXT[view]}</p>
+        <p class="empty">{searched ? 'No conversation has these words.' : EMPTY_TEXT[view]}</p>
       )}
       {status === 'loading' && items.length === 0 && <p class="status">Loading conversations…</p>}
       {status === 'error' && (

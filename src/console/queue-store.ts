@@ -2,6 +2,7 @@ import { action, signal } from '@preact/signals';
 import type { InboxConversation, InboxListResponse } from '../protocol/inbox';
 import type { ApiError, ApiResult, ConsoleApi } from './api';
 import { previewText, shopperLabel } from './format';
+import type { News } from './notifier';
 
 /** The queue's views: who waits for a person (oldest first), what I hold, everything (most recent first). */
 export type QueueView = 'waiting' | 'mine' | 'all';
@@ -17,6 +18,13 @@ export interface QueueContext {
   failed(error: ApiError): string | null;
 }
 
+/** Issue 34: what the queue tells the agent of (console/notifier.ts), and which conversation they are reading. */
+export interface QueueNews {
+  tell(news: News): void;
+  /** The conversation open now: its new messages are read as they come, so they are not news. */
+  openId(): string | null;
+}
+
 /** How often the lists are read again while the tab is visible. */
 export const POLL_MS = 4000;
 
@@ -24,7 +32,12 @@ export const POLL_MS = 4000;
  * The conversation lists in signals: the waiting queue (read on every poll, whatever the view, for the badge, the
  * document title and the announcements), the agent's own conversations, and all of them with paging.
  */
-export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => number = Date.now) {
+export function createQueueStore(
+  api: ConsoleApi,
+  ctx: QueueContext,
+  now: () => number = Date.now,
+  news?: QueueNews,
+) {
   const view = signal<QueueView>('waiting');
   const waiting = signal<readonly InboxConversation[]>([]);
   const mine = signal<readonly InboxConversation[]>([]);
@@ -37,9 +50,17 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
   const announcement = signal('');
   /** The clock the waiting times are shown against; moves with each poll. */
   const clock = signal(now());
+  /** Issue 34: shopper messages on conversations I hold that I have not opened since, by conversation. */
+  const unread = signal<ReadonlyMap<string, number>>(new Map());
+  /** Issue 34: the search box's words; the list shows only what they find (`?q=`). */
+  const search = signal('');
 
   /** Ids seen waiting so far; null until the first answer, which announces nothing. */
   let seenWaiting: Set<string> | null = null;
+  /** Waiting conversations seen given to me (round robin), so each is news once. */
+  let seenAssigned = new Set<string>();
+  /** When the shopper last wrote, per conversation I hold; null until the first answer, which is no news. */
+  let seenShopperAt: Map<string, string> | null = null;
   /** "All" with later pages loaded is not replaced by a poll's first page (the agent's place would jump). */
   let hasMorePages = false;
   let token = 0;
@@ -55,12 +76,16 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     error.value = null;
     announcement.value = '';
     seenWaiting = null;
+    seenAssigned = new Set();
+    seenShopperAt = null;
+    unread.value = new Map();
     hasMorePages = false;
   });
 
   const applyWaiting = action((page: InboxListResponse) => {
     waiting.value = page.conversations;
     if (page.counts) counts.value = page.counts;
+    const me = ctx.agentId();
     const ids = new Set(page.conversations.map((c) => c.id));
     if (seenWaiting !== null) {
       const fresh = page.conversations.filter((c) => !seenWaiting?.has(c.id));
@@ -71,7 +96,26 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
       } else if (fresh.length > 1) {
         announcement.value = `${fresh.length} new conversations waiting`;
       }
+      // Issue 34: a sound and a notification for each, unless round robin gave it to someone else.
+      for (const c of fresh)
+        if (c.assignee == null || c.assignee.id === me)
+          news?.tell({
+            kind: 'waiting',
+            conversationId: c.id,
+            title: c.assignee ? 'A conversation was given to you' : 'New conversation waiting',
+            body: `${shopperLabel(c)}: ${c.lastShopperMessage?.text ?? ''}`.trim(),
+          });
+      // Given to me later, while it waited: news too, once.
+      for (const c of page.conversations)
+        if (c.assignee?.id === me && !seenAssigned.has(c.id) && seenWaiting.has(c.id))
+          news?.tell({
+            kind: 'waiting',
+            conversationId: c.id,
+            title: 'A conversation was given to you',
+            body: `${shopperLabel(c)}: ${c.lastShopperMessage?.text ?? ''}`.trim(),
+          });
     }
+    seenAssigned = new Set(page.conversations.filter((c) => c.assignee?.id === me).map((c) => c.id));
     seenWaiting = ids;
   });
 
@@ -79,6 +123,28 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     const me = ctx.agentId();
     mine.value = page.conversations.filter((c) => c.agent?.id === me);
     if (page.counts) counts.value = page.counts;
+    // Issue 34: a shopper's message on a conversation I hold, unless I am reading it.
+    const at = new Map(mine.value.map((c) => [c.id, c.lastShopperMessage?.at ?? '']));
+    if (seenShopperAt !== null) {
+      const next = new Map(unread.value);
+      for (const c of mine.value) {
+        const last = c.lastShopperMessage;
+        const before = seenShopperAt.get(c.id);
+        // Newly mine (taken just now): what the shopper said before is no news.
+        if (!last || before === undefined || last.at <= before || news?.openId() === c.id) continue;
+        next.set(c.id, (next.get(c.id) ?? 0) + 1);
+        news?.tell({
+          kind: 'message',
+          conversationId: c.id,
+          title: `${shopperLabel(c)} wrote`,
+          body: last.text,
+        });
+      }
+      // A conversation I no longer hold is no longer mine to read.
+      for (const id of next.keys()) if (!at.has(id)) next.delete(id);
+      unread.value = next;
+    }
+    seenShopperAt = at;
   });
 
   const applyAll = action((page: InboxListResponse, isAppend: boolean) => {
@@ -151,20 +217,21 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     const mark = ++token;
     if (!options.isPoll) status.value = 'loading';
     const current = view.value;
+    const words = search.value.trim();
+    // The queue and what I hold are read on every poll whatever the view: the badge, the title and the news (issue
+    // 34: a shopper's message on a conversation I hold) come from them.
     const requests: Promise<ApiResult<InboxListResponse>>[] = [
       api.conversations(key, widgetId, { mode: 'waiting' }),
+      api.conversations(key, widgetId, { mode: 'agent' }),
     ];
-    if (current === 'mine') requests.push(api.conversations(key, widgetId, { mode: 'agent' }));
     const isAllShown = current === 'all' && !(options.isPoll && hasMorePages);
-    if (isAllShown) requests.push(api.conversations(key, widgetId));
+    if (isAllShown) requests.push(api.conversations(key, widgetId, words ? { search: words } : {}));
     const results = await Promise.all(requests);
     if (mark !== token) return;
-    const [queue, other] = results;
+    const [queue, held, other] = results;
     if (queue.ok) applyWaiting(queue.value);
-    if (other?.ok) {
-      if (current === 'mine') applyMine(other.value);
-      else applyAll(other.value, false);
-    }
+    if (held.ok) applyMine(held.value);
+    if (other?.ok) applyAll(other.value, false);
     settle(results);
   }
 
@@ -179,8 +246,30 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
     error,
     announcement,
     clock,
+    unread,
+    search,
     reset,
     refresh,
+    /** The agent opened the conversation: its messages are read. */
+    markRead: action((id: string) => {
+      if (!unread.value.has(id)) return;
+      const next = new Map(unread.value);
+      next.delete(id);
+      unread.value = next;
+    }),
+    /** Issue 34: finds conversations by their words, customer or order number: the "All" view, searched. */
+    find(words: string): Promise<void> {
+      search.value = words;
+      view.value = 'all';
+      hasMorePages = false;
+      return refresh();
+    },
+    /** Shopper messages not read yet on the conversations I hold. */
+    unreadCount(): number {
+      let n = 0;
+      for (const count of unread.value.values()) n += count;
+      return n;
+    },
     /** This agent changed a conversation: the lists, counts, badge and title follow at once, then a fresh read. */
     changed(next: InboxConversation | null, previous: InboxConversation | null): Promise<void> {
       if (next !== null) applyChange(next, previous);
@@ -198,7 +287,8 @@ export function createQueueStore(api: ConsoleApi, ctx: QueueContext, now: () => 
       if (key === null || widgetId === null || before === null) return;
       const mark = ++token;
       status.value = 'loading';
-      const page = await api.conversations(key, widgetId, { before });
+      const words = search.value.trim();
+      const page = await api.conversations(key, widgetId, { before, ...(words && { search: words }) });
       if (mark !== token) return;
       if (page.ok) applyAll(page.value, true);
       settle([page]);

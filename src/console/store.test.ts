@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentIdentity, InboxConversation } from '../protocol/inbox';
 import { createConsoleApi } from './api';
+import type { News, NotifyEnvironment } from './notifier';
 import { createConsoleStore, KEY_STORAGE_KEY, MESSAGES } from './store';
 
 // The store against a fake service at the fetch boundary: what the admin API answers, and what the console keeps.
@@ -26,7 +27,14 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const unauthorized = () => json(401, { error: { code: 'unauthorized', message: 'no' } });
 
-function setup(options: { stored?: string; visible?: () => boolean } = {}) {
+function setup(
+  options: {
+    stored?: string;
+    visible?: () => boolean;
+    preferences?: Map<string, string>;
+    notify?: NotifyEnvironment;
+  } = {},
+) {
   const memory = new Map<string, string>(options.stored ? [[KEY_STORAGE_KEY, options.stored]] : []);
   const storage = {
     getItem: (k: string) => memory.get(k) ?? null,
@@ -35,7 +43,7 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
   };
   let isRotated = false;
   const calls: string[] = [];
-  /** What the console said of its presence: `POST anna`, `DELETE anna keepalive`. */
+  /** What the console said of its presence: `PUT anna online keepalive`, `DELETE anna keepalive`. */
   const presence: string[] = [];
   const service = {
     waiting: [conversation('w1', { mode: 'waiting', waitingSince: '2026-06-01T09:00:00.000Z' })],
@@ -51,9 +59,12 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
     const auth = new Headers(init?.headers).get('authorization') ?? '';
     const agent = KEYS[auth.replace(/^Bearer /, '')];
     if (!agent || isRotated) return unauthorized();
-    if (url === '/v0/admin/presence') {
-      presence.push(`${init?.method} ${agent.id}${init?.keepalive ? ' keepalive' : ''}`);
-      return new Response(null, { status: 204 });
+    if (url === '/v0/admin/me/presence') {
+      const status = init?.body ? ` ${(JSON.parse(String(init.body)) as { status: string }).status}` : '';
+      presence.push(`${init?.method} ${agent.id}${status}${init?.keepalive ? ' keepalive' : ''}`);
+      return init?.method === 'PUT'
+        ? json(200, { status: status.trim(), beatSeconds: 30 })
+        : new Response(null, { status: 204 });
     }
     if (url === '/v0/admin/me') return json(200, { agent });
     if (url === '/v0/admin/widgets')
@@ -69,6 +80,8 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
       return json(200, { conversations: service.agent, nextCursor: null, counts: counts() });
     if (url === '/v0/admin/widgets/demo/conversations')
       return json(200, { conversations: [conversation('c1'), conversation('c2')], nextCursor: 'k1' });
+    if (url === '/v0/admin/widgets/demo/conversations?q=order+1004')
+      return json(200, { conversations: [conversation('c2')], nextCursor: null });
     if (url === '/v0/admin/widgets/demo/conversations?before=k1')
       return json(200, { conversations: [conversation('c2'), conversation('c3')], nextCursor: null });
     const conversationUrl = /^\/v0\/admin\/widgets\/demo\/conversations\/(\w+)(\/\w+)?$/.exec(url);
@@ -102,8 +115,15 @@ function setup(options: { stored?: string; visible?: () => boolean } = {}) {
       error: { code: 'unknown_conversation', message: 'No such conversation for this widget.' },
     });
   });
+  const preferences = options.preferences ?? new Map<string, string>();
   const store = createConsoleStore(createConsoleApi(fetchFn as typeof fetch), {
     storage,
+    preferences: {
+      getItem: (k: string) => preferences.get(k) ?? null,
+      setItem: (k: string, v: string) => void preferences.set(k, v),
+      removeItem: (k: string) => void preferences.delete(k),
+    },
+    notify: options.notify,
     pollMs: 1000,
     presenceMs: 5000,
     isVisible: options.visible,
@@ -207,7 +227,7 @@ describe('the queue', () => {
 
     // Hidden: no reads at all (only the presence beat, which goes on: the agent is still at the console).
     isVisible = false;
-    const reads = () => calls.filter((url) => url !== '/v0/admin/presence').length;
+    const reads = () => calls.filter((url) => url !== '/v0/admin/me/presence').length;
     const before = reads();
     await vi.advanceTimersByTimeAsync(5000);
     expect(reads()).toBe(before);
@@ -235,7 +255,8 @@ describe('the queue', () => {
     expect(store.queue.waitingCount()).toBe(0);
     expect(store.queue.counts.value).toEqual({ waiting: 0, agent: 3 });
     expect(doc.title).toBe('Console · service-widget');
-    expect(store.queue.mine.value.map((c) => c.id)).toEqual(['w1']);
+    // Mine is read on every poll (issue 34: my shoppers' new messages), so a1 is there already.
+    expect(store.queue.mine.value.map((c) => c.id)).toEqual(['w1', 'a1']);
     expect(store.queue.announcement.value).toBe('');
 
     // Handing back takes it out of Mine at once too.
@@ -302,9 +323,13 @@ describe('presence (issue 33): the service knows while this console is open', ()
     const { store, presence } = setup({ visible: () => false });
     await store.signIn('anna-key');
     await vi.advanceTimersByTimeAsync(0);
-    expect(presence).toEqual(['POST anna keepalive']);
+    expect(presence).toEqual(['PUT anna online keepalive']);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(presence).toEqual(['POST anna keepalive', 'POST anna keepalive', 'POST anna keepalive']);
+    expect(presence).toEqual([
+      'PUT anna online keepalive',
+      'PUT anna online keepalive',
+      'PUT anna online keepalive',
+    ]);
     store.signOut();
     await vi.advanceTimersByTimeAsync(20_000);
     expect(presence.slice(3)).toEqual(['DELETE anna keepalive']);
@@ -317,10 +342,10 @@ describe('presence (issue 33): the service knows while this console is open', ()
     await vi.advanceTimersByTimeAsync(0);
     store.leave();
     await vi.advanceTimersByTimeAsync(20_000);
-    expect(presence).toEqual(['POST anna keepalive', 'DELETE anna keepalive']);
+    expect(presence).toEqual(['PUT anna online keepalive', 'DELETE anna keepalive']);
     store.returned();
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(presence.slice(2)).toEqual(['POST anna keepalive', 'POST anna keepalive']);
+    expect(presence.slice(2)).toEqual(['PUT anna online keepalive', 'PUT anna online keepalive']);
   });
 
   it('a key the service stops accepting beats no more', async () => {
@@ -334,5 +359,103 @@ describe('presence (issue 33): the service knows while this console is open', ()
     const said = presence.length;
     await vi.advanceTimersByTimeAsync(30_000);
     expect(presence).toHaveLength(said);
+  });
+});
+
+describe('the support team’s day (issue 34)', () => {
+  it('says the status the agent chose at once, keeps it for the next visit, and beats with it', async () => {
+    vi.useFakeTimers();
+    const preferences = new Map<string, string>();
+    const { store, presence } = setup({ preferences });
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    store.setPresence('away');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(presence).toEqual(['PUT anna online keepalive', 'PUT anna away keepalive']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(presence.at(-1)).toBe('PUT anna away keepalive');
+    store.signOut();
+    const next = setup({ preferences });
+    expect(next.store.presenceStatus.value).toBe('away');
+    await next.store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.presence).toEqual(['PUT anna away keepalive']);
+    next.store.signOut();
+  });
+
+  it('tells of a new waiting shopper and of my shopper’s message, counts the unread in the title until opened', async () => {
+    vi.useFakeTimers();
+    const told: News[] = [];
+    let chimes = 0;
+    const { store, service } = setup({
+      notify: {
+        chime: () => chimes++,
+        permission: () => 'granted',
+        show: (news) => told.push(news),
+        isFocused: () => false,
+      },
+    });
+    const doc = { title: '' };
+    store.syncTitle(doc);
+    await store.signIn('anna-key');
+    await vi.advanceTimersByTimeAsync(0);
+    // What was there at sign-in is no news.
+    expect(told).toEqual([]);
+
+    service.waiting = [
+      ...service.waiting,
+      conversation('w2', {
+        mode: 'waiting',
+        waitingSince: '2026-06-01T09:30:00.000Z',
+        lastShopperMessage: { text: 'Is anyone there?', at: '2026-06-01T09:30:00.000Z' },
+      }),
+      // Round robin gave this one to Ben: not Anna's news.
+      conversation('w3', { mode: 'waiting', assignee: { id: 'ben', name: 'Ben' } }),
+    ];
+    service.agent = service.agent.map((c) =>
+      c.id === 'a1'
+        ? { ...c, lastShopperMessage: { text: 'Still there?', at: '2026-06-01T10:05:00.000Z' } }
+        : c,
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    service.agent = service.agent.map((c) =>
+      c.id === 'a1' ? { ...c, lastShopperMessage: { text: 'Hello??', at: '2026-06-01T10:06:00.000Z' } } : c,
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(told.map((n) => [n.kind, n.conversationId, n.title, n.body])).toEqual([
+      ['waiting', 'w2', 'New conversation waiting', 'w2: Is anyone there?'],
+      ['message', 'a1', 'a1 wrote', 'Still there?'],
+      ['message', 'a1', 'a1 wrote', 'Hello??'],
+    ]);
+    expect(chimes).toBe(3);
+    expect(store.queue.unreadCount()).toBe(2);
+    // Three waiting, two unread.
+    expect(doc.title).toBe('(5) Console · service-widget');
+    await store.conversation.open('a1');
+    expect(store.queue.unreadCount()).toBe(0);
+    expect(doc.title).toBe('(3) Console · service-widget');
+
+    // Each way can be switched off: no sound, and no count in the title.
+    store.notifier.set('sound', false);
+    store.notifier.set('title', false);
+    expect(doc.title).toBe('Console · service-widget');
+    service.waiting = [...service.waiting, conversation('w4', { mode: 'waiting' })];
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(chimes).toBe(3);
+    expect(told.at(-1)?.conversationId).toBe('w4');
+    store.signOut();
+  });
+
+  it('searches All for words and shows every conversation again when the search is cleared', async () => {
+    const { store, calls } = setup();
+    await store.signIn('anna-key');
+    await settled();
+    await store.queue.find('order 1004');
+    expect(calls).toContain('/v0/admin/widgets/demo/conversations?q=order+1004');
+    expect(store.queue.view.value).toBe('all');
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['c2']);
+    await store.queue.find('');
+    expect(store.queue.listed().map((c) => c.id)).toEqual(['c1', 'c2']);
+    store.signOut();
   });
 });

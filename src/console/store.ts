@@ -1,15 +1,18 @@
 import { action, effect, signal } from '@preact/signals';
-import type { AgentIdentity, InboxWidgetsResponse } from '../protocol/inbox';
+import type { AgentIdentity, InboxWidgetsResponse, PresenceStatus } from '../protocol/inbox';
 import { type ApiError, type ConsoleApi, isSendableKey } from './api';
 import { createCatalogApi } from './catalog/catalog-api';
 import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
 import { createEventsApi } from './events/events-api';
 import { createEventsStore } from './events/events-store';
+import { createNotifier, type NotifyEnvironment } from './notifier';
 import { createQueueStore, POLL_MS } from './queue-store';
 
-/** How often an open console says so (issue 33): the service counts it open for two minutes after each beat. */
+/** How often an open console says so (issues 33, 34): the service counts it open for 90 s after each beat. */
 export const PRESENCE_BEAT_MS = 30_000;
+/** localStorage: the agent's chosen status outlives the tab (an agent who set "Away" comes back away). */
+export const STATUS_STORAGE_KEY = '_service_console_status';
 
 import { createPreviewStore } from './settings/preview-store';
 import { createSettingsApi } from './settings/settings-api';
@@ -46,6 +49,10 @@ export type KeyStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 /** What the page gives the store beyond the API: where the key is kept, and whether the tab is seen. */
 export interface ConsoleEnvironment {
   storage: KeyStorage | null;
+  /** Where the agent's status and notification choices are kept (`localStorage` in the page). */
+  preferences?: KeyStorage | null;
+  /** Issue 34: the browser's sound and notifications (notifier.ts `browserNotifyEnvironment`); absent: none. */
+  notify?: Omit<NotifyEnvironment, 'preferences'>;
   /** True while the tab is visible; polling pauses otherwise. */
   isVisible?: () => boolean;
   pollMs?: number;
@@ -70,6 +77,8 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
   const widgets = signal<readonly ConsoleWidget[]>([]);
   const widgetId = signal<string | null>(null);
   const section = signal<SectionId>('conversations');
+  /** Issue 34: online (takes new conversations) or away; said with every beat. */
+  const presenceStatus = signal<PresenceStatus>(readStatus(env.preferences));
 
   const readStoredKey = (): string | null => {
     try {
@@ -100,10 +109,23 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     },
   };
 
-  const queue = createQueueStore(api, context);
+  // Issue 34: sound, the browser's notifications and the title's count, for new waiting shoppers and my shoppers' words.
+  const notifier = createNotifier({ ...env.notify, preferences: env.preferences }, (id) => {
+    section.value = 'conversations';
+    void conversation.open(id);
+  });
+  const queue = createQueueStore(api, context, Date.now, {
+    tell: notifier.tell,
+    openId: () => conversation.selectedId.value,
+  });
   const conversation = createConversationStore(api, context, {
     ...env.conversation,
     onChanged: (next, previous) => void queue.changed(next, previous),
+  });
+  // A conversation opened is read: its unread count goes (issue 34).
+  effect(() => {
+    const id = conversation.selectedId.value;
+    if (id !== null) queue.markRead(id);
   });
   const catalog = createCatalogStore(createCatalogApi(api), context);
   const events = createEventsStore(createEventsApi(api), context);
@@ -127,7 +149,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
   // another tab still hears of new shoppers), said every `PRESENCE_BEAT_MS`, well inside the service's two minutes.
   let beatTimer: ReturnType<typeof setInterval> | undefined;
   const beat = () => {
-    if (key.value !== null) void api.presence(key.value, true);
+    if (key.value !== null) void api.presence(key.value, presenceStatus.value);
   };
   const startBeating = () => {
     clearInterval(beatTimer);
@@ -140,6 +162,17 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     beatTimer = undefined;
     if (key.value !== null) void api.presence(key.value, false);
   };
+  /** The agent's choice: said at once (round robin acts within seconds) and kept for the next visit. */
+  const setPresence = action((status: PresenceStatus) => {
+    if (status === presenceStatus.value) return;
+    presenceStatus.value = status;
+    try {
+      env.preferences?.setItem(STATUS_STORAGE_KEY, status);
+    } catch {
+      // Storage disabled: the choice lasts for this visit.
+    }
+    if (beatTimer !== undefined) startBeating();
+  });
 
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   const stopPolling = () => {
@@ -228,6 +261,9 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     widgets,
     widgetId,
     section,
+    presenceStatus,
+    setPresence,
+    notifier,
     queue,
     conversation,
     catalog,
@@ -282,14 +318,28 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     /** The sections the signed-in role may enter. */
     sections: () =>
       SECTIONS.filter((s) => me.value !== null && (s.roles as readonly string[]).includes(me.value.role)),
-    /** Keeps `document.title` on the waiting count: "(3) Console · service-widget". Returns the stop function. */
+    /**
+     * Keeps `document.title` on the waiting count and my shoppers' unread messages: "(3) Console · service-widget"
+     * (issue 34: unless the agent switched the count off). Returns the stop function.
+     */
     syncTitle(doc: Pick<Document, 'title'>): () => void {
       return effect(() => {
-        const waiting = key.value === null ? 0 : queue.waitingCount();
-        doc.title = `${waiting > 0 ? `(${waiting}) ` : ''}Console · service-widget`;
+        const count =
+          key.value === null || !notifier.preferences.value.title
+            ? 0
+            : queue.waitingCount() + queue.unreadCount();
+        doc.title = `${count > 0 ? `(${count}) ` : ''}Console · service-widget`;
       });
     },
   };
 }
 
 export type ConsoleStore = ReturnType<typeof createConsoleStore>;
+
+function readStatus(preferences: KeyStorage | null | undefined): PresenceStatus {
+  try {
+    return preferences?.getItem(STATUS_STORAGE_KEY) === 'away' ? 'away' : 'online';
+  } catch {
+    return 'online';
+  }
+}

@@ -10,8 +10,13 @@ const STATUS_NOTE: Record<InboxMessage['status'], string | null> = {
   failed: 'Reply failed',
 };
 
-const authorText = (message: InboxMessage): string =>
-  message.role === 'user' ? 'Shopper' : message.role === 'agent' ? (message.author ?? 'Agent') : 'Assistant';
+/** Who wrote it: the shopper by name when the conversation knows it (issue 34), agents by theirs. */
+const authorText = (message: InboxMessage, shopper: string | null): string =>
+  message.role === 'user'
+    ? (shopper ?? 'Shopper')
+    : message.role === 'agent'
+      ? (message.author ?? 'Agent')
+      : 'Assistant';
 
 /** The shopper's thumbs on an assistant answer, with words beside the emoji for everyone. */
 function Feedback({ feedback }: { feedback: NonNullable<InboxMessage['feedback']> }) {
@@ -78,9 +83,12 @@ export function callsByTurn(
 export function Transcript({
   items,
   calls = [],
+  shopper = null,
 }: {
   items: readonly TranscriptItem[];
   calls?: readonly InboxWebhookCall[];
+  /** The shopper's name, when the conversation knows it (`shopperName`). */
+  shopper?: string | null;
 }) {
   if (items.length === 0) return <p class="empty">No messages yet.</p>;
   const { byMessage, unplaced } = callsByTurn(items, calls);
@@ -100,7 +108,7 @@ export function Transcript({
           return (
             <li key={message.id} class={`message ${message.role}`} data-status={message.status}>
               <p class="message-meta">
-                <span class="author">{authorText(message)}</span>
+                <span class="author">{authorText(message, shopper)}</span>
                 {message.role === 'agent' && <span class="role-note">Agent</span>}{' '}
                 {message.createdAt && (
                   <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>

@@ -288,7 +288,19 @@ export type StreamEvent =
       /** Issue 33: a person was asked for while nobody is at work, and the service sends email (`HandoffResponse`). */
       offerContact?: boolean;
       privacyUrl?: string;
+      /** Issue 34: an agent closed the conversation (`POST …/close` on the agent API). */
+      closed?: boolean;
+      /**
+       * Issue 34: a person of the team answered in this conversation and has handed it back or closed it: the widget
+       * asks "How did we do?" (`POST …/rating`).
+       */
+      askRating?: boolean;
     }
+  /**
+   * Issue 34: the other side is typing (not stored, at most one a second per side): `shopper` reaches the console,
+   * `agent` (with the agent's name) the widget. It lapses after `TYPING_SHOWN_MS` without another.
+   */
+  | { type: 'typing'; role: 'shopper' | 'agent'; author?: string }
   /**
    * The shopper's message was stored (for the console's live transcript; the widget that sent it already shows it, and
    * other tabs learn of it through tab sync, so the widget ignores this).
@@ -307,4 +319,6 @@ export const STREAM_RECONNECT = 'stream.reconnect';
 
 /** Limits the widget and the service agree on. */
 export const MESSAGE_TEXT_MAX = 4000;
+/** Issue 34: a `typing` event is shown this long unless another follows (a typist sends one a second at most). */
+export const TYPING_SHOWN_MS = 4000;
 export const CLIENT_MESSAGE_ID_MAX = 64;

@@ -22,13 +22,27 @@ export interface AgentIdentity {
 }
 
 /**
- * Issue 33 (presence): `GET /v0/admin/presence` → who has the console open now, by name. The console says it is open
- * with `POST /v0/admin/presence` (every 30 s, `204`) and closed with `DELETE /v0/admin/presence` (`204`); a console
- * not heard from for two minutes counts as closed. A shopper who asks for a person while nobody's console is open is
- * told nobody is free right now (and, with email, offered to leave an address).
+ * Presence (issue 33, 34; DESIGN "The support team's day"): an agent is there while their console is open. The console
+ * says so with `PUT /v0/admin/me/presence` `PresenceRequest` every 30 s (`200` `MePresenceResponse`), also from a tab
+ * in the background, and takes it back with `DELETE /v0/admin/me/presence` (`204`) as it closes or signs out; a
+ * console not heard from for 90 s counts as closed. `online` agents are given waiting conversations by round robin
+ * and count as someone a shopper can be promised; `away` ones take nothing new (their waiting conversations go back to
+ * the queue). `GET /v0/admin/presence` → `PresenceResponse`: who has the console open now.
  */
+export type PresenceStatus = 'online' | 'away';
+
+export interface PresenceRequest {
+  status: PresenceStatus;
+}
+
+export interface MePresenceResponse {
+  status: PresenceStatus;
+  /** Seconds within which the console should say so again. */
+  beatSeconds: number;
+}
+
 export interface PresenceResponse {
-  agents: { id: string; name: string; seenAt: string }[];
+  agents: { id: string; name: string; status: PresenceStatus; seenAt: string }[];
 }
 
 /** `GET /v0/admin/me` → who the key belongs to (the console asks once, after the key is entered). */
@@ -47,7 +61,18 @@ export const HANDOFF_UNAVAILABLE = 'handoff_unavailable';
 
 /** `GET /v0/admin/widgets` → */
 export interface InboxWidgetsResponse {
-  widgets: { id: string; title: string }[];
+  /**
+   * Issue 34: `cannedReplies`, the team's prepared answers (widget config), offered by "/" in the console's reply
+   * box; placeholders `{customer.name}`, `{customer.email}`, `{agent.name}`, `{store.name}`, each with an optional
+   * fallback after a bar: `{customer.name|there}`.
+   */
+  widgets: { id: string; title: string; cannedReplies?: CannedReply[] }[];
+}
+
+export interface CannedReply {
+  /** What follows "/" in the reply box: letters, digits, `-`, `_`. */
+  shortcut: string;
+  text: string;
 }
 
 /** A conversation as an agent sees it in the list and above the transcript. */
@@ -76,13 +101,25 @@ export interface InboxConversation {
   waitingSince?: string | null;
   /** The last message, for the queue's preview line (text parts only, cut at 200 characters). */
   lastMessage?: { role: MessageRole; text: string; at: string } | null;
+  /** Issue 34: the shopper's last message, likewise: what the queue row shows. */
+  lastShopperMessage?: { text: string; at: string } | null;
   /** Issue 33: the address the shopper left for replies (an agent's reply reaches them there once they left). */
   contactEmail?: string | null;
+  /**
+   * Issue 34: the agent round robin gave this waiting conversation to (`assignment: "round_robin"`): it stays
+   * `waiting` until they take it; anyone may still take it. Null otherwise.
+   */
+  assignee?: { id: string; name: string } | null;
+  /** Issue 34: ISO 8601, when an agent last closed the conversation (`POST …/close`); null when never. */
+  closedAt?: string | null;
 }
 
 /**
  * `GET /v0/admin/widgets/{widgetId}/conversations?limit=&before=&includeEmpty=` → most recently active first.
  * `?mode=waiting` (or `agent`, `assistant`) lists only that mode; the queue (`waiting`) is oldest waiting first.
+ * `?q=` (issue 34, at most 200 characters): only conversations where every word of it is found, in any case and as part
+ * of a word too, in the messages' text, an order card's number, or the customer's name, email or id, the address they
+ * left, or the page's user data (the first 8 words count).
  */
 export interface InboxListResponse {
   conversations: InboxConversation[];
@@ -109,6 +146,27 @@ export interface AgentMessageRequest {
 
 export interface AgentMessageResponse {
   message: InboxMessage;
+}
+
+/**
+ * Issue 34: an internal note, for the store's team only: `POST …/notes` `NoteRequest` (1..`MESSAGE_TEXT_MAX`
+ * characters, any agent) → `201 { note }`. Notes are listed with the conversation (`InboxConversationResponse.notes`),
+ * never in the widget's history or stream, nor in what the assistant is given.
+ */
+export interface ConversationNote {
+  id: string;
+  author: { id: string; name: string };
+  text: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface NoteRequest {
+  text: string;
+}
+
+export interface NoteResponse {
+  note: ConversationNote;
 }
 
 export interface AgentConversationResponse {
@@ -165,6 +223,8 @@ export interface InboxConversationResponse {
   lastSeq?: number;
   /** Issue 33/34: the shopper's rating of the help a person gave (1 to 5), and who it was for; null when none. */
   rating?: InboxRating | null;
+  /** Issue 34: the team's internal notes, oldest first (never the shopper's to see). */
+  notes?: ConversationNote[];
 }
 
 export interface InboxRating {

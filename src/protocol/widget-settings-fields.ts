@@ -41,3 +41,14 @@ export const SETTINGS_TEXT_MAX = {
 
 /** The most knowledge sections a widget has. */
 export const KNOWLEDGE_SECTIONS_LIMIT = 500;
+
+/**
+ * Issue 34 (DESIGN "The support team's day"): how waiting conversations reach agents, and the team's canned replies.
+ * The service's validator reads these too.
+ */
+export const SUPPORT_DEFAULTS = { assignment: 'manual', maxOpenPerAgent: 5 } as const;
+export const MAX_OPEN_PER_AGENT_LIMIT = 100;
+/** The most canned replies a widget has. */
+export const CANNED_REPLIES_MAX = 200;
+/** A canned reply's shortcut: what follows `/` in the reply box (letters, digits, `-` and `_`, 1 to 32). */
+export const CANNED_SHORTCUT = /^[\p{L}\p{N}_-]{1,32}$/u;

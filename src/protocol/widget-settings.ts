@@ -62,6 +62,12 @@ export interface EditableWidgetSettings {
   privacyUrl?: string;
   signingSecretEnv?: string;
   identity?: { secretEnv: string; required?: boolean };
+  /** Issue 34: who gets a waiting conversation (default `manual`). */
+  assignment?: 'manual' | 'round_robin';
+  /** Issue 34: round robin's most per agent (default 5). */
+  maxOpenPerAgent?: number;
+  /** Issue 34: the team's canned replies, offered by "/" in the console's reply box. */
+  cannedReplies?: { shortcut: string; text: string }[];
 }
 
 export type WidgetLimitName =

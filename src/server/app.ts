@@ -167,6 +167,7 @@ export function createApp({
           trustProxy: config.trustProxy,
         },
         emit: runtime.events.emit,
+        typing: runtime.typing,
       }),
     );
     return widget;
@@ -188,6 +189,7 @@ export function createApp({
         webhookCalls: runtime.webhookCalls,
         handoff: runtime.handoff,
         ratings: runtime.ratings,
+        notes: runtime.notes,
       },
       agentApi: {
         chat: runtime.chat,
@@ -198,12 +200,15 @@ export function createApp({
         drain: runtime.drain,
         agentReplied: runtime.email?.agentReplied,
         emit: runtime.events.emit,
+        notes: runtime.notes,
+        typing: runtime.typing,
+        released: runtime.assigner.kick,
       },
       feeds: { refresh: runtime.refreshFeeds, lastReport: runtime.lastFeedReport },
       catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
       eventDeliveries: { outbox: runtime.events.outbox, wake: runtime.events.worker.wake },
-      presence: runtime.presence,
+      presence: { store: runtime.presence, changed: runtime.assigner.kick },
       async draftActionsOf(widgetId, who) {
         const draft = await runtime.drafts.draft(widgetId, who);
         const live = runtime.registry.get(widgetId);

@@ -17,6 +17,7 @@ import { createEventHub, type EventHub } from './conversations/event-hub';
 import { callJournal } from './conversations/turn-calls';
 import { createTurnLeases } from './conversations/turn-leases';
 import { createTurnStore, type TurnStore } from './conversations/turn-store';
+import { createTypingRelay, type TypingRelay } from './conversations/typing-relay';
 import { createMailOutbox, type MailOutbox } from './email/mail-outbox';
 import { type MailWorker, REPLY_MAIL_DELAY_SECONDS, senderName, startMailWorker } from './email/mail-worker';
 import { type Mailer, smtpMailer } from './email/mailer';
@@ -26,6 +27,8 @@ import { createLimits, type Limits } from './guards/limits';
 import { createProposalStore } from './guards/proposal-store';
 import { type AgentKey, readAgentKeys } from './handoff/agent-keys';
 import { type AgentPresence, createAgentPresence } from './handoff/agent-presence';
+import { type Assigner, createAssigner } from './handoff/assigner';
+import { type ConversationNotes, createConversationNotes } from './handoff/conversation-notes';
 import { type ConversationRatings, createConversationRatings } from './handoff/conversation-rating';
 import { type HandoffPromiseNow, handoffPromiseNow } from './handoff/handoff-promise';
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
@@ -132,6 +135,12 @@ export interface Runtime {
   handoff: HandoffStore;
   /** Who of the team has the console open (issue 33: a shopper asking for a person when nobody does is told so). */
   presence: AgentPresence;
+  /** Issue 34: round robin (widget config `assignment`); `kick` after a change it acts on. */
+  assigner: Assigner;
+  /** Issue 34: the team's internal notes on conversations. */
+  notes: ConversationNotes;
+  /** Issue 34: "is typing…" both ways. */
+  typing: TypingRelay;
   /** What a shopper asking for a person is promised now: the widget's hours and `presence`. */
   handoffPromiseNow: HandoffPromiseNow;
   /** The shoppers' ratings of the help a person gave (issue 33's `conversation.rated`). */
@@ -365,8 +374,21 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   };
   const webhookCalls = createWebhookCallStore(db);
-  const handoff = createHandoffStore(db);
+  // Issue 34: round robin passes when a conversation starts waiting, an agent lets one go or comes online (kick), and
+  // every two seconds while a widget assigns.
+  const assigner = createAssigner(db, () => registry.widgets, { logger });
+  const storedHandoff = createHandoffStore(db);
+  const handoff: HandoffStore = {
+    ...storedHandoff,
+    async request(widgetId, conversationId, options) {
+      const requested = await storedHandoff.request(widgetId, conversationId, options);
+      if (requested?.changed) assigner.kick();
+      return requested;
+    },
+  };
   const presence = createAgentPresence(db);
+  const notes = createConversationNotes(db);
+  const typing = createTypingRelay(hub);
   const promiseNow = handoffPromiseNow(presence.isAnyoneOnline);
   const ratings = createConversationRatings(db);
   // Issue 23: on a shared database every turn holds a lease on its reply, and journals its integrator calls, so that a
@@ -525,6 +547,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     limits,
     handoff,
     presence,
+    assigner,
+    notes,
+    typing,
     handoffPromiseNow: promiseNow,
     ratings,
     agentKeys: agentKeys.value,
@@ -539,6 +564,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       clearInterval(takeoverTimer);
       clearInterval(limitSweeper);
       await retention.stop();
+      await assigner.stop();
       await limits.close();
       await tasks.close();
       await feeds.stop();

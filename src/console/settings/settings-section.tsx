@@ -11,6 +11,7 @@ import type { PreviewStore } from './preview-store';
 import './settings.css';
 import { type FieldIssue, SETTINGS_MESSAGES, type SettingsStore } from './settings-store';
 import { SiteEditor } from './site-editor';
+import { SupportEditor } from './support-editor';
 import { VersionsPanel } from './versions-panel';
 import { WebhooksEditor } from './webhooks-editor';
 
@@ -27,6 +28,12 @@ export const EDITORS = [
   { id: 'actions', label: 'Actions', owns: /^actions\b/, Editor: ActionsEditor },
   { id: 'webhooks', label: 'Webhooks', owns: /^webhooks\b/, Editor: WebhooksEditor },
   { id: 'limits', label: 'Limits', owns: /^limits\b/, Editor: LimitsEditor },
+  {
+    id: 'support',
+    label: 'Support',
+    owns: /^(assignment|maxOpenPerAgent|cannedReplies)\b/,
+    Editor: SupportEditor,
+  },
   { id: 'site', label: 'Site', owns: /^(allowedOrigins|hideUrls|retentionDays)\b/, Editor: SiteEditor },
   { id: 'versions', label: 'Versions', owns: /^$/, Editor: VersionsPanel },
 ] as const;

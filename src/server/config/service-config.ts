@@ -1,9 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import * as v from 'valibot';
-import { CHOICE_TEXT_MAX } from '../../protocol/chat';
+import { CHOICE_TEXT_MAX, MESSAGE_TEXT_MAX } from '../../protocol/chat';
 import { EVENT_TYPES } from '../../protocol/event-hooks';
 import { err, ok, type Result } from '../../protocol/result';
 import { STARTERS_MAX } from '../../protocol/widget-config';
+import {
+  CANNED_REPLIES_MAX,
+  CANNED_SHORTCUT,
+  MAX_OPEN_PER_AGENT_LIMIT,
+  SUPPORT_DEFAULTS,
+} from '../../protocol/widget-settings-fields';
 import { WebhooksSchema } from './webhook-config';
 
 // service.config.json (DESIGN: service configuration). Validated once at start; a bad field stops the service with a
@@ -259,6 +265,49 @@ const WidgetFields = v.strictObject({
   storeUrl: v.optional(httpUrl),
   // Issue 33: the store's privacy policy, linked under the field where a shopper may leave an address.
   privacyUrl: v.optional(httpUrl),
+  // Issue 34: who gets a waiting conversation. `manual`: whoever takes it from the queue; `round_robin`: the online
+  // agent holding the fewest, up to `maxOpenPerAgent` (handoff/assigner.ts).
+  assignment: v.optional(
+    v.picklist(['manual', 'round_robin'], 'must be "manual" or "round_robin"'),
+    SUPPORT_DEFAULTS.assignment,
+  ),
+  maxOpenPerAgent: v.optional(
+    v.pipe(
+      v.number('must be a positive integer'),
+      v.safeInteger('must be a positive integer'),
+      v.minValue(1, 'must be a positive integer'),
+      v.maxValue(MAX_OPEN_PER_AGENT_LIMIT, `must be at most ${MAX_OPEN_PER_AGENT_LIMIT}`),
+    ),
+    SUPPORT_DEFAULTS.maxOpenPerAgent,
+  ),
+  // Issue 34: the team's prepared answers, offered by "/" in the console's reply box. Placeholders such as
+  // {customer.name} are filled in the console from the conversation (console/canned-text.ts).
+  cannedReplies: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          shortcut: v.pipe(
+            v.string('must be a string'),
+            v.regex(
+              CANNED_SHORTCUT,
+              'must be 1 to 32 letters, digits, "-" or "_" (what follows "/" in the reply box)',
+            ),
+          ),
+          text: v.pipe(
+            v.string('must be a string'),
+            v.check((s) => s.trim().length > 0, 'must not be empty'),
+            v.maxLength(MESSAGE_TEXT_MAX, `must be at most ${MESSAGE_TEXT_MAX} characters`),
+          ),
+        }),
+      ),
+      v.maxLength(CANNED_REPLIES_MAX, `must have at most ${CANNED_REPLIES_MAX} canned replies`),
+      v.check(
+        (list) => new Set(list.map((r) => r.shortcut.toLowerCase())).size === list.length,
+        'must not use the same shortcut twice',
+      ),
+    ),
+    [],
+  ),
   // DESIGN "Other bad input": conversations idle longer than this are deleted with everything they hold.
   retentionDays: v.optional(
     v.pipe(

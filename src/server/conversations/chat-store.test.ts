@@ -108,6 +108,8 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
         agent: null,
         waitingSince: null,
         contactEmail: null,
+        assignee: null,
+        closedAt: null,
       });
       expect(await chat.getConversation(widgetId, created.id)).toEqual(created);
       expect(await chat.getConversation(newWidget(), created.id)).toBeNull();
@@ -621,6 +623,56 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       expect(new Set(seen)).toEqual(ids);
       await expect(chat.listConversations(widgetId, { before: 'garbage' })).rejects.toThrow(RangeError);
       await expect(chat.listConversations(widgetId, { limit: 0 })).rejects.toThrow(RangeError);
+    });
+
+    it('finds conversations by every word of a search: messages, order numbers, the customer, part of a word, any case', async () => {
+      const widgetId = newWidget();
+      const ada = await chat.createConversation(widgetId, {}, undefined, {
+        id: 'c-42',
+        email: 'ada@example.com',
+        name: 'Ada Lovelace',
+      });
+      await chat.addUserMessage(widgetId, ada.id, { clientMessageId: '1', text: 'Where is my parcel?' });
+      const order = await chat.createConversation(widgetId, { userData: { firstName: 'Grace' } });
+      const asked = await chat.addUserMessage(widgetId, order.id, {
+        clientMessageId: '1',
+        text: 'status please',
+        openReply: true,
+      });
+      if (!asked?.created || !asked.reply) throw new Error('no reply opened');
+      await chat.finishAssistantMessage(
+        asked.reply.id,
+        [
+          { type: 'text', text: 'Here it is.' },
+          { type: 'order-card', card: { order_id_value: 'A-1004', timeline: { step: [] } } },
+        ],
+        'done',
+      );
+      const percent = await chat.createConversation(widgetId);
+      await chat.addUserMessage(widgetId, percent.id, { clientMessageId: '1', text: '100% cotton_shirt' });
+      await chat.createConversation(newWidget()); // another widget's
+      const found = async (search: string) =>
+        (await chat.listConversations(widgetId, { search })).conversations.map((c) => c.id).sort();
+
+      expect(await found('PARCEL')).toEqual([ada.id]);
+      expect(await found('lovelace')).toEqual([ada.id]);
+      expect(await found('ada@example')).toEqual([ada.id]);
+      // An order card's number, and part of it.
+      expect(await found('a-1004')).toEqual([order.id]);
+      expect(await found('100')).toEqual([order.id, percent.id].sort());
+      expect(await found('grace status')).toEqual([order.id]);
+      // Every word must be found: one in a message and one in the customer's name is enough, a missing one is not.
+      expect(await found('parcel ada')).toEqual([ada.id]);
+      expect(await found('parcel grace')).toEqual([]);
+      // % and _ are themselves, not wildcards.
+      expect(await found('100%')).toEqual([percent.id]);
+      expect(await found('cot_on')).toEqual([]);
+      expect(await found('cotton_')).toEqual([percent.id]);
+      expect(await found('%')).toEqual([percent.id]);
+      // The queue's row: the shopper's last message, beside the last message of anyone.
+      const [row] = (await chat.listConversations(widgetId, { search: 'a-1004' })).conversations;
+      expect(row.lastShopperMessage?.text).toBe('status please');
+      expect(row.lastMessage).toMatchObject({ role: 'assistant', text: 'Here it is.' });
     });
   });
 

@@ -45,6 +45,10 @@ export interface Conversation {
   waitingSince: string | null;
   /** The address the shopper left for replies (issue 33, `POST …/contact`); null when none. */
   contactEmail: string | null;
+  /** Issue 34: the agent round robin gave this waiting conversation to (handoff/assigner.ts); null otherwise. */
+  assignee: { id: string; name: string } | null;
+  /** Issue 34: ISO 8601, when an agent last closed the conversation; null when never. */
+  closedAt: string | null;
 }
 
 /** `bindUser`'s answer: `mismatch` when the conversation is already another customer's. */
@@ -128,6 +132,8 @@ export interface InboxEntry extends Conversation {
   lastMessageAt: string | null;
   /** The last message's text parts, cut at `LAST_MESSAGE_PREVIEW` characters (the queue's preview line). */
   lastMessage: { role: MessageRole; text: string; at: string } | null;
+  /** Issue 34: the shopper's last message, likewise (what the queue row shows: what they are waiting about). */
+  lastShopperMessage: { text: string; at: string } | null;
 }
 
 /** How much of the last message the inbox list shows. */
@@ -287,11 +293,19 @@ export interface ChatStore {
   listMessages(widgetId: string, conversationId: string): Promise<History | null>;
   /**
    * The agents' inbox: most recently active first; conversations without messages only with `includeEmpty`. With
-   * `mode`, only that mode's; `waiting` (the queue) is oldest waiting first.
+   * `mode`, only that mode's; `waiting` (the queue) is oldest waiting first. With `search` (issue 34), only those where
+   * every word of it is found, case-insensitively and as part of a word too: in the messages' text, an order card's
+   * number or name, or the customer's name, email, id, the address they left or the page's user data.
    */
   listConversations(
     widgetId: string,
-    options?: { limit?: number; before?: string; includeEmpty?: boolean; mode?: ConversationMode },
+    options?: {
+      limit?: number;
+      before?: string;
+      includeEmpty?: boolean;
+      mode?: ConversationMode;
+      search?: string;
+    },
   ): Promise<InboxPage>;
   /**
    * Issue 33, other devices: a verified customer's conversations with at least one message, most recently active
@@ -329,6 +343,9 @@ export interface ConversationRow {
   agent_name: string | null;
   waiting_since: Date | null;
   contact_email: string | null;
+  assignee: string | null;
+  assignee_name: string | null;
+  closed_at: Date | null;
 }
 
 /** A `messages` row as `MESSAGE_COLUMNS` selects it. */
@@ -355,7 +372,7 @@ interface EventRow {
 
 export const CONVERSATION_COLUMNS =
   'id, widget_id, created_at, updated_at, user_data, custom_instructions, user_id, user_email, user_name, locale, ' +
-  'page_context, mode, agent_id, agent_name, waiting_since, contact_email';
+  'page_context, mode, agent_id, agent_name, waiting_since, contact_email, assignee, assignee_name, closed_at';
 export const MESSAGE_COLUMNS = 'id, role, author, parts, client_message_id, reply_to, status, created_at';
 /** A streaming reply's events so far, for `foldReplyParts`; in the same statement, so in the same snapshot. */
 const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
@@ -770,7 +787,7 @@ export function createChatStore(db: Db): ChatStore {
       }));
     },
 
-    async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode } = {}) {
+    async listConversations(widgetId, { limit = 50, before, includeEmpty = false, mode, search } = {}) {
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500)
         throw new RangeError('limit must be 1..500');
       const cursor = before === undefined ? null : parseCursor(before);
@@ -785,11 +802,14 @@ export function createChatStore(db: Db): ChatStore {
           last_role: MessageRole | null;
           last_parts: MessagePart[] | null;
           last_at: Date | null;
+          shopper_parts: MessagePart[] | null;
+          shopper_at: Date | null;
           cursor: string;
         }
       >(
         `SELECT ${prefixed('c', CONVERSATION_COLUMNS)}, s.message_count, s.last_message_at,
            l.role AS last_role, l.parts AS last_parts, l.created_at AS last_at,
+           u.parts AS shopper_parts, u.created_at AS shopper_at,
            (extract(epoch FROM ${key}) * 1000000)::bigint::text || '_' || c.id::text AS cursor
          FROM conversations c
          CROSS JOIN LATERAL (
@@ -799,8 +819,21 @@ export function createChatStore(db: Db): ChatStore {
          LEFT JOIN LATERAL (
            SELECT m.role, m.parts, m.created_at FROM messages m WHERE m.conversation_id = c.id ORDER BY m.seq DESC LIMIT 1
          ) l ON true
+         LEFT JOIN LATERAL (
+           SELECT m.parts, m.created_at FROM messages m
+           WHERE m.conversation_id = c.id AND m.role = 'user' ORDER BY m.seq DESC LIMIT 1
+         ) u ON true
          WHERE c.widget_id = $1
            AND ($6::text IS NULL OR c.mode = $6)
+           AND ($7::text[] IS NULL OR NOT EXISTS (
+             SELECT 1 FROM unnest($7::text[]) AS t(pattern)
+             WHERE concat_ws(' ', c.user_name, c.user_email, c.user_id, c.contact_email, c.user_data::text)
+                 NOT ILIKE t.pattern
+               AND NOT EXISTS (
+                 SELECT 1 FROM messages m, jsonb_array_elements(m.parts) p
+                 WHERE m.conversation_id = c.id
+                   AND concat_ws(' ', p->>'text', p->'card'->>'order_id_value', p->'card'->>'customer_name')
+                     ILIKE t.pattern)))
            AND ($2::bigint IS NULL OR ${
              queue
                ? `(${key}, c.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3::uuid)`
@@ -809,7 +842,15 @@ export function createChatStore(db: Db): ChatStore {
            AND ($4 OR s.message_count > 0)
          ORDER BY ${queue ? `${key} ASC, c.id ASC` : `${key} DESC, c.id DESC`}
          LIMIT $5`,
-        [widgetId, cursor?.micros ?? null, cursor?.id ?? null, includeEmpty, limit + 1, mode ?? null],
+        [
+          widgetId,
+          cursor?.micros ?? null,
+          cursor?.id ?? null,
+          includeEmpty,
+          limit + 1,
+          mode ?? null,
+          search === undefined ? null : searchPatterns(search),
+        ],
       );
       const page = rows.slice(0, limit);
       return {
@@ -820,6 +861,10 @@ export function createChatStore(db: Db): ChatStore {
           lastMessage:
             r.last_role && r.last_at
               ? { role: r.last_role, text: previewOf(r.last_parts ?? []), at: r.last_at.toISOString() }
+              : null,
+          lastShopperMessage:
+            r.shopper_parts && r.shopper_at
+              ? { text: previewOf(r.shopper_parts), at: r.shopper_at.toISOString() }
               : null,
         })),
         nextCursor: rows.length > limit ? page[page.length - 1].cursor : null,
@@ -931,6 +976,22 @@ const WAKE_SQL = (channel: string, payload: string, when = 'true') =>
   `CASE WHEN ${channel}::text IS NOT NULL AND ${when} THEN pg_notify(${channel}, ${payload}) END AS woke`;
 const wakeParams = (wake: Wake | undefined) => [wake?.channel ?? null, wake?.payload ?? null];
 
+/** The most words a search looks for, and how long each may be (a search is an agent's, not a query language). */
+export const SEARCH_WORDS_MAX = 8;
+export const SEARCH_TEXT_MAX = 200;
+
+/**
+ * A search's words as ILIKE patterns: each matches anywhere in a text (part of a word too: "100" finds order 1004),
+ * with `%`, `_` and `\` taken as themselves. Empty text searches for nothing (every conversation matches).
+ */
+export function searchPatterns(search: string): string[] {
+  return storableText(search)
+    .split(/\s+/u)
+    .filter(Boolean)
+    .slice(0, SEARCH_WORDS_MAX)
+    .map((word) => `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+}
+
 /** Events as the log's two columns, each a parameter array: the type, and the rest as JSON. */
 function eventColumns(events: readonly StreamEvent[]): { types: string[]; data: string[] } {
   const types: string[] = [];
@@ -948,7 +1009,7 @@ function parseCursor(cursor: string): { micros: string; id: string } {
   return { micros: match[1], id: match[2] };
 }
 
-function prefixed(alias: string, columns: string): string {
+export function prefixed(alias: string, columns: string): string {
   return columns
     .split(', ')
     .map((c) => `${alias}.${c}`)
@@ -1018,6 +1079,8 @@ export function toConversation(row: ConversationRow): Conversation {
     agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
     waitingSince: row.waiting_since?.toISOString() ?? null,
     contactEmail: row.contact_email ?? null,
+    assignee: row.assignee ? { id: row.assignee, name: row.assignee_name ?? '' } : null,
+    closedAt: row.closed_at?.toISOString() ?? null,
   };
 }
 

@@ -44,7 +44,17 @@ export interface EventHub {
   wakeAll(): void;
   /** Readers waiting now, across conversations (tests and the bench read it to prove nothing is left behind). */
   readonly waiting: number;
+  /**
+   * Issue 34: an event that is not stored (`typing`), for the conversation's open streams on every instance now; a
+   * stream that is not open misses it, by design.
+   */
+  signal(conversationId: string, event: SignalEvent): void;
+  /** Hears the conversation's `signal`s on this instance (a stream, while open); answers the way to stop. */
+  onSignal(conversationId: string, listener: (event: SignalEvent) => void): () => void;
 }
+
+/** What `EventHub.signal` carries: the stream events that are never stored. */
+export type SignalEvent = Extract<StreamEvent, { type: 'typing' }>;
 
 /** Conversations whose last notify is remembered; far more than can be read concurrently. */
 const REMEMBERED = 10_000;
@@ -62,6 +72,7 @@ export function createEventHub(): EventHub {
   let waiting = 0;
   /** Per conversation, the last events announced with their content, contiguous in seq; oldest conversation first. */
   const recentEvents = new Map<string, StoredEvent[]>();
+  const signalListeners = new Map<string, Set<(event: SignalEvent) => void>>();
   const remember = (conversationId: string, events: readonly StoredEvent[] | undefined) => {
     const held = recentEvents.get(conversationId);
     recentEvents.delete(conversationId);
@@ -139,6 +150,19 @@ export function createEventHub(): EventHub {
     },
     get waiting() {
       return waiting;
+    },
+    signal(conversationId, event) {
+      for (const listener of signalListeners.get(conversationId) ?? []) listener(event);
+    },
+    onSignal(conversationId, listener) {
+      const set = signalListeners.get(conversationId) ?? new Set();
+      signalListeners.set(conversationId, set);
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && signalListeners.get(conversationId) === set)
+          signalListeners.delete(conversationId);
+      };
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   insertEvent,
   MESSAGE_COLUMNS,
   type MessageRow,
+  prefixed,
   type StoredMessage,
   toConversation,
   toMessage,
@@ -83,6 +84,11 @@ export interface HandoffStore {
    * `assistant`: `changed: false`.
    */
   release(widgetId: string, conversationId: string, agent: AgentIdentity): Promise<ReleaseOutcome>;
+  /**
+   * Issue 34: `release`, and the conversation is marked closed (`closedAt`), from any mode, by the same people; its
+   * mode event says `closed` (and `askRating` when a person answered in it).
+   */
+  close(widgetId: string, conversationId: string, agent: AgentIdentity): Promise<ReleaseOutcome>;
   /** An agent's message, by the holder only; its `message.delta` and `message.done` go to the log with it. */
   addAgentMessage(
     widgetId: string,
@@ -130,6 +136,45 @@ export function createHandoffStore(db: Db): HandoffStore {
     return row ? toConversation(row) : null;
   };
 
+  /**
+   * Back to the assistant (`release`), or that and closed (`close`): by the holder, by an admin, or by anyone while no
+   * agent holds it (a declined request). A release of a conversation already with the assistant changes nothing; a
+   * close always marks it closed. The shopper is asked for a rating when a person of the team answered in it.
+   */
+  const leave = (
+    widgetId: string,
+    conversationId: string,
+    agent: AgentIdentity,
+    isClose: boolean,
+  ): Promise<ReleaseOutcome> => {
+    if (!isUuid(conversationId)) return Promise.resolve({ ok: false, reason: 'not_found' });
+    return db.transaction(async (tx): Promise<ReleaseOutcome> => {
+      const [row] = await tx.query<ConversationRow & { answered: boolean }>(
+        `UPDATE conversations c
+         SET mode = 'assistant', agent_id = NULL, agent_name = NULL, waiting_since = NULL, assignee = NULL,
+           assignee_name = NULL, updated_at = now()${isClose ? ', closed_at = now()' : ''}
+         WHERE id = $1 AND widget_id = $2 AND ($5 OR mode <> 'assistant')
+           AND (mode <> 'agent' OR agent_id = $3 OR $4)
+         RETURNING ${prefixed('c', CONVERSATION_COLUMNS)},
+           EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'agent') AS answered`,
+        [conversationId, widgetId, agent.id, agent.role === 'admin', isClose],
+      );
+      if (row) {
+        const conversation = toConversation(row);
+        await insertEvent(tx, conversation.id, null, {
+          ...modeEvent(conversation),
+          ...(isClose && { closed: true }),
+          ...(row.answered && { askRating: true }),
+        });
+        return { ok: true, conversation, changed: true };
+      }
+      const conversation = await find(tx, widgetId, conversationId);
+      if (!conversation) return { ok: false, reason: 'not_found' };
+      if (conversation.mode === 'assistant') return { ok: true, conversation, changed: false };
+      return { ok: false, reason: 'not_yours' };
+    });
+  };
+
   return {
     async modeOf(conversationId) {
       if (!isUuid(conversationId)) return null;
@@ -146,7 +191,8 @@ export function createHandoffStore(db: Db): HandoffStore {
       if (!isUuid(conversationId)) return null;
       return db.transaction(async (tx) => {
         const [row] = await tx.query<ConversationRow>(
-          `UPDATE conversations SET mode = 'waiting', waiting_since = now(), updated_at = now()
+          `UPDATE conversations
+           SET mode = 'waiting', waiting_since = now(), assignee = NULL, assignee_name = NULL, updated_at = now()
            WHERE id = $1 AND widget_id = $2 AND mode = 'assistant'
            RETURNING ${CONVERSATION_COLUMNS}`,
           [conversationId, widgetId],
@@ -187,7 +233,8 @@ export function createHandoffStore(db: Db): HandoffStore {
         // The one conditional UPDATE: of two agents taking at once, the second waits for the first's row lock, then
         // re-checks `mode <> 'agent'` on the row as the first left it, and updates nothing.
         const [row] = await tx.query<ConversationRow>(
-          `UPDATE conversations SET mode = 'agent', agent_id = $3, agent_name = $4, updated_at = now()
+          `UPDATE conversations
+           SET mode = 'agent', agent_id = $3, agent_name = $4, assignee = NULL, assignee_name = NULL, updated_at = now()
            WHERE id = $1 AND widget_id = $2 AND mode <> 'agent'
            RETURNING ${CONVERSATION_COLUMNS}`,
           [conversationId, widgetId, storableText(agent.id), storableText(agent.name)],
@@ -206,26 +253,11 @@ export function createHandoffStore(db: Db): HandoffStore {
     },
 
     async release(widgetId, conversationId, agent) {
-      if (!isUuid(conversationId)) return { ok: false, reason: 'not_found' };
-      return db.transaction(async (tx): Promise<ReleaseOutcome> => {
-        const [row] = await tx.query<ConversationRow>(
-          `UPDATE conversations
-           SET mode = 'assistant', agent_id = NULL, agent_name = NULL, waiting_since = NULL, updated_at = now()
-           WHERE id = $1 AND widget_id = $2 AND mode <> 'assistant'
-             AND (mode = 'waiting' OR agent_id = $3 OR $4)
-           RETURNING ${CONVERSATION_COLUMNS}`,
-          [conversationId, widgetId, agent.id, agent.role === 'admin'],
-        );
-        if (row) {
-          const conversation = toConversation(row);
-          await insertEvent(tx, conversation.id, null, modeEvent(conversation));
-          return { ok: true, conversation, changed: true };
-        }
-        const conversation = await find(tx, widgetId, conversationId);
-        if (!conversation) return { ok: false, reason: 'not_found' };
-        if (conversation.mode === 'assistant') return { ok: true, conversation, changed: false };
-        return { ok: false, reason: 'not_yours' };
-      });
+      return leave(widgetId, conversationId, agent, false);
+    },
+
+    async close(widgetId, conversationId, agent) {
+      return leave(widgetId, conversationId, agent, true);
     },
 
     async addAgentMessage(widgetId, conversationId, agent, text) {

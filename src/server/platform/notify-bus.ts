@@ -24,7 +24,9 @@ export type Topic =
   /** A task was created (idle runners claim it). */
   | 'task-created'
   /** A widget's settings have a new version. */
-  | 'settings';
+  | 'settings'
+  /** Issue 34: an event that is not stored (typing), its conversation and content as JSON (event-hub.ts `signal`). */
+  | 'signal';
 
 /** A NOTIFY for a statement to send itself (`pg_notify(channel, payload)`), sent when it commits. */
 export interface Wake {
@@ -103,7 +105,9 @@ export async function openPostgresBus({
 
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
-    const [from, topic, id = ''] = message.payload.split('|');
+    // `<instance>|<topic>|<id>`: the id is the rest, whatever it holds (a signal's JSON may hold a "|").
+    const [from, topic] = message.payload.split('|', 2);
+    const id = message.payload.slice(from.length + (topic?.length ?? 0) + 2);
     if (from === instance) return;
     for (const handler of handlers.get(topic) ?? []) {
       try {

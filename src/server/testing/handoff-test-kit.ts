@@ -168,8 +168,17 @@ export interface Agent {
   post(id: string, body: unknown, widget?: string): Promise<Answer>;
   /** The console's `GET …/events`, read until `until` says stop. */
   events(id: string, until: (e: ReadEvent) => boolean, afterSeq?: number): Promise<ReadEvent[]>;
-  /** Issue 33: the console is open (`POST /presence`) or closed (`DELETE /presence`). */
-  presence(isOpen: boolean): Promise<Answer>;
+  /**
+   * Issues 33, 34: the console is open (`PUT /me/presence`: `true` is `online`, or the status given) or closed
+   * (`false`: `DELETE /me/presence`).
+   */
+  presence(status: boolean | 'online' | 'away'): Promise<Answer>;
+  /** Issue 34: `POST …/close`. */
+  close(id: string, widget?: string): Promise<Answer>;
+  /** Issue 34: `POST …/notes`. */
+  note(id: string, body: unknown, widget?: string): Promise<Answer>;
+  /** Issue 34: `POST …/typing`. */
+  typing(id: string, widget?: string): Promise<Answer>;
 }
 
 /** Someone calling `/v0/admin` with `authorization` (a whole header value: `Bearer <key>`, or anything else). */
@@ -194,8 +203,21 @@ export function agentWith(base: string, authorization: string, from?: string): A
         }),
         until,
       ),
-    presence: async (isOpen) =>
-      answerOf(await fetch(`${admin}/presence`, { method: isOpen ? 'POST' : 'DELETE', headers })),
+    presence: async (status) =>
+      answerOf(
+        await fetch(
+          `${admin}/me/presence`,
+          status === false
+            ? { method: 'DELETE', headers }
+            : json('PUT', { status: status === true ? 'online' : status }, headers),
+        ),
+      ),
+    close: async (id, widget = 'shop') =>
+      answerOf(await fetch(`${conversation(widget, id)}/close`, { method: 'POST', headers })),
+    note: async (id, body, widget = 'shop') =>
+      answerOf(await fetch(`${conversation(widget, id)}/notes`, json('POST', body, headers))),
+    typing: async (id, widget = 'shop') =>
+      answerOf(await fetch(`${conversation(widget, id)}/typing`, { method: 'POST', headers })),
   };
 }
 

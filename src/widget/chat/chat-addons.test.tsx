@@ -10,6 +10,7 @@ import { createChatAddons, isRateable } from './chat-addons';
 import { contactState } from './contact-offer';
 import type { EarlierConversation } from './earlier-conversations';
 import { HANDOFF_ENGLISH, type HandoffStrings } from './handoff-strings';
+import { ratingState } from './rating-card';
 
 afterEach(cleanup);
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -43,16 +44,21 @@ function renderAddons({
   canEmail = Boolean(config.email),
   identityToken = undefined as string | undefined,
   earlier = earlierDouble(),
+  sendRating = vi.fn(async (_score: number, _comment: string) => true),
 } = {}) {
   const store = createStore({ config, status: 'online', isHidden: false, isOpen: true, identityToken });
   const strings = pickStrings(locale);
   const contact = contactState();
+  const rating = ratingState();
+  const typing = signal<string | null>(null);
   const addons = createChatAddons({
     store,
     strings,
     rate,
     contact: { state: contact, leave, transcript, canEmail: signal(canEmail) },
     earlier,
+    rating: { state: rating, send: sendRating },
+    typing,
   });
   const onClose = vi.fn();
   render(
@@ -71,7 +77,7 @@ function renderAddons({
       </div>
     </Panel>,
   );
-  return { store, rate, onClose, contact, leave, transcript, earlier };
+  return { store, rate, onClose, contact, leave, transcript, earlier, rating, sendRating, typing };
 }
 
 const EARLIER: EarlierConversation[] = [
@@ -520,5 +526,64 @@ describe('"Your conversations" (issue 33, other devices)', () => {
     fireEvent.click(screen.getByRole('menuitem', { name: 'Ihre Gespräche' }));
     expect(await screen.findByRole('button', { name: 'Zurück zum Chat' })).toBeTruthy();
     expect(await screen.findByText('Sie: It was due Friday.')).toBeTruthy();
+  });
+});
+
+describe('"How did we do?" after a person helped (issue 34)', () => {
+  it('is not there until a hand-back or a close asks, then takes 1 to 5 stars and a comment, and thanks', async () => {
+    const { rating, sendRating } = renderAddons();
+    expect(screen.queryByRole('radiogroup', { name: 'How did we do?' })).toBeNull();
+    rating.value = { step: 'asked' };
+    await screen.findByRole('radiogroup', { name: 'How did we do?' });
+    // Each star is a radio named by its number (a screen reader adds "of 5"); the comment is optional.
+    expect(screen.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
+    fireEvent.click(screen.getByRole('radio', { name: '4' }));
+    fireEvent.input(screen.getByLabelText('Anything to add? (optional)'), {
+      target: { value: '  Quick, thanks  ' },
+    });
+    fireEvent.submit(screen.getByRole('radio', { name: '4' }).closest('form') as HTMLFormElement);
+    expect(sendRating).toHaveBeenCalledWith(4, 'Quick, thanks');
+    await screen.findByText('Thank you for your rating.');
+  });
+
+  it('sends nothing without a star, keeps the card when the service does not take it, and goes with "No thanks"', async () => {
+    const sendRating = vi.fn(async () => false);
+    const { rating } = renderAddons({ sendRating });
+    rating.value = { step: 'asked' };
+    const form = (await screen.findByRole('radiogroup', { name: 'How did we do?' })).closest(
+      'form',
+    ) as HTMLFormElement;
+    fireEvent.submit(form);
+    expect(sendRating).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('radio', { name: '2' }));
+    fireEvent.submit(form);
+    await screen.findByRole('alert');
+    expect(screen.getByRole('radiogroup', { name: 'How did we do?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'No thanks' }));
+    await vi.waitFor(() => expect(screen.queryByRole('radiogroup', { name: 'How did we do?' })).toBeNull());
+  });
+
+  it('asks in German for a German shopper', async () => {
+    const { rating } = renderAddons({ locale: 'de' });
+    rating.value = { step: 'asked' };
+    await screen.findByRole('radiogroup', { name: 'Wie war unsere Hilfe?' });
+    expect(screen.getByLabelText('Noch etwas? (optional)')).toBeTruthy();
+  });
+});
+
+describe('the agent typing (issue 34)', () => {
+  it('says who is typing while they are, and nothing otherwise', async () => {
+    const { typing } = renderAddons();
+    expect(screen.queryByText(/is typing/)).toBeNull();
+    typing.value = 'Anna';
+    await screen.findByText('Anna is typing…');
+    typing.value = null;
+    await vi.waitFor(() => expect(screen.queryByText(/is typing/)).toBeNull());
   });
 });

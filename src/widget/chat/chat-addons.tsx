@@ -8,6 +8,7 @@ import { ContactOffer, type ContactState, type LeaveContact } from './contact-of
 import { createEarlier, type EarlierDeps, EarlierView } from './earlier-conversations';
 import { HandoffMenu } from './handoff-menu';
 import { handoffStrings } from './handoff-strings';
+import { RatingCard, type RatingState, type SendRating } from './rating-card';
 
 export { css };
 
@@ -29,6 +30,10 @@ export interface ChatAddonsDeps {
   };
   /** Issue 33, "Other devices": a signed-in customer's earlier conversations (the panel's menu, when there is one). */
   earlier: EarlierDeps;
+  /** Issue 34: "How did we do?" after a person handed back or closed the conversation, and what posts it. */
+  rating: { state: Signal<RatingState>; send: SendRating };
+  /** Issue 34: the agent who is typing now, or null. */
+  typing: Signal<string | null>;
 }
 
 /**
@@ -62,7 +67,15 @@ const isHandedBack = (messages: readonly WidgetMessage[]): boolean => {
 };
 
 /** The chat's additions for handoff and feedback (addons.ts), made by the conversation's chunk. */
-export function createChatAddons({ store, strings, rate, contact, earlier }: ChatAddonsDeps): ChatAddons {
+export function createChatAddons({
+  store,
+  strings,
+  rate,
+  contact,
+  earlier,
+  rating,
+  typing,
+}: ChatAddonsDeps): ChatAddons {
   const words = handoffStrings(strings.chat);
   const list = createEarlier(earlier);
   /** The shopper's rating of each answer, in this tab (the service keeps the last one). */
@@ -114,12 +127,15 @@ export function createChatAddons({ store, strings, rate, contact, earlier }: Cha
               : '';
       // Always in the DOM: a live region announces a change of its text (once), not its arrival. The address form is
       // beside it, not in it: a live region announces what it holds.
+      const typist = typing.value;
       return (
         <>
           <div class="handoff" role="status">
             {text && <p class="handoff-status">{text}</p>}
+            {typist && <p class="handoff-status">{words.typing.replace('{name}', typist)}</p>}
           </div>
           <ContactOffer state={contact.state} words={words} leave={contact.leave} />
+          <RatingCard state={rating.state} words={words} send={rating.send} />
           <EarlierView earlier={list} words={words} strings={strings} />
         </>
       );

@@ -18,6 +18,7 @@ import {
   type ServiceSettings,
   STREAM_RECONNECT,
   type StreamEvent,
+  TYPING_SHOWN_MS,
   WIDGET_API_PREFIX,
 } from '../../protocol';
 import { createDisposer } from '../disposer';
@@ -33,6 +34,7 @@ import { type ChatAddonsDeps, createChatAddons, isLocalId } from './chat-addons'
 import { contactState, type EmailPurpose } from './contact-offer';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
+import { ratingState } from './rating-card';
 import { createSseParser, type SseEvent } from './sse-parser';
 import { createTabSync, type Reopened, type TabTransport } from './tab-sync';
 
@@ -363,6 +365,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
         if (event.mode !== 'assistant') change = { ...change, isNotice: true };
         setMode(event.mode, event.agent, true);
         offerContactOf(event);
+        askRatingOf(event);
         return;
       }
       // A resume reads the conversation's whole log: another message's events (an agent's, the handoff promise) are
@@ -582,7 +585,11 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (event.type === 'conversation.mode') {
         setMode(event.mode, event.agent, true);
         offerContactOf(event);
+        askRatingOf(event);
+      } else if (event.type === 'typing') {
+        if (event.role === 'agent' && typeof event.author === 'string') showTyping(event.author);
       } else if (event.type === 'message.delta' && typeof event.messageId === 'string') {
+        if (event.role === 'agent') showTyping(null);
         const { messageId, text } = event;
         const list = store.messages.peek();
         const shown = list.find((m) => m.id === messageId);
@@ -660,6 +667,22 @@ export function createConversation(deps: ConversationDeps): Conversation {
     }
   };
 
+  /** Issue 34: "How did we do?" after a person handed back or closed the conversation (its mode event's `askRating`). */
+  const rating = ratingState();
+  const askRatingOf = ({ askRating }: { askRating?: boolean }): void => {
+    if (askRating === true) rating.value = { step: 'asked' };
+  };
+  const sendRating = (score: number, comment: string): Promise<boolean> =>
+    post('/rating', { score, ...(comment && { comment }) });
+  /** Issue 34: the agent typing now (their name), shown until their message comes or `TYPING_SHOWN_MS` pass. */
+  const typing = signal<string | null>(null);
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
+  const showTyping = (name: string | null): void => {
+    clearTimeout(typingTimer);
+    typing.value = name;
+    if (name !== null) typingTimer = setTimeout(() => (typing.value = null), TYPING_SHOWN_MS);
+  };
+
   /** Issue 33: the address for an agent's reply (`POST …/contact`), or for a transcript (`POST …/transcript`). */
   const contact = contactState();
   /**
@@ -722,23 +745,28 @@ export function createConversation(deps: ConversationDeps): Conversation {
     });
   };
 
-  /** A thumb under an answer: `POST …/feedback`. Quiet when it fails: logged, and the button shows it was not taken. */
-  const rate = async (messageId: string, rating: FeedbackRating): Promise<boolean> => {
-    // A follower posts it too (one request, nothing to resume), for the conversation the leader stored.
+  /**
+   * A post of the shopper's about the conversation (a follower posts it too, one request with nothing to resume, for
+   * the conversation the leader stored). Quiet when it fails: logged (unless `isQuiet`), and false.
+   */
+  const post = async (path: string, body: unknown, isQuiet?: boolean): Promise<boolean> => {
     if (!leads()) {
       conversationId = readItem(idKey);
       token = readItem(tokenKey);
     }
     try {
-      await request('POST', `/${conversationId}/messages/${encodeURIComponent(messageId)}/feedback`, {
-        rating,
-      });
-      emit(EVENT_FEEDBACK, { widgetId, messageId, rating }, deps.settings?.onFeedback);
+      await request('POST', `/${conversationId}${path}`, body);
       return true;
     } catch (error) {
-      logError('could not send the rating', error);
+      if (!isQuiet) logError('could not send the rating', error);
       return false;
     }
+  };
+  /** A thumb under an answer: `POST …/feedback`; the button shows it was not taken when it fails. */
+  const rate = async (messageId: string, rating: FeedbackRating): Promise<boolean> => {
+    const isSent = await post(`/messages/${encodeURIComponent(messageId)}/feedback`, { rating });
+    if (isSent) emit(EVENT_FEEDBACK, { widgetId, messageId, rating }, deps.settings?.onFeedback);
+    return isSent;
   };
 
   /** Follows a reply to its end, resuming the stream after every drop. */
@@ -1296,7 +1324,22 @@ export function createConversation(deps: ConversationDeps): Conversation {
     rate,
     contact: { state: contact, leave: leaveContact, transcript, canEmail },
     earlier,
+    rating: { state: rating, send: sendRating },
+    typing,
   });
+
+  // Issue 34: the shopper typing while a person is asked for or answers: said to the service (the agent's console
+  // shows it), at most once a second and never in assistant mode (no one would read it). Nothing to show if it fails.
+  let typedAt = 0;
+  disposer.add(
+    effect(() => {
+      const at = Date.now();
+      if (!store.draft.value.trim() || store.mode.peek() === 'assistant' || at - typedAt < 1000) return;
+      typedAt = at;
+      // A typing heard by another agent's console is all it is for: a failure is nothing to show or retry.
+      void post('/typing', {}, true);
+    }),
+  );
 
   // DESIGN "Identity verification": another customer (another `sub`), or a sign-out, on a conversation that was a
   // customer's starts a new conversation, so on a shared device one customer never sees another's history. Signing

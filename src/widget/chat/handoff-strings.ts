@@ -41,6 +41,12 @@ export interface HandoffStrings {
   startNew: string;
   /** Before the shopper's own last message in the list. */
   you: string;
+  /** Issue 34: the rating a person's help is asked for after a hand-back or a close (rating-card.tsx). */
+  rateQuestion: string;
+  rateComment: string;
+  rateThanks: string;
+  /** Issue 34: `{name}`: the agent who is typing. */
+  typing: string;
 }
 
 export const HANDOFF_ENGLISH: HandoffStrings = {
@@ -69,6 +75,10 @@ export const HANDOFF_ENGLISH: HandoffStrings = {
   noEarlier: 'No earlier conversations yet.',
   startNew: 'Start a new conversation',
   you: 'You',
+  rateQuestion: 'How did we do?',
+  rateComment: 'Anything to add? (optional)',
+  rateThanks: 'Thank you for your rating.',
+  typing: '{name} is typing…',
 };
 
 /** The words in the shopper's language: its locale's `chat` table (`Strings.chat`), English for a locale without one. */

@@ -54,6 +54,10 @@ const ar: Strings = {
     noEarlier: 'لا توجد محادثات سابقة بعد.',
     startNew: 'ابدأ محادثة جديدة',
     you: 'أنت',
+    rateQuestion: 'كيف كانت مساعدتنا؟',
+    rateComment: 'هل تريد إضافة شيء؟ (اختياري)',
+    rateThanks: 'شكرًا على تقييمك.',
+    typing: '{name} يكتب…',
   },
 };
 

@@ -55,6 +55,10 @@ const de: Strings = {
     noEarlier: 'Noch keine früheren Gespräche.',
     startNew: 'Neues Gespräch beginnen',
     you: 'Sie',
+    rateQuestion: 'Wie war unsere Hilfe?',
+    rateComment: 'Noch etwas? (optional)',
+    rateThanks: 'Danke für Ihre Bewertung.',
+    typing: '{name} schreibt…',
   },
 };
 

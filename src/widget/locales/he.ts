@@ -57,6 +57,10 @@ const he: Strings = {
     noEarlier: 'אין עדיין שיחות קודמות.',
     startNew: 'להתחיל שיחה חדשה',
     you: 'את/ה',
+    rateQuestion: 'איך עזרנו לך?',
+    rateComment: 'רוצה להוסיף משהו? (לא חובה)',
+    rateThanks: 'תודה על הדירוג.',
+    typing: '{name} מקליד/ה…',
   },
 };
 

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
+import { safeHref } from '../../cards/safe-link';
 import type { WidgetConfig } from '../../protocol';
-import { safeHref } from './safe-link';
 
 /** How every link in a message behaves: the widget config's target, and the click report (`service:link-click`). */
 export interface LinkOptions {

@@ -1,11 +1,11 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseMarkdown } from '../../cards/markdown-parse';
 import { Markdown } from './markdown';
-import { parseMarkdown } from './markdown-parse';
 import { expectInert, HOSTILE_STRINGS } from './test-support';
 
 // The real parser, watched: a growing reply must re-parse only its last stretch.
-vi.mock('./markdown-parse', { spy: true });
+vi.mock('../../cards/markdown-parse', { spy: true });
 
 afterEach(cleanup);
 // happy-dom would follow a clicked link (a real fetch); the page's navigation is not what these tests check.

@@ -1,7 +1,7 @@
+import { type MdBlock, type MdInline, type MdList, parseMarkdown } from '../../cards/markdown-parse';
 import { Pure } from '../pure';
 import { Link, type LinkOptions } from './link';
 import css from './markdown.css?inline';
-import { type MdBlock, type MdInline, type MdList, parseMarkdown } from './markdown-parse';
 import type { PartProps } from './part-props';
 
 /** The stylesheet of text parts, adopted when this chunk arrives (parts/lazy-part.tsx). */

@@ -1,9 +1,9 @@
+import { safeHref } from '../../cards/safe-link';
 import type { OrderCard as Order, OrderStep } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
 import css from './order-card.css?inline';
 import type { PartProps } from './part-props';
-import { safeHref } from './safe-link';
 
 /** The stylesheet of order cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
 export { css };

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
+import { safeHref } from '../../cards/safe-link';
 import type { CartProduct, ProductCard as Product } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
 import type { CardActions, PartProps } from './part-props';
 import css from './product-cards.css?inline';
-import { safeHref } from './safe-link';
 
 /** The stylesheet of product cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
 export { css };

@@ -56,8 +56,8 @@ export interface AdminDeps {
   eraseConversation?(widgetId: string, conversationId: string): Promise<boolean>;
   /** Issue 33: event deliveries to the merchant's systems; the routes are off without. */
   eventDeliveries?: Omit<EventDeliveryDeps, 'findWidget'>;
-  /** Issue 33: who has the console open (`/presence`); the routes are off without. */
-  presence?: AgentPresence;
+  /** Issue 33/34: who has the console open (`/me/presence`, `/presence`); `changed` when someone came or went. */
+  presence?: { store: AgentPresence; changed?(): void };
 }
 
 /**
@@ -95,7 +95,7 @@ export function adminRoutes({
   });
   app.route('/', inboxApiRoutes(inbox));
   if (agentApi) app.route('/', agentApiRoutes({ ...agentApi, findWidget }));
-  if (presence) app.route('/', presenceRoutes(presence));
+  if (presence) app.route('/', presenceRoutes(presence.store, presence.changed));
 
   // Everything else, present or added later, is admin-only: default deny.
   app.use('*', requireAdmin());

@@ -6,22 +6,29 @@ import {
   type AgentMessageResponse,
   CONVERSATION_TAKEN,
   NOT_YOUR_CONVERSATION,
+  type NoteResponse,
 } from '../../../protocol/inbox';
 import type { WidgetSettings } from '../../config/service-config';
 import type { ChatStore, Conversation } from '../../conversations/chat-store';
 import type { EventHub } from '../../conversations/event-hub';
+import type { TypingRelay } from '../../conversations/typing-relay';
+import { type ConversationNotes, NOTES_PER_CONVERSATION_MAX } from '../../handoff/conversation-notes';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { EmitEvent } from '../../hooks/emit-event';
 import { errorResponse } from '../error-response';
 import { nulInBody, parseClientJson } from '../nul-text';
-import { firstIssue } from '../widget/chat-requests';
+import { firstIssue, readJsonBody } from '../widget/chat-requests';
 import { streamFromLog } from '../widget/sse-from-log';
 import type { AdminVariables } from './admin-auth';
 import { inboxConversationOf, inboxMessageOf } from './inbox-api';
 
 export interface AgentApiDeps {
   chat: ChatStore;
-  handoff: Pick<HandoffStore, 'take' | 'release' | 'addAgentMessage'>;
+  handoff: Pick<HandoffStore, 'take' | 'release' | 'close' | 'addAgentMessage'>;
+  /** Issue 34: internal notes (`POST …/notes`). */
+  notes: Pick<ConversationNotes, 'add'>;
+  /** Issue 34: "is typing…" to the shopper (`POST …/typing`). */
+  typing: TypingRelay;
   hub: EventHub;
   findWidget(id: string): WidgetSettings | undefined;
   /** Stops this instance's turns of a conversation an agent took. */
@@ -36,9 +43,11 @@ export interface AgentApiDeps {
   agentReplied?(conversationId: string): Promise<void>;
   /** Issue 33: `agent.replied` for the merchant's systems. */
   emit?: EmitEvent;
+  /** Issue 34: an agent let a conversation go (released, closed): round robin may have room for a waiting one. */
+  released?(): void;
 }
 
-/** An agent's message is checked as a shopper's is (1..MESSAGE_TEXT_MAX characters, not blank). */
+/** An agent's message is checked as a shopper's is (1..MESSAGE_TEXT_MAX characters, not blank); a note too. */
 const AgentMessageSchema = v.strictObject({
   text: v.pipe(
     v.string('text must be a string'),
@@ -46,6 +55,7 @@ const AgentMessageSchema = v.strictObject({
     v.maxLength(MESSAGE_TEXT_MAX, `text is at most ${MESSAGE_TEXT_MAX} characters`),
   ),
 });
+const EmptySchema = v.optional(v.strictObject({}), {});
 
 const unknownWidget = (c: Context) => errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
 const unknownConversation = (c: Context) =>
@@ -97,7 +107,10 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
     if (!widget) return unknownWidget(c);
     const released = await handoff.release(widget.id, c.req.param('id'), c.var.agent);
     if (!released.ok) return released.reason === 'not_found' ? unknownConversation(c) : notYours(c);
-    if (released.changed) hub.notify(released.conversation.id);
+    if (released.changed) {
+      hub.notify(released.conversation.id);
+      deps.released?.();
+    }
     return answer(c, released.conversation);
   });
 
@@ -134,6 +147,51 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
     return c.json<AgentMessageResponse>({ message: inboxMessageOf(added.message) }, 201);
   });
 
+  // Issue 34: closed: back to the assistant, `closedAt` set, and the shopper asked for a rating when a person answered.
+  app.post(`${base}/close`, async (c) => {
+    const widget = deps.findWidget(c.req.param('widgetId'));
+    if (!widget) return unknownWidget(c);
+    const body = await readJsonBody(c, EmptySchema, true);
+    if (!body.ok) return body.response;
+    const closed = await handoff.close(widget.id, c.req.param('id'), c.var.agent);
+    if (!closed.ok) return closed.reason === 'not_found' ? unknownConversation(c) : notYours(c);
+    hub.notify(closed.conversation.id);
+    deps.released?.();
+    return answer(c, closed.conversation);
+  });
+
+  // Issue 34: an internal note, by any agent: for the team only.
+  app.post(`${base}/notes`, async (c) => {
+    const widget = deps.findWidget(c.req.param('widgetId'));
+    if (!widget) return unknownWidget(c);
+    const body = await readJsonBody(c, AgentMessageSchema);
+    if (!body.ok) return body.response;
+    const note = await deps.notes.add(widget.id, c.req.param('id'), c.var.agent, body.value.text.trim());
+    if (note === null) return unknownConversation(c);
+    if (note === 'full')
+      return errorResponse(
+        c,
+        409,
+        'too_many_notes',
+        `This conversation has ${NOTES_PER_CONVERSATION_MAX} notes, the most it keeps.`,
+      );
+    c.header('cache-control', 'no-store');
+    return c.json<NoteResponse>({ note }, 201);
+  });
+
+  // Issue 34: the holder is typing; the shopper's open chat shows it (one a second at most reaches it).
+  app.post(`${base}/typing`, async (c) => {
+    const widget = deps.findWidget(c.req.param('widgetId'));
+    if (!widget) return unknownWidget(c);
+    const body = await readJsonBody(c, EmptySchema, true);
+    if (!body.ok) return body.response;
+    const conversation = await chat.getConversation(widget.id, c.req.param('id'));
+    if (!conversation) return unknownConversation(c);
+    if (conversation.mode !== 'agent' || conversation.agent?.id !== c.var.agent.id) return notYours(c);
+    deps.typing.typing(conversation.id, { type: 'typing', role: 'agent', author: c.var.agent.name });
+    return c.body(null, 204);
+  });
+
   app.get(`${base}/events`, async (c) => {
     const widget = deps.findWidget(c.req.param('widgetId'));
     if (!widget) return unknownWidget(c);
@@ -151,6 +209,7 @@ export function agentApiRoutes(deps: AgentApiDeps): Hono<{ Variables: AdminVaria
       maxOpenMs: deps.eventsMaxOpenMs ?? 5 * 60_000,
       pollMs: deps.streamPollMs,
       drain: deps.drain,
+      typingOf: 'shopper',
     });
   });
 

@@ -15,8 +15,10 @@ import {
   type Conversation,
   type InboxEntry,
   previewOf,
+  SEARCH_TEXT_MAX,
   type StoredMessage,
 } from '../../conversations/chat-store';
+import type { ConversationNotes } from '../../handoff/conversation-notes';
 import type { ConversationRatings } from '../../handoff/conversation-rating';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { WebhookCallStore } from '../../webhooks/webhook-call-store';
@@ -33,6 +35,8 @@ export interface InboxApiDeps {
   handoff?: Pick<HandoffStore, 'counts' | 'feedbackOf' | 'actionsOf'>;
   /** Issue 33/34: the shopper's rating of the help a person gave, shown with the conversation. */
   ratings?: Pick<ConversationRatings, 'ratingOf'>;
+  /** Issue 34: the team's internal notes, shown with the conversation. */
+  notes?: Pick<ConversationNotes, 'list'>;
 }
 
 const ListQuerySchema = v.object({
@@ -50,6 +54,10 @@ const ListQuerySchema = v.object({
   before: v.optional(v.pipe(v.string(), v.maxLength(100, 'before must be a nextCursor from this API'))),
   includeEmpty: v.optional(v.picklist(['true', 'false'], 'includeEmpty must be true or false'), 'false'),
   mode: v.optional(v.picklist(['assistant', 'waiting', 'agent'], 'mode must be assistant, waiting or agent')),
+  // Issue 34: words to find (chat-store.ts `searchPatterns`).
+  q: v.optional(
+    v.pipe(v.string(), v.maxLength(SEARCH_TEXT_MAX, `q is at most ${SEARCH_TEXT_MAX} characters`)),
+  ),
 });
 
 const toInboxConversation = ({ widgetId: _w, ...entry }: InboxEntry): InboxConversation => entry;
@@ -60,6 +68,7 @@ export function inboxConversationOf(
   messages: readonly StoredMessage[],
 ): InboxConversation {
   const last = messages.at(-1);
+  const lastShopper = messages.findLast((m) => m.role === 'user');
   return {
     ...fields,
     messageCount: messages.length,
@@ -73,6 +82,9 @@ export function inboxConversationOf(
           text: previewOf(last.parts),
           at: last.createdAt,
         }
+      : null,
+    lastShopperMessage: lastShopper
+      ? { text: previewOf(lastShopper.parts), at: lastShopper.createdAt }
       : null,
   };
 }
@@ -96,7 +108,7 @@ export function inboxMessageOf(
  * // → { conversations: [{ id, createdAt, updatedAt, userData, customInstructions, messageCount, lastMessageAt }],
  * //     nextCursor: "1718000000000000_…" | null }
  */
-export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }: InboxApiDeps): Hono {
+export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings, notes }: InboxApiDeps): Hono {
   const byId = { get: (id: string) => [...widgets].find((w) => w.id === id) };
   const app = new Hono();
   // Per handler rather than `use('*')`: mounted at the admin root, a wildcard would reach the other admin routes too.
@@ -104,7 +116,9 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }
 
   app.get('/widgets', (c) => {
     noStore(c);
-    return c.json<InboxWidgetsResponse>({ widgets: [...widgets].map((w) => ({ id: w.id, title: w.title })) });
+    return c.json<InboxWidgetsResponse>({
+      widgets: [...widgets].map((w) => ({ id: w.id, title: w.title, cannedReplies: w.cannedReplies })),
+    });
   });
 
   app.get('/widgets/:widgetId/conversations', async (c) => {
@@ -113,7 +127,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const query = v.safeParse(ListQuerySchema, c.req.query());
     if (!query.success) return errorResponse(c, 400, 'invalid_request', firstIssue(query.issues));
-    const { limit, before, includeEmpty, mode } = query.output;
+    const { limit, before, includeEmpty, mode, q } = query.output;
     let page: Awaited<ReturnType<ChatStore['listConversations']>>;
     try {
       page = await chat.listConversations(widget.id, {
@@ -121,6 +135,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }
         before,
         includeEmpty: includeEmpty === 'true',
         mode,
+        ...(q?.trim() && { search: q }),
       });
     } catch (error) {
       // The limit is checked above, so the store's only RangeError left is a cursor it did not hand out.
@@ -140,11 +155,12 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }
     const widget = byId.get(c.req.param('widgetId'));
     if (!widget) return errorResponse(c, 404, 'unknown_widget', 'No widget with this id.');
     const id = c.req.param('id');
-    const [conversation, history, calls, rating] = await Promise.all([
+    const [conversation, history, calls, rating, noted] = await Promise.all([
       chat.getConversation(widget.id, id),
       chat.listMessages(widget.id, id),
       webhookCalls?.list(widget.id, id),
       ratings?.ratingOf(id),
+      notes?.list(id),
     ]);
     if (!conversation || !history)
       return errorResponse(c, 404, 'unknown_conversation', 'No such conversation for this widget.');
@@ -157,6 +173,7 @@ export function inboxApiRoutes({ chat, widgets, webhookCalls, handoff, ratings }
       ...(calls ? { webhookCalls: calls } : {}),
       lastSeq: history.lastSeq,
       ...(ratings && { rating: rating ?? null }),
+      ...(noted && { notes: noted }),
     });
   });
 

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 import { STREAM_RECONNECT, type StreamEvent } from '../../../protocol/chat';
 import type { ChatStore } from '../../conversations/chat-store';
-import type { EventHub } from '../../conversations/event-hub';
+import type { EventHub, SignalEvent } from '../../conversations/event-hub';
 import { openStreams } from '../../platform/metrics';
 import { directStream } from '../direct-streams';
 
@@ -32,6 +32,11 @@ export interface LogStreamOptions {
    * client reconnects at once, to another instance, with Last-Event-ID.
    */
   drain?: AbortSignal;
+  /**
+   * Issue 34: whose typing this stream shows (event-hub.ts `signal`): `agent` on the shopper's stream, `shopper` on the
+   * console's. Written as it happens, without an `id:` (it is not in the log).
+   */
+  typingOf?: SignalEvent['role'];
 }
 
 const PAGE = 500;
@@ -162,9 +167,17 @@ async function pump(chat: ChatStore, hub: EventHub, options: LogStreamOptions, s
   const stopWaiting = () => stop.abort(ENDED);
   sink.gone.addEventListener('abort', stopWaiting, { once: true });
   drain?.addEventListener('abort', stopWaiting, { once: true });
+  const role = options.typingOf;
+  const stopHearing = role
+    ? hub.onSignal(conversationId, (event) => {
+        if (event.role === role && !sink.gone.aborted)
+          void sink.write(sseText(null, event.type, dataOf(event)));
+      })
+    : undefined;
   try {
     await pumpUntilStopped(stop.signal);
   } finally {
+    stopHearing?.();
     sink.gone.removeEventListener('abort', stopWaiting);
     drain?.removeEventListener('abort', stopWaiting);
   }

@@ -18,6 +18,7 @@ import type { WidgetSettings } from '../../config/service-config';
 import type { ChatStore, Conversation } from '../../conversations/chat-store';
 import { newConversationToken } from '../../conversations/conversation-token';
 import type { EventHub } from '../../conversations/event-hub';
+import type { TypingRelay } from '../../conversations/typing-relay';
 import { replyLanguage } from '../../core/reply-language';
 import type { Limits, MessageGate } from '../../guards/limits';
 import type { ConversationRatings } from '../../handoff/conversation-rating';
@@ -79,6 +80,8 @@ export interface WidgetChatDeps {
   email?: WidgetEmailDeps;
   /** Issue 33: an event for the merchant's systems (widget config `eventHooks`); never throws. */
   emit?: EmitEvent;
+  /** Issue 34: "is typing…" to the console (`POST …/typing`); without, the route answers 204 and passes nothing on. */
+  typing?: TypingRelay;
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -154,6 +157,7 @@ export function widgetChatRoutes({
   drain,
   email,
   emit = async () => {},
+  typing,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -347,7 +351,17 @@ export function widgetChatRoutes({
       },
       pollMs: streamPollMs,
       drain,
+      typingOf: 'agent',
     });
+  });
+
+  // Issue 34: the shopper is typing; the console of an agent with the conversation open shows it (at most one a second
+  // is passed on, whatever the widget sends).
+  app.post('/:widgetId/conversations/:id/typing', async (c) => {
+    const body = await readJsonBody(c, HandoffSchema, true);
+    if (!body.ok) return body.response;
+    typing?.typing(c.var.conversation.id, { type: 'typing', role: 'shopper' });
+    return c.body(null, 204);
   });
 
   // Issue 21: the shopper asks for a person (the panel menu, `Service.requestHuman()`).

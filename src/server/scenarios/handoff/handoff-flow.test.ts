@@ -121,7 +121,8 @@ describe.each(serviceBackends)('handoff, on $name', (backend: ServiceBackend) =>
       conversation: { mode: 'assistant', agent: null, waitingSince: null },
     });
     expect((await afterRelease).map((e) => [e.event, e.data])).toEqual([
-      ['conversation.mode', { mode: 'assistant', agent: null }],
+      // Anna wrote in it: the widget asks how it went (issue 34).
+      ['conversation.mode', { mode: 'assistant', agent: null, askRating: true }],
     ]);
     const answered = await first.say('where is order 1002');
     expect(answered.status).toBe(200);

@@ -132,15 +132,15 @@ describe('admin key', () => {
 });
 
 describe('GET /v0/admin/widgets', () => {
-  it('lists every configured widget with its title, not cacheable', async () => {
+  it('lists every configured widget with its title and canned replies, not cacheable', async () => {
     const { res, status, body } = await admin('/widgets');
     expect(status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(body).toEqual({
       widgets: [
-        { id: 'shop', title: 'Shop assistant' },
-        { id: 'paged', title: 'Shopping assistant' },
-        { id: 'other', title: 'Shopping assistant' },
+        { id: 'shop', title: 'Shop assistant', cannedReplies: [] },
+        { id: 'paged', title: 'Shopping assistant', cannedReplies: [] },
+        { id: 'other', title: 'Shopping assistant', cannedReplies: [] },
       ],
     });
   });
@@ -178,7 +178,10 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations', () => {
       agent: null,
       waitingSince: null,
       contactEmail: null,
+      assignee: null,
+      closedAt: null,
       lastMessage: { role: 'assistant', text: expect.any(String), at: entry.lastMessageAt },
+      lastShopperMessage: { text: expect.any(String), at: expect.any(String) },
     });
     expect(Date.parse(entry.lastMessageAt!)).toBeGreaterThanOrEqual(Date.parse(entry.createdAt));
     expect(page.conversations.find((c) => c.id === second)).toMatchObject({
@@ -297,6 +300,9 @@ describe('GET /v0/admin/widgets/{widgetId}/conversations/{id}', () => {
       agent: null,
       waitingSince: null,
       contactEmail: null,
+      assignee: null,
+      closedAt: null,
+      lastShopperMessage: { text: 'status of order 1002', at: expect.any(String) },
       lastMessage: {
         role: 'assistant',
         text: 'Here is order 1002:',

@@ -16,8 +16,8 @@ import { OPEN_TIMEOUT } from '../../testing/test-backends';
 // Issue 33 item 2, "when a person is asked for and none is available": inside business hours (here the widgets have
 // none, so always) but with nobody's console open, the shopper is not promised an answer "shortly". The promise says
 // nobody is free right now, and with email the widget offers to leave an address. A console says it is open with
-// `POST /v0/admin/presence` (the console does every 30 s) and closed with `DELETE`; on PostgreSQL, with two instances,
-// the console talks to one and the shopper to the other.
+// `PUT /v0/admin/me/presence { status }` (the console does every 30 s) and closed with `DELETE`; an agent who is away
+// counts as nobody. On PostgreSQL, with two instances, the console talks to one and the shopper to the other.
 
 const SMTP_ENV = 'NOBODY_ONLINE_SMTP_URL';
 const SHORTLY = /They'll answer here shortly/;
@@ -54,10 +54,17 @@ describe.each(serviceBackends)(
       expect(first.body).toMatchObject({ mode: 'waiting', offerContact: true });
       expect(promiseOf(first.body)).toMatch(NOBODY);
 
-      expect((await anna().presence(true)).status).toBe(204);
+      const said = await anna().presence(true);
+      expect(said.status).toBe(200);
+      expect(said.body).toEqual({ status: 'online', beatSeconds: 30 });
       const second = await (await shopper(kit.base)).handoff();
       expect(second.body).toMatchObject({ mode: 'waiting', offerContact: false });
       expect(promiseOf(second.body)).toMatch(SHORTLY);
+
+      // Away: the console is open, but nobody is there to answer shortly.
+      expect((await anna().presence('away')).body).toEqual({ status: 'away', beatSeconds: 30 });
+      const away = await (await shopper(kit.base)).handoff();
+      expect(promiseOf(away.body)).toMatch(NOBODY);
 
       expect((await anna().presence(false)).status).toBe(204);
       const third = await (await shopper(kit.base)).handoff();
@@ -89,12 +96,14 @@ describe.each(serviceBackends)(
       await anna().presence(true);
       const listed = await agent(kit.base, ADMIN_KEY).get('/presence');
       expect(listed.status).toBe(200);
-      expect((listed.body as { agents: { id: string; name: string }[] }).agents.map((a) => a.name)).toEqual([
-        'Anna',
-        'Ben',
+      expect(
+        (listed.body as { agents: { name: string; status: string }[] }).agents.map((a) => [a.name, a.status]),
+      ).toEqual([
+        ['Anna', 'online'],
+        ['Ben', 'online'],
       ]);
       // Anna's DELETE takes back her own presence, never Ben's, whatever the request says.
-      const res = await fetch(`${consoleBase}/v0/admin/presence`, {
+      const res = await fetch(`${consoleBase}/v0/admin/me/presence`, {
         method: 'DELETE',
         headers: { authorization: `Bearer ${AGENTS.anna.key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ agentId: 'ben' }),
@@ -114,6 +123,22 @@ describe.each(serviceBackends)(
       }
       const asked = await s.handoff();
       expect(asked.body).toMatchObject({ offerContact: true });
+    });
+
+    it.each([
+      ['a status the API does not know', { status: 'busy' }],
+      ['no status', {}],
+      ['another agent named in the body', { status: 'online', agentId: 'ben' }],
+      ['a status as a number', { status: 1 }],
+      ['a NUL in the status', { status: 'online\u0000' }],
+    ])('attack: presence with %s is 400 and changes nobody', async (_what, body) => {
+      const res = await fetch(`${consoleBase}/v0/admin/me/presence`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${AGENTS.ben.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(400);
+      expect(((await ben().get('/presence')).body as { agents: unknown[] }).agents).toEqual([]);
     });
   },
 );

@@ -27,6 +27,7 @@ import { email } from './028-email';
 import { eventDeliveries } from './029-event-deliveries';
 import { agentPresence } from './030-agent-presence';
 import { conversationRatings } from './031-conversation-ratings';
+import { supportDay } from './032-support-day';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -66,4 +67,5 @@ export const migrations: readonly Migration[] = [
   eventDeliveries,
   agentPresence,
   conversationRatings,
+  supportDay,
 ];
