@@ -362,7 +362,9 @@ describe('/console, reading a conversation', () => {
     // The transcript: the shopper's question, the assistant's reply with the order card.
     const messages = page.locator('.transcript > .message');
     expect(await messages.count()).toBe(2);
-    expect(await messages.nth(0).locator('.author').textContent()).toBe('Shopper');
+    // Issue 34: the shopper by their name (the page's, here hostile markup), as text.
+    expect(await messages.nth(0).locator('.author').textContent()).toBe(XSS_NAME);
+    expect(await messages.nth(0).locator('.author img').count()).toBe(0);
     expect(await messages.nth(0).locator('.text').textContent()).toBe(
       'status of order 6666 mallory@example.com',
     );
