@@ -141,7 +141,7 @@ export function createConversationStore(
     for (const item of next.items) {
       const id = item.kind === 'message' ? item.message.id : item.key;
       if (before.has(id)) continue;
-      if (item.kind === 'mode') announcement.value = modeLineText(item.mode, item.agent);
+      if (item.kind === 'mode') announcement.value = modeLineText(item.mode, item.agent, item.closed);
       else announcement.value = messageAnnouncement(item.message);
     }
   };

@@ -68,7 +68,12 @@ export function ConversationView({ store, role, onBack, canned, fill }: Conversa
   // The service lets the holder, an admin, or anyone while nobody holds it hand back (DESIGN "Human handoff"), and
   // close it (issue 34), from any mode.
   const canRelease = isMine || mode === 'waiting' || (mode === 'agent' && role === 'admin');
-  const canClose = mode !== 'agent' || isMine || role === 'admin';
+  // Closed and nothing said since: nothing to close again (another close would ask the shopper for a rating twice).
+  const isClosed =
+    mode === 'assistant' &&
+    conversation.closedAt != null &&
+    (conversation.lastMessageAt ?? '') <= conversation.closedAt;
+  const canClose = !isClosed && (mode !== 'agent' || isMine || role === 'admin');
   const assignee = conversation.assignee ?? null;
   const stream = store.streamStatus.value;
   const items = store.items();

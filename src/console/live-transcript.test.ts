@@ -31,7 +31,7 @@ const replay = (state: LiveTranscript, events: StreamEvent[], from = 1) =>
 const lines = (items: readonly TranscriptItem[]) =>
   items.map((item) =>
     item.kind === 'mode'
-      ? `— ${modeLineText(item.mode, item.agent)}`
+      ? `— ${modeLineText(item.mode, item.agent, item.closed)}`
       : `${item.message.author ?? item.message.role}: ${item.message.parts
           .map((p) => (p.type === 'text' ? p.text : `[${p.type}]`))
           .join('')} (${item.message.status})`,
@@ -143,6 +143,21 @@ describe('the live transcript', () => {
     const eventFirst = addMessage(replay(createLiveTranscript([]), [event, done]), mine);
     for (const state of [answerFirst, eventFirst])
       expect(lines(visibleItems(state))).toEqual(['Anna: On its way (done)']);
+  });
+
+  it('says "Closed" for a close and "Handed back" for a hand-back (issue 34)', () => {
+    const state = replay(createLiveTranscript([]), [
+      { type: 'conversation.mode', mode: 'agent', agent: { name: 'Anna' } },
+      { type: 'conversation.mode', mode: 'assistant', agent: null, askRating: true },
+      { type: 'conversation.mode', mode: 'agent', agent: { name: 'Ben' } },
+      { type: 'conversation.mode', mode: 'assistant', agent: null, closed: true, askRating: true },
+    ]);
+    expect(lines(visibleItems(state))).toEqual([
+      '— Anna took over',
+      '— Handed back to the assistant',
+      '— Ben took over',
+      '— Closed',
+    ]);
   });
 
   it('passes over events it does not know', () => {

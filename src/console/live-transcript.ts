@@ -4,7 +4,7 @@ import type { InboxMessage } from '../protocol/inbox';
 /** A line of the transcript: a message, or a change of who answers ("Anna took over"). */
 export type TranscriptItem =
   | { kind: 'message'; message: InboxMessage }
-  | { kind: 'mode'; key: string; mode: ConversationMode; agent: AgentName | null };
+  | { kind: 'mode'; key: string; mode: ConversationMode; agent: AgentName | null; closed?: boolean };
 
 /** The reply being written right now: text and parts as they streamed, and the actions it called so far. */
 export interface InFlightReply {
@@ -128,7 +128,13 @@ export function applyEvent(
         : state;
     case 'conversation.mode': {
       const agent = event.agent ?? null;
-      const line: TranscriptItem = { kind: 'mode', key: `mode-${seq}`, mode: event.mode, agent };
+      const line: TranscriptItem = {
+        kind: 'mode',
+        key: `mode-${seq}`,
+        mode: event.mode,
+        agent,
+        ...(event.closed === true && { closed: true }),
+      };
       const position = Math.min(state.position, state.items.length);
       const items = [...state.items.slice(0, position), line, ...state.items.slice(position)];
       return { ...state, items, position: position + 1, mode: event.mode, agent };
@@ -207,10 +213,11 @@ export function visibleItems(state: LiveTranscript): TranscriptItem[] {
 }
 
 /** The system line for a mode change, as agents read it. */
-export function modeLineText(mode: ConversationMode, agent: AgentName | null): string {
+export function modeLineText(mode: ConversationMode, agent: AgentName | null, closed = false): string {
   if (mode === 'waiting') return 'The shopper asked for a person';
   if (mode === 'agent') return `${agent?.name ?? 'An agent'} took over`;
-  return 'Handed back to the assistant';
+  // Issue 34: closed by an agent (back to the assistant too).
+  return closed ? 'Closed' : 'Handed back to the assistant';
 }
 
 const replaceAt = <T>(list: readonly T[], at: number, value: T): T[] =>

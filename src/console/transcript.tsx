@@ -99,7 +99,7 @@ export function Transcript({
           if (item.kind === 'mode')
             return (
               <li key={item.key} class="system-line" data-mode={item.mode}>
-                {modeLineText(item.mode, item.agent)}
+                {modeLineText(item.mode, item.agent, item.closed)}
               </li>
             );
           const { message } = item;
