@@ -35,6 +35,8 @@ export interface ListQuery {
   before?: string | null;
   /** Issue 34: words to find (`?q=`). */
   search?: string;
+  /** 1..`INBOX_LIMIT_MAX`; the service's default (25) without. */
+  limit?: number;
 }
 
 /** Reads a non-2xx answer into an `ApiError` (the service's JSON error shape, else the status). */
@@ -118,6 +120,7 @@ export function createConsoleApi(fetchFn: typeof fetch, baseUrl = '') {
       if (query.mode) params.set('mode', query.mode);
       if (query.before) params.set('before', query.before);
       if (query.search) params.set('q', query.search);
+      if (query.limit) params.set('limit', String(query.limit));
       const search = params.toString();
       return call<InboxListResponse>(
         'GET',

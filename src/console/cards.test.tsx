@@ -125,9 +125,8 @@ describe('<Transcript>', () => {
         ].map((m) => ({ kind: 'message', message: m }))}
       />,
     );
-    // Markdown as the widget renders it (issue 34): the line break is a <br>, the HTML stays text.
-    expect(container.querySelector('.message.user .text')?.textContent).toBe('<b>hi</b>there');
-    expect(container.querySelector('.message.user .text br')).not.toBeNull();
+    // The shopper's words as written (the widget shows them so too): markup and links stay text.
+    expect(container.querySelector('.message.user .text')?.textContent).toBe('<b>hi</b>\nthere');
     expect(container.querySelector('b')).toBeNull();
     expect(screen.getByText('Reply failed')).toBeTruthy();
     expect(screen.getByText('Being written')).toBeTruthy();

@@ -5,7 +5,7 @@ import { createConsoleApi } from './api';
 import { App } from './app';
 import { browserNotifyEnvironment } from './notifier';
 import './console.css';
-import { createConsoleStore, type KeyStorage } from './store';
+import { createConsoleStore, type KeyStorage, STATUS_STORAGE_KEY } from './store';
 
 function sessionStore(): KeyStorage | null {
   try {
@@ -44,7 +44,17 @@ if (root) {
   });
   // Presence (issue 33): closing the tab ends this agent's presence at once, not two minutes later; a page restored from
   // the back-forward cache is open again.
-  window.addEventListener('pagehide', () => store.leave());
+  // Issue 34: the console's other tabs of this browser: a status chosen in one is every tab's, and a tab that closes
+  // (taking the agent's presence back) is followed by the others saying they are still open.
+  const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('service-console') : null;
+  if (tabs) tabs.onmessage = (event) => store.otherTab({ closed: event.data === 'closed' });
+  window.addEventListener('storage', (event) => {
+    if (event.key === STATUS_STORAGE_KEY) store.otherTab({ status: event.newValue });
+  });
+  window.addEventListener('pagehide', () => {
+    store.leave();
+    tabs?.postMessage('closed');
+  });
   window.addEventListener('pageshow', (event) => {
     if (event.persisted) store.returned();
   });

@@ -117,6 +117,8 @@ export function browserNotifyEnvironment(
       const Context = win.AudioContext;
       if (!Context) return;
       audio ??= new Context();
+      // A context made before the page had a click starts suspended; a later chime may find it allowed.
+      void audio.resume().catch(() => {});
       const at = audio.currentTime;
       for (const [i, hz] of [660, 880].entries()) {
         const tone = audio.createOscillator();

@@ -1,5 +1,5 @@
 import { action, signal } from '@preact/signals';
-import type { InboxConversation, InboxListResponse } from '../protocol/inbox';
+import { INBOX_LIMIT_MAX, type InboxConversation, type InboxListResponse } from '../protocol/inbox';
 import type { ApiError, ApiResult, ConsoleApi } from './api';
 import { previewText, shopperLabel } from './format';
 import type { News } from './notifier';
@@ -220,11 +220,13 @@ export function createQueueStore(
     const words = search.value.trim();
     // The queue and what I hold are read on every poll whatever the view: the badge, the title and the news (issue
     // 34: a shopper's message on a conversation I hold) come from them.
+    // The most a page holds: what I hold is found among everyone's held conversations, and a long queue's newest.
     const requests: Promise<ApiResult<InboxListResponse>>[] = [
-      api.conversations(key, widgetId, { mode: 'waiting' }),
-      api.conversations(key, widgetId, { mode: 'agent' }),
+      api.conversations(key, widgetId, { mode: 'waiting', limit: INBOX_LIMIT_MAX }),
+      api.conversations(key, widgetId, { mode: 'agent', limit: INBOX_LIMIT_MAX }),
     ];
-    const isAllShown = current === 'all' && !(options.isPoll && hasMorePages);
+    // A search is read when asked, not again on every poll (it reads every message of the widget).
+    const isAllShown = current === 'all' && !(options.isPoll && (hasMorePages || words !== ''));
     if (isAllShown) requests.push(api.conversations(key, widgetId, words ? { search: words } : {}));
     const results = await Promise.all(requests);
     if (mark !== token) return;

@@ -11,6 +11,8 @@ import { createQueueStore, POLL_MS } from './queue-store';
 
 /** How often an open console says so (issues 33, 34): the service counts it open for 90 s after each beat. */
 export const PRESENCE_BEAT_MS = 30_000;
+/** A hidden tab reads the lists this often (issue 34: it still tells of news), a visible one every `POLL_MS`. */
+export const HIDDEN_POLL_MS = 15_000;
 /** localStorage: the agent's chosen status outlives the tab (an agent who set "Away" comes back away). */
 export const STATUS_STORAGE_KEY = '_service_console_status';
 
@@ -53,9 +55,10 @@ export interface ConsoleEnvironment {
   preferences?: KeyStorage | null;
   /** Issue 34: the browser's sound and notifications (notifier.ts `browserNotifyEnvironment`); absent: none. */
   notify?: Omit<NotifyEnvironment, 'preferences'>;
-  /** True while the tab is visible; polling pauses otherwise. */
+  /** True while the tab is visible; polling slows to `hiddenPollMs` otherwise. */
   isVisible?: () => boolean;
   pollMs?: number;
+  hiddenPollMs?: number;
   /** How often the console says it is open (issue 33, presence); `PRESENCE_BEAT_MS` unless a test shortens it. */
   presenceMs?: number;
   conversation?: ConversationStoreOptions;
@@ -163,9 +166,11 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     if (key.value !== null) void api.presence(key.value, false);
   };
   /** The agent's choice: said at once (round robin acts within seconds) and kept for the next visit. */
-  const setPresence = action((status: PresenceStatus) => {
+  const setPresence = action((status: PresenceStatus, isFromOtherTab = false) => {
     if (status === presenceStatus.value) return;
     presenceStatus.value = status;
+    // Another tab of the console already said it and stored it: this one only follows, or the two would flap.
+    if (isFromOtherTab) return;
     try {
       env.preferences?.setItem(STATUS_STORAGE_KEY, status);
     } catch {
@@ -179,8 +184,19 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     clearInterval(pollTimer);
     pollTimer = undefined;
   };
+  /** When the lists were last read while the tab was hidden. */
+  let hiddenReadAt = 0;
   const poll = () => {
-    if (key.value === null || (env.isVisible && !env.isVisible())) return;
+    if (key.value === null) return;
+    if (env.isVisible && !env.isVisible()) {
+      // Issue 34: a hidden tab still hears of new shoppers and messages (the sound, the browser's notification, the
+      // title), reading the lists every `HIDDEN_POLL_MS` instead of every tick; the open conversation waits.
+      const at = Date.now();
+      if (at - hiddenReadAt < (env.hiddenPollMs ?? HIDDEN_POLL_MS)) return;
+      hiddenReadAt = at;
+      void queue.refresh({ isPoll: true });
+      return;
+    }
     void queue.refresh({ isPoll: true });
     if (conversation.status.value === 'ready') void conversation.refresh();
   };
@@ -314,6 +330,14 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     /** The tab is back from the browser's back-forward cache (`pageshow`): here again, if still signed in. */
     returned: () => {
       if (key.value !== null) startBeating();
+    },
+    /**
+     * Issue 34: another console tab of this browser changed the status (a `storage` event) or closed (it said
+     * "nobody is here" to the service as it went): this tab follows the status, and says it is still open.
+     */
+    otherTab(change: { status?: string | null; closed?: boolean }) {
+      if (change.status === 'online' || change.status === 'away') setPresence(change.status, true);
+      if (change.closed && key.value !== null && beatTimer !== undefined) beat();
     },
     /** The sections the signed-in role may enter. */
     sections: () =>

@@ -116,7 +116,7 @@ export function Transcript({
                 {note && <span class={`badge badge-${message.status}`}>{note}</span>}
               </p>
               {message.parts.map((part, i) => (
-                <MessagePart key={i} part={part} />
+                <MessagePart key={i} part={part} isPlain={message.role === 'user'} />
               ))}
               {message.parts.length === 0 && message.status !== 'done' && (
                 <p class="empty">(no content yet)</p>

@@ -661,6 +661,8 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       expect(await found('a-1004')).toEqual([order.id]);
       expect(await found('100')).toEqual([order.id, percent.id].sort());
       expect(await found('grace status')).toEqual([order.id]);
+      // The page's user data by its values, not its keys: "firstName" is in every such conversation's JSON.
+      expect(await found('firstname')).toEqual([]);
       // Every word must be found: one in a message and one in the customer's name is enough, a missing one is not.
       expect(await found('parcel ada')).toEqual([ada.id]);
       expect(await found('parcel grace')).toEqual([]);

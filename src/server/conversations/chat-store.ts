@@ -295,7 +295,7 @@ export interface ChatStore {
    * The agents' inbox: most recently active first; conversations without messages only with `includeEmpty`. With
    * `mode`, only that mode's; `waiting` (the queue) is oldest waiting first. With `search` (issue 34), only those where
    * every word of it is found, case-insensitively and as part of a word too: in the messages' text, an order card's
-   * number or name, or the customer's name, email, id, the address they left or the page's user data.
+   * number or name, or the customer's name, email, id, the address they left or the page's user data (its values).
    */
   listConversations(
     widgetId: string,
@@ -827,7 +827,8 @@ export function createChatStore(db: Db): ChatStore {
            AND ($6::text IS NULL OR c.mode = $6)
            AND ($7::text[] IS NULL OR NOT EXISTS (
              SELECT 1 FROM unnest($7::text[]) AS t(pattern)
-             WHERE concat_ws(' ', c.user_name, c.user_email, c.user_id, c.contact_email, c.user_data::text)
+             WHERE concat_ws(' ', c.user_name, c.user_email, c.user_id, c.contact_email,
+                 (SELECT string_agg(d.value, ' ') FROM jsonb_each_text(coalesce(c.user_data, '{}'::jsonb)) d))
                  NOT ILIKE t.pattern
                AND NOT EXISTS (
                  SELECT 1 FROM messages m, jsonb_array_elements(m.parts) p

@@ -138,8 +138,10 @@ export function createHandoffStore(db: Db): HandoffStore {
 
   /**
    * Back to the assistant (`release`), or that and closed (`close`): by the holder, by an admin, or by anyone while no
-   * agent holds it (a declined request). A release of a conversation already with the assistant changes nothing; a
-   * close always marks it closed. The shopper is asked for a rating when a person of the team answered in it.
+   * agent holds it (a declined request). A release of a conversation already with the assistant changes nothing, and
+   * so does a close of one closed with nothing said since (a second close would ask the shopper again). The shopper
+   * is asked for a rating when a person of the team answered in this handoff: since the person was asked for, else
+   * since the last close (an agent who stepped in).
    */
   const leave = (
     widgetId: string,
@@ -153,10 +155,14 @@ export function createHandoffStore(db: Db): HandoffStore {
         `UPDATE conversations c
          SET mode = 'assistant', agent_id = NULL, agent_name = NULL, waiting_since = NULL, assignee = NULL,
            assignee_name = NULL, updated_at = now()${isClose ? ', closed_at = now()' : ''}
-         WHERE id = $1 AND widget_id = $2 AND ($5 OR mode <> 'assistant')
-           AND (mode <> 'agent' OR agent_id = $3 OR $4)
+         FROM (SELECT waiting_since AS was_waiting, closed_at AS was_closed FROM conversations WHERE id = $1) old
+         WHERE c.id = $1 AND c.widget_id = $2 AND ($5 OR c.mode <> 'assistant')
+           AND (c.mode <> 'agent' OR c.agent_id = $3 OR $4)
+           AND NOT ($5 AND c.mode = 'assistant' AND c.closed_at IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.created_at > c.closed_at))
          RETURNING ${prefixed('c', CONVERSATION_COLUMNS)},
-           EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'agent') AS answered`,
+           EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'agent'
+             AND m.created_at >= coalesce(old.was_waiting, old.was_closed, '-infinity')) AS answered`,
         [conversationId, widgetId, agent.id, agent.role === 'admin', isClose],
       );
       if (row) {

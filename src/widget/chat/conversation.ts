@@ -749,7 +749,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * A post of the shopper's about the conversation (a follower posts it too, one request with nothing to resume, for
    * the conversation the leader stored). Quiet when it fails: logged (unless `isQuiet`), and false.
    */
-  const post = async (path: string, body: unknown, isQuiet?: boolean): Promise<boolean> => {
+  const post = async (path: string, body?: unknown, isQuiet?: boolean): Promise<boolean> => {
     if (!leads()) {
       conversationId = readItem(idKey);
       token = readItem(tokenKey);
@@ -1236,7 +1236,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
     pumping = undefined;
     isRestored = !to;
     sentIds.clear();
-    contact.value = { step: 'hidden' };
+    contact.value = rating.value = { step: 'hidden' };
+    // The card and the typing line were the conversation left behind's (its rating would go to the new one).
+    typing.value = null;
     knownEmail = undefined;
     // By the leader, which holds the conversation's token (a follower's may be an older conversation's). Not when
     // the customer reopens an earlier conversation: the page's personalization is still theirs.
@@ -1337,7 +1339,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
       if (!store.draft.value.trim() || store.mode.peek() === 'assistant' || at - typedAt < 1000) return;
       typedAt = at;
       // A typing heard by another agent's console is all it is for: a failure is nothing to show or retry.
-      void post('/typing', {}, true);
+      void post('/typing', undefined, true);
     }),
   );
 

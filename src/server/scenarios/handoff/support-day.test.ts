@@ -90,6 +90,32 @@ describe.each(serviceBackends)('the support team’s day, on $name', (backend: S
       expect(handBack?.data).toEqual({ mode: 'assistant', agent: null, askRating: true });
     });
 
+    it('attack: closing again with nothing said since changes nothing and asks the shopper nothing more', async () => {
+      const s = await withAnna();
+      await anna().post(s.id, { text: 'Done.' });
+      const first = await anna().close(s.id);
+      const modes = async () => (await s.events(0)).filter((e) => e.event === 'conversation.mode');
+      const before = await modes();
+      // Anyone may close an assistant conversation; a closed one stays as it was, with no second rating card.
+      const again = await ben().close(s.id);
+      expect(again.status).toBe(200);
+      expect((again.body as { conversation: { closedAt: string } }).conversation.closedAt).toBe(
+        (first.body as { conversation: { closedAt: string } }).conversation.closedAt,
+      );
+      expect(await modes()).toEqual(before);
+    });
+
+    it('asks for a rating only when a person answered in this handoff, not for an answer of an earlier one', async () => {
+      const s = await withAnna();
+      await anna().post(s.id, { text: 'Sorted.' });
+      await anna().release(s.id);
+      // A second request, declined without a word from anyone: nothing to rate this time.
+      await s.handoff();
+      await ben().release(s.id);
+      const last = (await s.events(0)).filter((e) => e.event === 'conversation.mode').at(-1);
+      expect(last?.data).toEqual({ mode: 'assistant', agent: null });
+    });
+
     it('attack: another agent’s conversation is 409 and stays theirs; no key is 401; another widget’s id is 404', async () => {
       const s = await withAnna();
       const refused = await ben().close(s.id);

@@ -15,7 +15,8 @@ export const supportDay: Migration = {
   sql: `
 ALTER TABLE agent_presence
   ADD COLUMN status text NOT NULL DEFAULT 'online' CHECK (status IN ('online', 'away')),
-  ADD COLUMN role text NOT NULL DEFAULT 'agent',
+  -- A console of before this migration says its role at its next beat (30 s): until then it is not assigned anything.
+  ADD COLUMN role text NOT NULL DEFAULT 'admin',
   ADD COLUMN last_assigned_at timestamptz;
 ALTER TABLE conversations
   ADD COLUMN assignee text,
