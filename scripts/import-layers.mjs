@@ -32,6 +32,7 @@ export const SERVER_RANKS = [
       'settings',
       'tasks',
       'webhooks',
+      'insights',
     ],
   },
   { rank: 5, name: 'chat', folders: ['chat'] },

@@ -192,6 +192,19 @@ export interface HandoffResponse {
   privacyUrl?: string;
 }
 
+/**
+ * Issue 35: `POST /v0/widget/{widgetId}/conversations/{id}/signals` (conversation token) → `204`: what the shopper did
+ * with a card of the conversation, counted in the merchant's insights. `url`: the card's product URL (http or https,
+ * at most 2048 characters; not checked against the cards shown). At most `SIGNALS_PER_CONVERSATION` a conversation,
+ * then `429 too_many_signals`.
+ */
+export interface SignalRequest {
+  type: 'add-to-cart' | 'product-click';
+  url: string;
+}
+
+export const SIGNALS_PER_CONVERSATION = 60;
+
 /** `POST /v0/widget/{widgetId}/conversations/{id}/contact` body → `204`. `null` removes the address. */
 export interface ContactRequest {
   email: string | null;

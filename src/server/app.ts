@@ -168,6 +168,7 @@ export function createApp({
         },
         emit: runtime.events.emit,
         typing: runtime.typing,
+        signals: runtime.signals,
       }),
     );
     return widget;

@@ -34,6 +34,7 @@ import { type HandoffPromiseNow, handoffPromiseNow } from './handoff/handoff-pro
 import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
 import { type EventWorker, startEventWorker } from './hooks/event-worker';
+import { type ConversationSignals, createConversationSignals } from './insights/conversation-signals';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import { countedDb } from './platform/database/counted-db';
 import { type Db, openDatabase } from './platform/database/db';
@@ -141,6 +142,8 @@ export interface Runtime {
   notes: ConversationNotes;
   /** Issue 34: "is typing…" both ways. */
   typing: TypingRelay;
+  /** Issue 35: what shoppers did with the assistant's cards. */
+  signals: ConversationSignals;
   /** What a shopper asking for a person is promised now: the widget's hours and `presence`. */
   handoffPromiseNow: HandoffPromiseNow;
   /** The shoppers' ratings of the help a person gave (issue 33's `conversation.rated`). */
@@ -388,6 +391,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const presence = createAgentPresence(db);
   const notes = createConversationNotes(db);
+  const signals = createConversationSignals(db);
   const typing = createTypingRelay(hub);
   const promiseNow = handoffPromiseNow(presence.isAnyoneOnline);
   const ratings = createConversationRatings(db);
@@ -550,6 +554,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     assigner,
     notes,
     typing,
+    signals,
     handoffPromiseNow: promiseNow,
     ratings,
     agentKeys: agentKeys.value,

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
+import { isHttpUrl, URL_MAX_LENGTH } from '../../../cards/safe-url';
 import {
   type AgentName,
   type ContextRequest,
@@ -11,6 +12,7 @@ import {
   NOTHING_TO_RATE,
   type QueuedMessageResponse,
   REPLY_ID_HEADER,
+  SIGNALS_PER_CONVERSATION,
 } from '../../../protocol/chat';
 import { HANDOFF_UNAVAILABLE } from '../../../protocol/inbox';
 import type { ChatService } from '../../chat/chat-service';
@@ -25,6 +27,7 @@ import type { ConversationRatings } from '../../handoff/conversation-rating';
 import type { HandoffPromiseNow } from '../../handoff/handoff-promise';
 import type { HandoffStore } from '../../handoff/handoff-store';
 import type { EmitEvent } from '../../hooks/emit-event';
+import type { ConversationSignals } from '../../insights/conversation-signals';
 import type { VerifyIdentity } from '../../platform/identity-token';
 import { clientAddress } from '../client-address';
 import { errorResponse } from '../error-response';
@@ -82,6 +85,8 @@ export interface WidgetChatDeps {
   emit?: EmitEvent;
   /** Issue 34: "is typing…" to the console (`POST …/typing`); without, the route answers 204 and passes nothing on. */
   typing?: TypingRelay;
+  /** Issue 35: what the shopper did with a card (`POST …/signals`); the route is off without. */
+  signals?: ConversationSignals;
 }
 
 /** Last-Event-ID as a seq: the header (browsers' EventSource), else `?lastEventId=` (fetch-based readers). */
@@ -128,6 +133,17 @@ const RatingSchema = v.strictObject({
   comment: CommentSchema,
 });
 
+const SignalSchema = v.strictObject({
+  type: v.picklist(['add-to-cart', 'product-click'], 'type must be "add-to-cart" or "product-click"'),
+  url: v.pipe(
+    v.string('url must be a string'),
+    v.check(
+      (url: string) => isHttpUrl(url),
+      `url must be an http or https URL of at most ${URL_MAX_LENGTH} characters`,
+    ),
+  ),
+});
+
 const FeedbackSchema = v.strictObject({
   rating: v.picklist(['up', 'down'], 'rating must be "up" or "down"'),
   comment: CommentSchema,
@@ -158,6 +174,7 @@ export function widgetChatRoutes({
   email,
   emit = async () => {},
   typing,
+  signals,
 }: WidgetChatDeps): Hono<{ Variables: ConversationVariables }> {
   const app = new Hono<{ Variables: ConversationVariables }>();
   const widgetOf = (c: Context) => findWidget(c.req.param('widgetId') ?? '')!;
@@ -363,6 +380,23 @@ export function widgetChatRoutes({
     typing?.typing(c.var.conversation.id, { type: 'typing', role: 'shopper' });
     return c.body(null, 204);
   });
+
+  // Issue 35: what the shopper did with a card, for the merchant's insights.
+  if (signals)
+    app.post('/:widgetId/conversations/:id/signals', async (c) => {
+      const body = await readJsonBody(c, SignalSchema);
+      if (!body.ok) return body.response;
+      const outcome = await signals.add(widgetOf(c).id, c.var.conversation.id, body.value);
+      if (outcome === 'not_found') return notFound(c);
+      if (outcome === 'full')
+        return errorResponse(
+          c,
+          429,
+          'too_many_signals',
+          `This conversation has reported its ${SIGNALS_PER_CONVERSATION} signals, the most it keeps.`,
+        );
+      return c.body(null, 204);
+    });
 
   // Issue 21: the shopper asks for a person (the panel menu, `Service.requestHuman()`).
   app.post('/:widgetId/conversations/:id/handoff', async (c) => {

@@ -28,6 +28,7 @@ import { eventDeliveries } from './029-event-deliveries';
 import { agentPresence } from './030-agent-presence';
 import { conversationRatings } from './031-conversation-ratings';
 import { supportDay } from './032-support-day';
+import { conversationSignals } from './033-conversation-signals';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   agentPresence,
   conversationRatings,
   supportDay,
+  conversationSignals,
 ];
