@@ -35,3 +35,17 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
 }
+
+/**
+ * The console's violation ids: axe is installed before the console's own script (`context.addInitScript` with
+ * `AXE_PATH`), since its CSP allows no script to be added later.
+ */
+export async function consoleAxe(page: Page): Promise<string[]> {
+  await nextFrames(page);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string }[] }> } }
+    ).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => v.id);
+  });
+}

@@ -10,17 +10,8 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENTS, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
-import { axeViolations } from './axe';
-import {
-  DESKTOP,
-  MOBILE,
-  nextFrames,
-  recorded,
-  setupE2E,
-  type TestWindow,
-  untilAnswered,
-  waitForReady,
-} from './harness';
+import { axeViolations, consoleAxe } from './axe';
+import { DESKTOP, MOBILE, recorded, setupE2E, type TestWindow, untilAnswered, waitForReady } from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/handoff';
@@ -73,16 +64,6 @@ async function openConsole(key: string, viewport: BrowserContextOptions = DESKTO
   await page.getByLabel('Your key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   return page;
-}
-
-async function consoleAxe(page: Page) {
-  await nextFrames(page);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string }[] }> } }
-    ).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => v.id);
-  });
 }
 
 const orderCalls = (order: string) =>

@@ -12,8 +12,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_KEY, DEMO_AGENTS, DEMO_WIDGET_ID } from '../demo/demo-servers';
 import { findPackageRoot } from '../demo/store-server';
-import { axeViolations } from './axe';
-import { DESKTOP, nextFrames, setupE2E, type TestWindow, untilAnswered, waitForReady } from './harness';
+import { axeViolations, consoleAxe } from './axe';
+import { DESKTOP, setupE2E, type TestWindow, untilAnswered, waitForReady } from './harness';
 
 const e2e = setupE2E();
 const SHOTS = 'test-results/support-day';
@@ -60,16 +60,6 @@ async function openConsole(agentKey: string): Promise<Page> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Queue' }).waitFor();
   return page;
-}
-
-async function consoleAxe(page: Page): Promise<string[]> {
-  await nextFrames(page);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: { id: string }[] }> } }
-    ).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => v.id);
-  });
 }
 
 const news = (page: Page) =>

@@ -63,12 +63,17 @@ export const STEP_STATUS_TEXT: Record<OrderStepStatus, string> = {
   failed: 'Failed',
 };
 
+/** A message's text on one line, cut at `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 120): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** The queue's preview line: the last message, who wrote it, cut for one line. */
 export function previewText(c: InboxConversation, max = 120): string {
   const last = c.lastMessage;
   if (!last) return '';
-  const text = last.text.replace(/\s+/g, ' ').trim();
-  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const cut = oneLine(last.text, max);
   const who = last.role === 'user' ? 'Shopper' : last.role === 'agent' ? 'Agent' : 'Assistant';
   return `${who}: ${cut}`;
 }

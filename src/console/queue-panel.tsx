@@ -1,6 +1,14 @@
 import { useState } from 'preact/hooks';
 import type { InboxConversation } from '../protocol/inbox';
-import { formatDateTime, lastActivity, MODE_TEXT, previewText, shopperLabel, waitedText } from './format';
+import {
+  formatDateTime,
+  lastActivity,
+  MODE_TEXT,
+  oneLine,
+  previewText,
+  shopperLabel,
+  waitedText,
+} from './format';
 import type { QueueStore, QueueView } from './queue-store';
 
 const VIEWS: { id: QueueView; label: string }[] = [
@@ -25,9 +33,8 @@ export interface QueuePanelProps {
 
 /** Issue 34: the row says what the shopper last said (what they wait about); else the last message of anyone. */
 function rowPreview(c: InboxConversation): string {
-  const said = c.lastShopperMessage?.text.replace(/\s+/g, ' ').trim();
-  if (!said) return previewText(c);
-  return said.length > 120 ? `${said.slice(0, 119)}…` : said;
+  const said = oneLine(c.lastShopperMessage?.text ?? '');
+  return said || previewText(c);
 }
 
 /**

@@ -97,23 +97,17 @@ export function createQueueStore(
         announcement.value = `${fresh.length} new conversations waiting`;
       }
       // Issue 34: a sound and a notification for each, unless round robin gave it to someone else.
-      for (const c of fresh)
-        if (c.assignee == null || c.assignee.id === me)
-          news?.tell({
-            kind: 'waiting',
-            conversationId: c.id,
-            title: c.assignee ? 'A conversation was given to you' : 'New conversation waiting',
-            body: `${shopperLabel(c)}: ${c.lastShopperMessage?.text ?? ''}`.trim(),
-          });
+      const tellWaiting = (c: InboxConversation) =>
+        news?.tell({
+          kind: 'waiting',
+          conversationId: c.id,
+          title: c.assignee ? 'A conversation was given to you' : 'New conversation waiting',
+          body: `${shopperLabel(c)}: ${c.lastShopperMessage?.text ?? ''}`.trim(),
+        });
+      for (const c of fresh) if (c.assignee == null || c.assignee.id === me) tellWaiting(c);
       // Given to me later, while it waited: news too, once.
       for (const c of page.conversations)
-        if (c.assignee?.id === me && !seenAssigned.has(c.id) && seenWaiting.has(c.id))
-          news?.tell({
-            kind: 'waiting',
-            conversationId: c.id,
-            title: 'A conversation was given to you',
-            body: `${shopperLabel(c)}: ${c.lastShopperMessage?.text ?? ''}`.trim(),
-          });
+        if (c.assignee?.id === me && !seenAssigned.has(c.id) && seenWaiting.has(c.id)) tellWaiting(c);
     }
     seenAssigned = new Set(page.conversations.filter((c) => c.assignee?.id === me).map((c) => c.id));
     seenWaiting = ids;
