@@ -27,13 +27,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMs, rssBytes, ticksPerSecond, treeCpuMs } from './proc-cpu.mjs';
+import { freePort, stopChild, waitHealthy } from './service-child.mjs';
 import { freshSchema, startCluster } from './throwaway-postgres.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -338,38 +338,6 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Processes: the service, the bare route, and their CPU.
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const server = net.createServer();
-    server.on('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-}
-
-async function waitHealthy(url, child, what) {
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) before it answered`);
-    try {
-      const res = await request(`${url}/healthz`);
-      if (res.status === 200) return;
-    } catch {}
-    await sleep(100);
-  }
-  throw new Error(`${what} did not answer /healthz within 120 s`);
-}
-
-async function stopChild(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((ok) => child.once('exit', ok));
-  child.kill('SIGTERM');
-  const late = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(late);
-}
 
 async function startService({ integratorUrl, dataDir, databaseUrl, work }) {
   const configPath = join(work, 'service.config.json');

@@ -462,7 +462,8 @@ export function createChatStore(db: Db): ChatStore {
          ), conversation AS (
            UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)},
              shopper_messages = shopper_messages + 1, last_shopper_at = now(),
-             first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20)
+             first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20),
+             question_group = coalesce(question_group, hashtextextended($20, 0))
            WHERE id IN (SELECT conversation_id FROM inserted)
            RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
          ), event AS (

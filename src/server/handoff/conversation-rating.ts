@@ -50,15 +50,21 @@ export function createConversationRatings(db: Db): ConversationRatings {
     async rate(conversationId, score, comment) {
       if (!isUuid(conversationId)) return { ok: false, reason: 'nothing_to_rate' };
       // One statement: the agent is read and the rating written together, so it names who last helped.
+      // And kept on the conversation's row for the insights (issue 35, migration 034), in the same statement.
       const rows = await db.query<RatingRow>(
-        `INSERT INTO conversation_ratings (conversation_id, score, comment, agent_id, agent_name)
-         SELECT m.conversation_id, $2, $3, m.author_id, m.author FROM messages m
-         WHERE m.conversation_id = $1 AND m.role = 'agent'
-         ORDER BY m.seq DESC LIMIT 1
-         ON CONFLICT (conversation_id) DO UPDATE
-           SET score = EXCLUDED.score, comment = EXCLUDED.comment, agent_id = EXCLUDED.agent_id,
-               agent_name = EXCLUDED.agent_name, rated_at = now()
-         RETURNING score, comment, agent_id, agent_name, rated_at`,
+        `WITH rated AS (
+           INSERT INTO conversation_ratings (conversation_id, score, comment, agent_id, agent_name)
+           SELECT m.conversation_id, $2, $3, m.author_id, m.author FROM messages m
+           WHERE m.conversation_id = $1 AND m.role = 'agent'
+           ORDER BY m.seq DESC LIMIT 1
+           ON CONFLICT (conversation_id) DO UPDATE
+             SET score = EXCLUDED.score, comment = EXCLUDED.comment, agent_id = EXCLUDED.agent_id,
+                 agent_name = EXCLUDED.agent_name, rated_at = now()
+           RETURNING score, comment, agent_id, agent_name, rated_at
+         ), kept AS (
+           UPDATE conversations SET rating = (SELECT score FROM rated) WHERE id = $1 AND EXISTS (SELECT 1 FROM rated)
+         )
+         SELECT * FROM rated`,
         [conversationId, score, comment === null ? null : storableText(comment)],
       );
       const [row] = rows;

@@ -317,16 +317,29 @@ export function createHandoffStore(db: Db): HandoffStore {
 
     async setFeedback(conversationId, messageId, rating, comment) {
       if (!isUuid(conversationId) || !isUuid(messageId)) return false;
-      const rows = await db.query<{ message_id: string }>(
-        `INSERT INTO message_feedback (message_id, conversation_id, rating, comment)
-         SELECT m.id, m.conversation_id, $3, $4 FROM messages m
-         WHERE m.id = $1 AND m.conversation_id = $2 AND m.role = 'assistant'
-         ON CONFLICT (message_id) DO UPDATE
-           SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, updated_at = now()
-         RETURNING message_id`,
-        [messageId, conversationId, rating, comment === null ? null : storableText(comment)],
-      );
-      return rows.length > 0;
+      // The insights read a conversation's thumbs from its row (issue 35, migration 034): counted again after each
+      // change, under the row's lock taken first, so two thumbs at once in one conversation both count.
+      return db.transaction(async (tx) => {
+        await tx.query('SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE', [conversationId]);
+        const rows = await tx.query<{ message_id: string }>(
+          `INSERT INTO message_feedback (message_id, conversation_id, rating, comment)
+           SELECT m.id, m.conversation_id, $3, $4 FROM messages m
+           WHERE m.id = $1 AND m.conversation_id = $2 AND m.role = 'assistant'
+           ON CONFLICT (message_id) DO UPDATE
+             SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, updated_at = now()
+           RETURNING message_id`,
+          [messageId, conversationId, rating, comment === null ? null : storableText(comment)],
+        );
+        if (rows.length === 0) return false;
+        await tx.query(
+          `UPDATE conversations SET
+             thumbs_up = (SELECT count(*) FROM message_feedback WHERE conversation_id = $1 AND rating = 'up'),
+             thumbs_down = (SELECT count(*) FROM message_feedback WHERE conversation_id = $1 AND rating = 'down')
+           WHERE id = $1`,
+          [conversationId],
+        );
+        return true;
+      });
     },
 
     async feedbackOf(conversationId) {

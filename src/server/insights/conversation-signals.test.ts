@@ -25,6 +25,14 @@ describe.each(backends)('card signals on $name', (backend: Backend) => {
       [id],
     );
 
+  const counts = async (id: string) =>
+    (
+      await db.query<{ add_to_cart: number; product_clicks: number }>(
+        'SELECT add_to_cart, product_clicks FROM conversations WHERE id = $1',
+        [id],
+      )
+    )[0];
+
   it('stores each signal with its widget, only for a conversation of that widget', async () => {
     const signals = createConversationSignals(db);
     const { id } = await chat.createConversation('w-signals');
@@ -53,5 +61,17 @@ describe.each(backends)('card signals on $name', (backend: Backend) => {
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(SIGNALS_PER_CONVERSATION);
     expect(outcomes.filter((o) => o === 'full')).toHaveLength(10);
     expect(await rows(id)).toHaveLength(SIGNALS_PER_CONVERSATION);
+    // The insights' counts on the conversation's row agree with the rows, however the posts interleaved.
+    expect(await counts(id)).toEqual({ add_to_cart: 0, product_clicks: SIGNALS_PER_CONVERSATION });
+  });
+
+  it('counts each kind on the conversation for the insights, as it stores it', async () => {
+    const signals = createConversationSignals(db);
+    const { id } = await chat.createConversation('w-signals');
+    await signals.add('w-signals', id, { type: 'add-to-cart', url: 'https://shop.example/p/1' });
+    await signals.add('w-signals', id, { type: 'add-to-cart', url: 'https://shop.example/p/1' });
+    await signals.add('w-signals', id, { type: 'product-click', url: 'https://shop.example/p/1' });
+    await signals.add('w-other', id, { type: 'add-to-cart', url: 'https://shop.example/p/1' });
+    expect(await counts(id)).toEqual({ add_to_cart: 2, product_clicks: 1 });
   });
 });

@@ -29,11 +29,19 @@ export function createConversationSignals(db: Db): ConversationSignals {
           [conversationId, widgetId],
         );
         if (!target) return 'not_found';
+        // Counted on the conversation's row too, for the insights (migration 034), in the same statement.
         const added = await tx.query<{ id: string }>(
-          `INSERT INTO conversation_signals (conversation_id, widget_id, type, url)
-           SELECT $1, $2, $3, $4
-           WHERE (SELECT count(*) FROM conversation_signals WHERE conversation_id = $1) < $5
-           RETURNING id`,
+          `WITH added AS (
+             INSERT INTO conversation_signals (conversation_id, widget_id, type, url)
+             SELECT $1, $2, $3, $4
+             WHERE (SELECT count(*) FROM conversation_signals WHERE conversation_id = $1) < $5
+             RETURNING id
+           ), counted AS (
+             UPDATE conversations SET add_to_cart = add_to_cart + ($3 = 'add-to-cart')::int,
+               product_clicks = product_clicks + ($3 = 'product-click')::int
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM added)
+           )
+           SELECT id FROM added`,
           [conversationId, widgetId, type, url, SIGNALS_PER_CONVERSATION],
         );
         return added.length > 0 ? 'stored' : 'full';

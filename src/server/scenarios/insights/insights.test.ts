@@ -44,6 +44,10 @@ async function moveTo(db: Db, id: string, at: string): Promise<void> {
       id,
       by,
     ]);
+    await tx.query(
+      'UPDATE unanswered_questions SET conversation_started_at = conversation_started_at + $2::interval WHERE conversation_id = $1',
+      [id, by],
+    );
   });
 }
 
@@ -298,6 +302,24 @@ describe.each(serviceBackends)('insights, on $name', (backend: ServiceBackend) =
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
     }
+  });
+
+  it('counts thumbs given at once under two answers of one conversation, and a changed thumb once', async () => {
+    const s = await shopper(kit.base, 'other');
+    const first = lastAnswerId((await s.say('Where is my order 2001?')).events);
+    const second = lastAnswerId((await s.say('And order 2002?')).events);
+    const sent = await Promise.all([
+      s.feedback(first, { rating: 'up' }),
+      s.feedback(second, { rating: 'down' }),
+    ]);
+    expect(sent.map((a) => a.status)).toEqual([204, 204]);
+    expect((await s.feedback(second, { rating: 'up' })).status).toBe(204);
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await admin(`other/insights.csv?from=${today}&to=${today}`);
+    const line = (await res.text()).split('\r\n').find((r) => r.startsWith(s.id));
+    const cells = line?.split(',') ?? [];
+    expect(cells[INSIGHTS_CSV_COLUMNS.indexOf('thumbs_up')]).toBe('2');
+    expect(cells[INSIGHTS_CSV_COLUMNS.indexOf('thumbs_down')]).toBe('0');
   });
 
   it('keeps the other widget’s conversations to the other widget', async () => {
