@@ -82,7 +82,11 @@ export function DayTable({
         <tr>
           <th scope="col">Day</th>
           <th scope="col">{meta.column}</th>
-          {isShare && <th scope="col">Of the day’s conversations</th>}
+          {isShare && (
+            <th scope="col">
+              Share<span class="visually-hidden"> of the day’s conversations</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>

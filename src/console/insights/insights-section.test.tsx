@@ -37,7 +37,10 @@ describe('<InsightsSection>', () => {
     await screen.findByRole('heading', { level: 2, name: /^May 2\s–\s31, 2026$/ });
     expect(figures(container)).toEqual({
       Conversations: ['42', 'in which the shopper wrote'],
-      'Resolved by the assistant': ['30', '71% of conversations; 3 more pending (answered under 24 h ago)'],
+      'Resolved by the assistant': [
+        '30',
+        '71% of conversations; 3 more pending (answered under 24\u00a0h ago)',
+      ],
       'Handed over to a person': ['8', '19% of conversations'],
       'Rating of a person’s help': ['4.3 of 5', 'from 6 ratings'],
       'Thumbs on answers': ['12 up · 3 down', 'under the assistant’s answers'],

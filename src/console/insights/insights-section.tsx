@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { InsightsResponse, QuestionCount } from '../../protocol/insights';
 import { DAY_METRICS, DayPanel } from './day-plot';
@@ -176,7 +177,7 @@ function Results({
           {isDownloading ? 'Downloading…' : 'Download CSV'}
         </button>
       </div>
-      <p id="insights-csv-help" class="hint">
+      <p id="insights-csv-help" class="hint csv-hint">
         The CSV has one row per conversation of these days, with its outcome, rating, thumbs and first
         question.
       </p>
@@ -201,7 +202,17 @@ function Results({
 }
 
 /** One figure: what it counts, its value, and a line that says what it is out of. */
-function Figure({ id, label, value, note }: { id: string; label: string; value: string; note: string }) {
+function Figure({
+  id,
+  label,
+  value,
+  note,
+}: {
+  id: string;
+  label: string;
+  value: ComponentChildren;
+  note: string;
+}) {
   return (
     <div class="figure" data-figure={id}>
       <dt>{label}</dt>
@@ -231,7 +242,7 @@ function Figures({ data }: { data: InsightsResponse }) {
           label="Resolved by the assistant"
           value={countText(data.resolvedByAssistant)}
           note={`${percentText(data.resolvedByAssistant, total)} of conversations${
-            pending > 0 ? `; ${countText(pending)} more pending (answered under 24 h ago)` : ''
+            pending > 0 ? `; ${countText(pending)} more pending (answered under 24\u00a0h ago)` : ''
           }`}
         />
         <Figure
@@ -249,7 +260,13 @@ function Figures({ data }: { data: InsightsResponse }) {
         <Figure
           id="thumbs"
           label="Thumbs on answers"
-          value={`${countText(data.thumbs.up)} up · ${countText(data.thumbs.down)} down`}
+          value={
+            // Each count with its word on one line, on a narrow tile too.
+            <>
+              <span class="nowrap">{countText(data.thumbs.up)} up</span> ·{' '}
+              <span class="nowrap">{countText(data.thumbs.down)} down</span>
+            </>
+          }
           note="under the assistant’s answers"
         />
         <Figure
