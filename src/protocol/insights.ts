@@ -36,8 +36,8 @@ export interface InsightsResponse {
   /** Conversations started in the range in which the shopper wrote at least once. */
   conversations: number;
   /**
-   * At least one shopper message, no person asked for, no thumbs down, and no shopper message after the last answer
-   * for 24 h (`RESOLUTION_WINDOW_SECONDS`).
+   * At least one shopper message, no person asked for (nor writing), no thumbs down, no question the assistant said it
+   * could not answer, and no shopper message after the last answer for 24 h (`RESOLUTION_WINDOW_SECONDS`).
    */
   resolvedByAssistant: number;
   /** Would count as resolved, but the last answer is younger than 24 h. */
@@ -80,7 +80,7 @@ export const INSIGHTS_CSV_COLUMNS = [
 
 /**
  * A conversation's outcome in the CSV: `resolved` (by the assistant), `pending` (would be, within 24 h of the last
- * answer), `handed_over` (a person was asked for) or `unresolved` (anything else: a thumbs down, the shopper's last
- * word unanswered).
+ * answer), `handed_over` (a person was asked for) or `unresolved` (anything else: a thumbs down, a question the
+ * assistant could not answer, a person of the team stepped in unasked, the shopper's last word unanswered).
  */
 export type ConversationOutcome = 'resolved' | 'pending' | 'handed_over' | 'unresolved';

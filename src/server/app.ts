@@ -209,6 +209,7 @@ export function createApp({
       catalog: { db: runtime.db },
       erasure: { chat: runtime.chat },
       eventDeliveries: { outbox: runtime.events.outbox, wake: runtime.events.worker.wake },
+      insights: { insights: runtime.insights },
       presence: { store: runtime.presence, changed: runtime.assigner.kick },
       async draftActionsOf(widgetId, who) {
         const draft = await runtime.drafts.draft(widgetId, who);

@@ -35,6 +35,7 @@ import { createHandoffStore, type HandoffStore } from './handoff/handoff-store';
 import { createEventOutbox, type EventOutbox } from './hooks/event-outbox';
 import { type EventWorker, startEventWorker } from './hooks/event-worker';
 import { type ConversationSignals, createConversationSignals } from './insights/conversation-signals';
+import { createInsightsStore, type InsightsStore } from './insights/insights-store';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import { countedDb } from './platform/database/counted-db';
 import { type Db, openDatabase } from './platform/database/db';
@@ -144,6 +145,8 @@ export interface Runtime {
   typing: TypingRelay;
   /** Issue 35: what shoppers did with the assistant's cards. */
   signals: ConversationSignals;
+  /** Issue 35: the merchant's figures and the knowledge gaps. */
+  insights: InsightsStore;
   /** What a shopper asking for a person is promised now: the widget's hours and `presence`. */
   handoffPromiseNow: HandoffPromiseNow;
   /** The shoppers' ratings of the help a person gave (issue 33's `conversation.rated`). */
@@ -392,6 +395,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const presence = createAgentPresence(db);
   const notes = createConversationNotes(db);
   const signals = createConversationSignals(db);
+  const insights = createInsightsStore(db);
   const typing = createTypingRelay(hub);
   const promiseNow = handoffPromiseNow(presence.isAnyoneOnline);
   const ratings = createConversationRatings(db);
@@ -417,6 +421,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     instructionsOf: (id) => widgetOf(id)?.instructions,
     startersOf: (id) => widgetOf(id)?.starters,
     turnTimeoutMs,
+    recordUnanswered: insights.recordUnanswered,
     handoff: {
       modeOf: handoff.modeOf,
       // Only when someone can answer: otherwise the engines offer the store's contact details, as before issue 21.
@@ -555,6 +560,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     notes,
     typing,
     signals,
+    insights,
     handoffPromiseNow: promiseNow,
     ratings,
     agentKeys: agentKeys.value,

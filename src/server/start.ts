@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { configWarnings } from './config/config-warnings';
 import type { ServiceConfig } from './config/service-config';
 import { withDirectStreams } from './http/direct-streams';
+import type { Db } from './platform/database/db';
 import { createLogger, type LogLevel } from './platform/logger';
 import { openRuntime, type RuntimeOptions } from './runtime';
 
@@ -41,6 +42,11 @@ export interface RunningService {
    * handed to another instance (PostgreSQL) or end as interrupted; then the socket and the database close.
    */
   shutdown(): Promise<void>;
+  /**
+   * The service's own database handle, for code in the same process that must reach past the API: tests that age
+   * what was stored (issue 35: an insight about yesterday), tools. Closed with the service.
+   */
+  db: Db;
 }
 
 /** After the turns: how long requests still in flight (a task long-poll, a download) get before they are cut. */
@@ -119,6 +125,7 @@ export async function startService({
     });
   return {
     url,
+    db: runtime.db,
     close: () => {
       closing ??= closeServer(0).then(() => runtime.close());
       return closing;

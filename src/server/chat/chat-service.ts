@@ -11,6 +11,7 @@ import type {
 import { storedEvent } from '../conversations/event-hub';
 import type { ClaimedTurn } from '../conversations/turn-leases';
 import { type TurnStart, turnStartOf, turnStartRead } from '../conversations/turn-store';
+import { questionOf } from '../insights/question-key';
 import { holdLease } from './held-lease';
 import { ENGINE_MESSAGES_MAX, runTurn, type TurnDeps } from './run-turn';
 
@@ -269,6 +270,8 @@ export function createChatService(
         wake,
         // And what its turn starts from, read in the same statement (issue 32).
         recent: turnStartRead(ENGINE_MESSAGES_MAX),
+        // The conversation's first question, for the insights (issue 35), when it has none yet.
+        question: questionOf(request.text),
       };
       const added = admit
         ? await chat.addUserMessageIf(widgetId, conversationId, message, admit)

@@ -15,6 +15,7 @@ import { confirmingTools } from '../guards/confirming-tools';
 import type { ProposalStore } from '../guards/proposal-store';
 import { handedOverText } from '../handoff/handed-over-text';
 import type { ModeState } from '../handoff/handoff-store';
+import { type Question, questionOf } from '../insights/question-key';
 import { storableJson } from '../platform/database/storable';
 import type { VerifiedUser } from '../platform/identity-token';
 import type { Logger } from '../platform/logger';
@@ -75,6 +76,8 @@ export interface TurnDeps {
    * was asked for, or took, runs no engine); and the engine's `requestHuman` tool, present only when the service has
    * agents. Absent: every conversation stays with the assistant (unit tests of the turn alone).
    */
+  /** Issue 35: a question the engine could not answer, for the insights' knowledge gaps. Absent: not kept. */
+  recordUnanswered?(widgetId: string, conversationId: string, question: Question): Promise<void>;
   handoff?: {
     modeOf(conversationId: string): Promise<ModeState | null>;
     requestHuman?(request: {
@@ -399,6 +402,12 @@ export async function runTurn(deps: TurnDeps, turn: Turn): Promise<void> {
       await deps.saveState(conversationId, out.state ?? null);
     await finish();
     outcome = 'done';
+    const question = out.unanswered ? questionOf(text) : null;
+    if (question)
+      await deps.recordUnanswered?.(turn.widgetId, conversationId, question).catch((error: unknown) => {
+        // The shopper has the answer; only the merchant's count misses one.
+        logger.warn('unanswered question not kept', { conversationId, error: String(error) });
+      });
   } catch (error) {
     if (controller.signal.reason === DRAINED && lease && !lease.lost.aborted) {
       // The instance shuts down: another instance takes the turn over from what it wrote (the reply goes on there).

@@ -204,6 +204,11 @@ export interface ChatStore {
        * `columns` (SQL over the conversation's row, `c`): the answer's `recent`.
        */
       recent?: { messages: number; columns: string };
+      /**
+       * The message as the insights' question (insights/question-key.ts), kept as the conversation's first question
+       * when it has none yet (issue 35). Absent for what is no question of the shopper's (a button's "Yes").
+       */
+      question?: { text: string; key: string } | null;
     },
   ): Promise<AddedMessage | null>;
   /**
@@ -434,6 +439,7 @@ export function createChatStore(db: Db): ChatStore {
       lease,
       wake,
       recent,
+      question,
     }: Parameters<ChatStore['addUserMessage']>[2],
     admit?: Admission,
   ): Promise<AddedMessage | { refused: Record<string, unknown> } | null> {
@@ -445,7 +451,7 @@ export function createChatStore(db: Db): ChatStore {
     // INSERT … ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then yields no
     // row; the SELECT that follows (a new statement, so a new snapshot) then sees the winner.
     // With `admit`: its query first, once (MATERIALIZED), its parameters after this statement's own.
-    const admitFirst = recent ? 20 : 19;
+    const admitFirst = recent ? 22 : 21;
     const [row] = await db.query<Record<string, unknown>>(
       `WITH ${admit ? `admitted AS MATERIALIZED (${admit.sql(admitFirst)}), ` : ''}inserted AS (
            INSERT INTO messages (conversation_id, role, parts, client_message_id)
@@ -454,7 +460,9 @@ export function createChatStore(db: Db): ChatStore {
            ON CONFLICT (conversation_id, client_message_id) DO NOTHING
            RETURNING ${MESSAGE_COLUMNS}, conversation_id
          ), conversation AS (
-           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)}
+           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)},
+             shopper_messages = shopper_messages + 1, last_shopper_at = now(),
+             first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20)
            WHERE id IN (SELECT conversation_id FROM inserted)
            RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
          ), event AS (
@@ -475,7 +483,7 @@ export function createChatStore(db: Db): ChatStore {
            ${aliased('r', MESSAGE_COLUMNS, 'r_')},
            ARRAY(SELECT m.id FROM messages m
                  WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
-           ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$19')}, ${recent.columns}` : ''}
+           ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$21')}, ${recent.columns}` : ''}
            ${admit ? ', a.*' : ''}
          FROM ${
            admit
@@ -493,6 +501,8 @@ export function createChatStore(db: Db): ChatStore {
         lease?.owner ?? null,
         lease?.seconds ?? 0,
         ...wakeParams(wake),
+        question?.text ?? null,
+        question?.key ?? null,
         ...(recent ? [recent.messages] : []),
         ...(admit?.params ?? []),
       ],
@@ -727,7 +737,8 @@ export function createChatStore(db: Db): ChatStore {
          ), released AS (
            DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 AND EXISTS (SELECT 1 FROM finished)
          ), allocated AS (
-           UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now()
+           UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now(),
+             last_answer_at = CASE WHEN $3 = 'done' THEN now() ELSE last_answer_at END
            WHERE id IN (SELECT conversation_id FROM finished)
            RETURNING id, next_seq - cardinality($4::text[]) AS first
          ), event AS (

@@ -255,7 +255,18 @@ export type ReplyEvent =
   | { type: 'action.started'; name: string }
   | { type: 'action.finished'; name: string; ok: boolean };
 
+/** What an engine's turn leaves behind. */
+export interface ReplyOutcome {
+  /** The state to keep for the next turn. */
+  state: unknown;
+  /**
+   * The engine had no answer to the question (nothing in the store's knowledge, catalog or actions fitted): the
+   * merchant sees it among the insights' knowledge gaps (issue 35).
+   */
+  unanswered?: boolean;
+}
+
 export interface AssistantEngine {
-  /** Streams the answer through `emit` and resolves with the state to keep for the next turn. */
-  reply(turn: EngineTurn, emit: (event: ReplyEvent) => Promise<void>): Promise<{ state: unknown }>;
+  /** Streams the answer through `emit` and resolves with what the turn leaves behind. */
+  reply(turn: EngineTurn, emit: (event: ReplyEvent) => Promise<void>): Promise<ReplyOutcome>;
 }

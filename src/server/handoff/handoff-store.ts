@@ -198,7 +198,8 @@ export function createHandoffStore(db: Db): HandoffStore {
       return db.transaction(async (tx) => {
         const [row] = await tx.query<ConversationRow>(
           `UPDATE conversations
-           SET mode = 'waiting', waiting_since = now(), assignee = NULL, assignee_name = NULL, updated_at = now()
+           SET mode = 'waiting', waiting_since = now(), assignee = NULL, assignee_name = NULL, updated_at = now(),
+             handed_over_at = coalesce(handed_over_at, now())
            WHERE id = $1 AND widget_id = $2 AND mode = 'assistant'
            RETURNING ${CONVERSATION_COLUMNS}`,
           [conversationId, widgetId],
@@ -305,7 +306,11 @@ export function createHandoffStore(db: Db): HandoffStore {
           role: 'agent',
           author,
         });
-        await tx.query('UPDATE conversations SET updated_at = now() WHERE id = $1', [conversation.id]);
+        // The insights' first human reply (issue 35): the first message of a person of the team.
+        await tx.query(
+          'UPDATE conversations SET updated_at = now(), first_human_reply_at = coalesce(first_human_reply_at, now()) WHERE id = $1',
+          [conversation.id],
+        );
         return { ok: true, message };
       });
     },

@@ -38,6 +38,7 @@ export const serviceBackends: ServiceBackend[] = [
             });
             return {
               url: service.url,
+              db: service.db,
               async close() {
                 await service.close();
                 await onServer(url, `DROP SCHEMA ${schema} CASCADE`);

@@ -3,6 +3,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import pg from 'pg';
 import { WIDGET_API_PREFIX } from '../../protocol/widget-config';
 import { parseConfig } from '../config/service-config';
+import type { Db } from '../platform/database/db';
 import { type RunningService, type StartOptions, startService } from '../start';
 
 // Test support for the limits' attack specs (not part of the service): the real service on loopback sockets, on
@@ -21,6 +22,8 @@ export interface ServiceBackend {
 
 export interface Services {
   urls: string[];
+  /** The first instance's database (start.ts `RunningService.db`): for a test that ages what was stored. */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -59,7 +62,7 @@ export const serviceBackends: ServiceBackend[] = [
     async start(raw, instances = 1, options) {
       if (instances !== 1) throw new Error('the embedded database serves one instance');
       const [service] = await startAll(raw, 1, undefined, options);
-      return { urls: [service.url], close: () => service.close() };
+      return { urls: [service.url], db: service.db, close: () => service.close() };
     },
   },
   ...(serverUrl
@@ -88,6 +91,7 @@ export const serviceBackends: ServiceBackend[] = [
             const services = await startAll(raw, instances, url.toString(), options);
             return {
               urls: services.map((s) => s.url),
+              db: services[0].db,
               close: async () => {
                 await Promise.all(services.map((s) => s.close()));
                 await admin(`DROP SCHEMA ${schema} CASCADE`);

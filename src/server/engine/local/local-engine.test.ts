@@ -54,7 +54,7 @@ function harness(
     );
     state = out.state;
     const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
-    return { events, text };
+    return { events, text, unanswered: out.unanswered === true };
   };
   return { turn, calls, searches };
 }
@@ -123,11 +123,19 @@ describe('local engine', () => {
     expect(events.at(-1)).toEqual({ type: 'part', part: { type: 'product-card', card: shoe } });
   });
 
-  it('says what it can do when nothing matches', async () => {
-    const { text, events } = await harness().turn('qwertz uiop');
+  it('says what it can do when nothing matches, and reports the question unanswered (issue 35)', async () => {
+    const { text, events, unanswered } = await harness().turn('qwertz uiop');
     expect(events.some((e) => e.type === 'part')).toBe(false);
     expect(text).toMatch(
       /I can help with where your order is, finding products and questions about the store/,
     );
+    expect(unanswered).toBe(true);
+  });
+
+  it('reports no answered question as unanswered: a product found, an order looked up, a greeting', async () => {
+    const h = harness();
+    expect((await h.turn('do you have running shoes under 100 EUR?')).unanswered).toBe(false);
+    expect((await h.turn('where is my order 1003?')).unanswered).toBe(false);
+    expect((await h.turn('hi!')).unanswered).toBe(false);
   });
 });

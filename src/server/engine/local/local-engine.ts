@@ -216,7 +216,7 @@ export function createLocalEngine(): AssistantEngine {
         return { state: {} };
       }
       await say(`${p.sorryNothing} ${capabilities(turn, p, canCancelOrders(turn, cancelAction), language)}`);
-      return { state: {} };
+      return { state: {}, unanswered: true };
     },
   };
 }

@@ -584,11 +584,38 @@ describe('openai engine: tools', () => {
         },
       },
     });
-    await h.result;
+    const out = await h.result;
     expect(h.events.filter((e) => e.type === 'part')).toEqual([
       { type: 'part', part: { type: 'product-card', card: runner } },
     ]);
     expect(server.body(2).messages.at(-1)?.content).toBe('No products found.');
+    // One search found something: the question had an answer (issue 35).
+    expect(out.unanswered).toBeUndefined();
+  });
+
+  it('reports the question unanswered when every search found nothing, whatever the model then says (issue 35)', async () => {
+    server.enqueue(
+      toolCallAnswer([
+        { id: 'k1', name: 'search_store_info', argumentPieces: ['{"query":"gift cards"}'] },
+        { id: 's1', name: 'search_products', argumentPieces: ['{"query":"gift card"}'] },
+      ]),
+      textAnswer('I could not find anything about gift cards.'),
+    );
+    const h = run({
+      turn: {
+        tools: {
+          callAction: async () => ({ ok: false, error: { code: 'x', message: 'x' } }),
+          searchKnowledge: async () => [],
+          searchProducts: async () => [],
+        },
+      },
+    });
+    expect((await h.result).unanswered).toBe(true);
+  });
+
+  it('reports no question unanswered when the model searched nothing (a greeting)', async () => {
+    server.enqueue(textAnswer('Hello! How can I help?'));
+    expect((await run({}).result).unanswered).toBeUndefined();
   });
 
   it('separates the text of two model answers when no card stands between them', async () => {

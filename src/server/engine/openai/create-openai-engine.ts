@@ -132,6 +132,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
           ...confirmedCallMessages(turn.confirmed, tools),
         ];
         const out = createReplyOutput(emit);
+        const findings: Findings = { empty: 0, found: 0 };
         /** What the model was told when a handoff did not go through; one attempt per turn. */
         let handoffFailure: string | null = null;
         const { confirmed } = turn;
@@ -189,13 +190,13 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): AssistantEngin
                 ? `Error: not run, at most ${TOOL_CALLS_PER_ROUND} tool calls at once.`
                 : tools.byName.get(call.function.name)?.kind === 'talk-to-person'
                   ? (handoffFailure ?? talkToPersonFailed('internal'))
-                  : await runToolCall(call, tools, turn, out, signal);
+                  : await runToolCall(call, tools, turn, out, signal, findings);
             messages.push({ role: 'tool', tool_call_id: call.id, content });
           }
         }
 
         if (out.isEmpty()) await out.text(EMPTY_REPLY_TEXT);
-        return { state: null };
+        return { state: null, ...(findings.empty > 0 && findings.found === 0 && { unanswered: true }) };
       } finally {
         clearTimeout(timer);
         turn.signal.removeEventListener('abort', onCancel);
@@ -256,12 +257,23 @@ function modelClient(options: OpenAiEngineOptions, deadlineAt: number): OpenAI {
 }
 
 /** Runs one tool call and returns what the model is told. Card parts go to the shopper as they come. */
+/**
+ * What the turn's searches gave (issue 35): a turn that searched the catalog or the store's information and found
+ * nothing anywhere, and called no action, had no answer to give, whatever the model wrote: the question goes to the
+ * merchant's knowledge gaps. A turn that searched nothing (a greeting, a follow-up) is not counted either way.
+ */
+interface Findings {
+  empty: number;
+  found: number;
+}
+
 async function runToolCall(
   call: ChatToolCall,
   tools: ToolSet,
   turn: EngineTurn,
   out: ReplyOutput,
   signal: AbortSignal,
+  findings: Findings,
 ): Promise<string> {
   const name = call.function.name;
   const target = tools.byName.get(name);
@@ -283,7 +295,11 @@ async function runToolCall(
       throwIfAborted(signal);
       return 'Error: the catalog search failed. Tell the shopper to try again in a moment.';
     }
-    if (hits.length === 0) return 'No products found.';
+    if (hits.length === 0) {
+      findings.empty++;
+      return 'No products found.';
+    }
+    findings.found++;
     const cards = hits.map((hit) => hit.card);
     await out.part(
       cards.length === 1 ? { type: 'product-card', card: cards[0] } : { type: 'products', cards },
@@ -304,6 +320,8 @@ async function runToolCall(
       throwIfAborted(signal);
       return "Error: the search of the store's information failed. Tell the shopper to try again in a moment.";
     }
+    if (hits.length === 0) findings.empty++;
+    else findings.found++;
     return storeInfoToolResult(query.value, hits);
   }
 
@@ -319,6 +337,7 @@ async function runToolCall(
     );
   }
 
+  if (target.kind === 'cancel-order' || target.kind === 'action') findings.found++;
   if (target.kind === 'cancel-order') {
     const request = readCancelOrderArguments(args.value);
     const cancelOrder = turn.tools.cancelOrder;

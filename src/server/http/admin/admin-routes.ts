@@ -18,6 +18,7 @@ import { type CatalogAdminDeps, catalogAdminRoutes } from './catalog-admin-route
 import { conversationErasureRoutes } from './conversation-erasure-route';
 import { type EventDeliveryDeps, eventDeliveryRoutes } from './event-delivery-routes';
 import { type InboxApiDeps, inboxApiRoutes } from './inbox-api';
+import { type InsightsRouteDeps, insightsRoutes } from './insights-routes';
 import { presenceRoutes } from './presence-routes';
 import { type UserErasureDeps, userErasureRoutes } from './user-erasure-routes';
 
@@ -58,6 +59,8 @@ export interface AdminDeps {
   eventDeliveries?: Omit<EventDeliveryDeps, 'findWidget'>;
   /** Issue 33/34: who has the console open (`/me/presence`, `/presence`); `changed` when someone came or went. */
   presence?: { store: AgentPresence; changed?(): void };
+  /** Issue 35: the merchant's figures (`/widgets/{id}/insights`, `…/insights.csv`); the routes are off without. */
+  insights?: Omit<InsightsRouteDeps, 'findWidget'>;
 }
 
 /**
@@ -83,6 +86,7 @@ export function adminRoutes({
   draftActionsOf,
   eventDeliveries,
   presence,
+  insights,
 }: AdminDeps): Hono<{ Variables: AdminVariables }> {
   const app = new Hono<{ Variables: AdminVariables }>();
   app.use('*', adminAuth(keys));
@@ -103,6 +107,7 @@ export function adminRoutes({
   if (eraseConversation) app.route('/', conversationErasureRoutes({ findWidget, erase: eraseConversation }));
   if (catalog) app.route('/', catalogAdminRoutes({ ...catalog, findWidget }));
   if (eventDeliveries) app.route('/', eventDeliveryRoutes({ ...eventDeliveries, findWidget }));
+  if (insights) app.route('/', insightsRoutes({ ...insights, findWidget }));
 
   app.post('/widgets/:widgetId/actions/:name/test', async (c) => {
     const widget = findWidget(c.req.param('widgetId'));

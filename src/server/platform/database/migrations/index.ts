@@ -29,6 +29,7 @@ import { agentPresence } from './030-agent-presence';
 import { conversationRatings } from './031-conversation-ratings';
 import { supportDay } from './032-support-day';
 import { conversationSignals } from './033-conversation-signals';
+import { conversationOutcomes } from './034-conversation-outcomes';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -70,4 +71,5 @@ export const migrations: readonly Migration[] = [
   conversationRatings,
   supportDay,
   conversationSignals,
+  conversationOutcomes,
 ];
