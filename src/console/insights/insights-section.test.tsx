@@ -182,6 +182,16 @@ describe('<InsightsSection>', () => {
     expect(requests[1].query).toEqual({ from: '2026-05-20', to: '2026-05-31' });
   });
 
+  it('says a date is missing in its own words, the form not left to the browser’s checks', async () => {
+    await renderPage();
+    await screen.findByRole('heading', { name: 'By day' });
+    const to = screen.getByLabelText('To') as HTMLInputElement;
+    expect(to.closest('form')?.noValidate).toBe(true);
+    fireEvent.input(to, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(RANGE_MESSAGES.missing);
+  });
+
   it('"Download CSV" saves the file of the range shown and says so', async () => {
     const { saved, container } = await renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Download CSV' }));

@@ -93,6 +93,8 @@ function RangeForm({ store, timeZone }: { store: InsightsStore; timeZone: string
     <form
       class="insights-range"
       aria-label="Days shown"
+      // The page's own message, tied to both dates, rather than the browser's bubble for an empty one.
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void store.load();
