@@ -2,6 +2,7 @@ import { fillCanned } from './canned-text';
 import { CatalogSection } from './catalog/catalog-section';
 import { ConversationView } from './conversation-view';
 import { EventsSection } from './events/events-section';
+import { InsightsSection } from './insights/insights-section';
 import { KeyForm } from './key-form';
 import { NotifySettings } from './notify-settings';
 import { QueuePanel } from './queue-panel';
@@ -94,6 +95,13 @@ export function App({ store }: { store: ConsoleStore }) {
       </nav>
       <main id="main" tabIndex={-1}>
         {section === 'conversations' && <ConversationsSection store={store} />}
+        {section === 'insights' && (
+          <InsightsSection
+            store={store.insights}
+            widgetId={store.widgetId.value}
+            onAddToKnowledge={(question) => store.addToKnowledge(question)}
+          />
+        )}
         {section === 'catalog' && <CatalogSection store={store.catalog} widgetId={store.widgetId.value} />}
         {section === 'settings' && <SettingsSection store={store.settings} preview={store.preview} />}
         {section === 'events' && <EventsSection store={store.events} widgetId={store.widgetId.value} />}

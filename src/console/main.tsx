@@ -5,6 +5,7 @@ import { createConsoleApi } from './api';
 import { App } from './app';
 import { browserNotifyEnvironment } from './notifier';
 import './console.css';
+import { saveFile } from './save-file';
 import { createConsoleStore, type KeyStorage, STATUS_STORAGE_KEY } from './store';
 
 function sessionStore(): KeyStorage | null {
@@ -32,6 +33,7 @@ if (root) {
     notify: browserNotifyEnvironment(window),
     isVisible: () => document.visibilityState === 'visible',
     confirm: (message) => window.confirm(message),
+    saveFile,
   });
   // Closing or reloading the tab with unsaved settings not stored as a draft either: the browser asks first.
   window.addEventListener('beforeunload', (event) => {

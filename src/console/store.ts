@@ -6,6 +6,8 @@ import { createCatalogStore } from './catalog/catalog-store';
 import { type ConversationStoreOptions, createConversationStore } from './conversation-store';
 import { createEventsApi } from './events/events-api';
 import { createEventsStore } from './events/events-store';
+import { createInsightsApi } from './insights/insights-api';
+import { createInsightsStore } from './insights/insights-store';
 import { createNotifier, type NotifyEnvironment } from './notifier';
 import { createQueueStore, POLL_MS } from './queue-store';
 
@@ -38,6 +40,7 @@ export const MESSAGES = {
  */
 export const SECTIONS = [
   { id: 'conversations', label: 'Conversations', roles: ['agent', 'admin'] },
+  { id: 'insights', label: 'Insights', roles: ['admin'] },
   { id: 'settings', label: 'Settings', roles: ['admin'] },
   { id: 'catalog', label: 'Catalog', roles: ['admin'] },
   { id: 'events', label: 'Events', roles: ['admin'] },
@@ -64,6 +67,10 @@ export interface ConsoleEnvironment {
   conversation?: ConversationStoreOptions;
   /** Asks before unsaved settings are left behind (`window.confirm` in the page); absent: leaves. */
   confirm?: (message: string) => boolean;
+  /** Hands a file to the browser to save (Insights' CSV; save-file.ts in the page); absent: nothing is saved. */
+  saveFile?: (file: Blob, name: string) => void;
+  /** The merchant's today (where Insights' default range ends); `new Date()` unless a test sets it. */
+  now?: () => Date;
 }
 
 /**
@@ -132,6 +139,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
   });
   const catalog = createCatalogStore(createCatalogApi(api), context);
   const events = createEventsStore(createEventsApi(api), context);
+  const insights = createInsightsStore(createInsightsApi(api), context, { now: env.now, save: env.saveFile });
   const settingsApi = createSettingsApi(api.fetch);
   const settings = createSettingsStore(settingsApi, context);
   const preview = createPreviewStore(settingsApi, settings, context);
@@ -221,6 +229,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     queue.reset();
     conversation.close();
     catalog.reset();
+    insights.reset(true);
     resetSettings();
   });
 
@@ -259,6 +268,20 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     signInError.value = error.message;
   });
 
+  /** Shows a section the signed-in role may enter; any other stays where it is. */
+  const showSection = action((id: SectionId) => {
+    const role = me.value?.role;
+    const isAllowed = SECTIONS.some(
+      (s) => s.id === id && role !== undefined && (s.roles as readonly string[]).includes(role),
+    );
+    if (!isAllowed || id === section.value) return;
+    if (section.value === 'settings' && !mayLeaveSettings()) return;
+    // Settings left: the next visit starts from the live version again.
+    if (section.value === 'settings') resetSettings();
+    section.value = id;
+    if (id === 'settings') void settings.ensureLoaded();
+  });
+
   const enter = async (candidate: string, isResume: boolean) => {
     isSigningIn.value = true;
     signInError.value = null;
@@ -284,6 +307,7 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
     conversation,
     catalog,
     events,
+    insights,
     settings,
     preview,
 
@@ -310,18 +334,16 @@ export function createConsoleStore(api: ConsoleApi, env: ConsoleEnvironment) {
       if (mayLeaveSettings()) signOut(null);
     },
     selectWidget,
-    /** Shows a section the signed-in role may enter; any other stays where it is. */
-    showSection: action((id: SectionId) => {
-      const role = me.value?.role;
-      const isAllowed = SECTIONS.some(
-        (s) => s.id === id && role !== undefined && (s.roles as readonly string[]).includes(role),
-      );
-      if (!isAllowed || id === section.value) return;
-      if (section.value === 'settings' && !mayLeaveSettings()) return;
-      // Settings left: the next visit starts from the live version again.
-      if (section.value === 'settings') resetSettings();
-      section.value = id;
-      if (id === 'settings') void settings.ensureLoaded();
+    showSection,
+    /**
+     * Issue 35, "Add to knowledge" on Insights: Settings → Knowledge for the same widget, with a new section titled
+     * with the question and the focus in its text.
+     */
+    addToKnowledge: action((question: string) => {
+      const id = widgetId.value;
+      if (id === null || me.value?.role !== 'admin') return;
+      settings.queueKnowledge(id, question);
+      showSection('settings');
     }),
     /** Reads the lists at once (the tab became visible again). */
     poll,

@@ -146,7 +146,7 @@ describe('catalog.lookup()', () => {
 describe('the Catalog section and roles', () => {
   for (const [role, expected] of [
     ['agent', ['conversations']],
-    ['admin', ['conversations', 'settings', 'catalog', 'events']],
+    ['admin', ['conversations', 'insights', 'settings', 'catalog', 'events']],
   ] as const) {
     it(`is ${role === 'admin' ? '' : 'not '}offered to an ${role}, and cannot be entered otherwise`, async () => {
       const fetchFn = vi.fn(async (input: RequestInfo | URL) => {

@@ -267,6 +267,9 @@ export function createPreviewStore(
       } else if (!found.ok) {
         syncError.value = failure(found.error);
       }
+      // Issue 35: a knowledge section asked for from Insights goes onto what the editors continue from, the draft
+      // just put back included, and is then stored with it as any edit is.
+      settings.applyPendingKnowledge();
       let first = true;
       stopWatching = effect(() => {
         // Read to subscribe: any edit, save, rollback or discard.

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PreviewContext } from './action-tester';
 import { ActionsEditor } from './actions-editor';
-import { focusSoon } from './fields';
+import { fieldId, focusSoon } from './fields';
 import { InstructionsEditor } from './instructions-editor';
 import { KnowledgeEditor } from './knowledge-editor';
 import { LimitsEditor } from './limits-editor';
@@ -62,7 +62,17 @@ export function SettingsSection({ store, preview }: { store: SettingsStore; prev
   const loadedWidget = store.widgetId.value;
   useEffect(() => {
     if (isReady && preview) void preview.start();
+    // Without a preview there is no stored draft to wait for: a knowledge section asked for from Insights goes in now.
+    else if (isReady) store.applyPendingKnowledge();
   }, [isReady, loadedWidget, preview]);
+
+  // Issue 35: a field to show (a knowledge section added from Insights): its editor, then the focus in it.
+  const reveal = store.reveal.value;
+  useEffect(() => {
+    if (reveal === null) return;
+    setEditor(reveal.editor);
+    focusSoon(`#${fieldId(reveal.path)}`);
+  }, [reveal]);
 
   const issues = store.issues.value;
   const errors = issues.filter((i) => i.level === 'error');

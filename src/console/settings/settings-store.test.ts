@@ -51,6 +51,34 @@ function setup(key = 'admin-key') {
   };
 }
 
+describe('a knowledge section asked for from Insights (issue 35)', () => {
+  it('waits for the settings of its widget, then adds a section titled with the question on one line', async () => {
+    const { store, select } = setup();
+    const question = `Can I   pay\nby invoice? ${'and more '.repeat(40)}`;
+    store.queueKnowledge('demo', question);
+    // Not loaded yet: nothing to add to.
+    store.applyPendingKnowledge();
+    expect(store.pendingKnowledge.value).not.toBeNull();
+    select('other');
+    await store.load();
+    store.applyPendingKnowledge();
+    expect(store.draft.value?.knowledge).toBeUndefined();
+    select('demo');
+    await store.load();
+    store.applyPendingKnowledge();
+    const added = store.draft.value?.knowledge ?? [];
+    expect(added).toHaveLength(1);
+    expect(added[0].title).toMatch(/^Can I pay by invoice\? and more and more/);
+    expect(added[0].title).toHaveLength(200);
+    expect(added[0].title.endsWith('…')).toBe(true);
+    expect(added[0].text).toBe('');
+    expect(store.reveal.value).toEqual({ editor: 'knowledge', path: 'knowledge[0].text' });
+    expect(store.pendingKnowledge.value).toBeNull();
+    // What it still needs is said beside the text.
+    expect(store.issuesAt('knowledge[0].text').map((i) => i.message)).toEqual(['Write the section’s text.']);
+  });
+});
+
 describe('settings store', () => {
   it('loads the live version into a working copy; an edit marks it unsaved, a save makes a new version', async () => {
     const { store, service } = setup();
@@ -215,6 +243,7 @@ describe('the console with a Settings section', () => {
     const admin = await signedIn('admin-key');
     expect(admin.store.sections().map((s) => s.id)).toEqual([
       'conversations',
+      'insights',
       'settings',
       'catalog',
       'events',

@@ -6,6 +6,8 @@ import {
   type SettingsVersion,
   VERSION_CONFLICT,
 } from '../../protocol/widget-settings';
+import { SETTINGS_TEXT_MAX } from '../../protocol/widget-settings-fields';
+import { oneLine } from '../format';
 import type { LoadStatus, QueueContext } from '../queue-store';
 import type { SettingsApi } from './settings-api';
 import { type Check, checkSettings } from './settings-checks';
@@ -36,6 +38,12 @@ export interface VersionDiff {
   changes: SettingsChange[];
   /** False for version 1, the config file's seed: compared with nothing. */
   hasPrevious: boolean;
+}
+
+/** A field the section should show and focus: its editor switched to, then the control at `path` (issue 35). */
+export interface RevealRequest {
+  editor: 'knowledge';
+  path: string;
 }
 
 export const SETTINGS_MESSAGES = {
@@ -69,6 +77,14 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
   const versionsStatus = signal<LoadStatus>('idle');
   const versionsError = signal<string | null>(null);
   const diff = signal<VersionDiff | null>(null);
+  /**
+   * Issue 35: a knowledge section to add for a question the assistant could not answer ("Add to knowledge" on the
+   * Insights page), waiting until the editors hold what the merchant would continue from (the live version, or the
+   * admin's stored draft once the preview put it back), so nothing of that draft is written over.
+   */
+  const pendingKnowledge = signal<{ widgetId: string; title: string } | null>(null);
+  /** Moves when a field must be shown and focused (a knowledge section just added). */
+  const reveal = signal<RevealRequest | null>(null);
   const versionCache = new Map<string, EditableWidgetSettings>();
 
   const checks = computed(() => (draft.value ? checkSettings(draft.value) : []));
@@ -179,6 +195,8 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
     issues,
     errorCount,
     isDirty,
+    pendingKnowledge,
+    reveal,
 
     /** Reads the selected widget's live version; a working copy starts from it (what was edited is dropped). */
     load,
@@ -329,6 +347,41 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
       return true;
     },
 
+    /**
+     * Issue 35: "Add to knowledge" for a question: a section titled with it (on one line, cut to the title's limit) is
+     * added to this widget's knowledge once its settings are in the editors (`applyPendingKnowledge`).
+     */
+    queueKnowledge: action((forWidget: string, question: string) => {
+      pendingKnowledge.value = {
+        widgetId: forWidget,
+        title: oneLine(question, SETTINGS_TEXT_MAX.knowledgeTitle),
+      };
+    }),
+
+    /**
+     * Adds the queued knowledge section to the working copy, or finds a section with that title already (added and
+     * saved before, while older conversations still count the question as unanswered: no twin), and asks the section
+     * to focus its text. Called once the editors hold what the merchant continues from: by the preview after it put
+     * back the admin's draft, or by the section when there is no preview.
+     */
+    applyPendingKnowledge: action(() => {
+      const pending = pendingKnowledge.value;
+      const current = draft.value;
+      if (pending === null || current === null || widgetId.value !== pending.widgetId) return;
+      pendingKnowledge.value = null;
+      const sections = current.knowledge ?? [];
+      const title = pending.title.toLowerCase();
+      let index = sections.findIndex((s) => s.title.trim().toLowerCase() === title);
+      if (index < 0) {
+        index = sections.length;
+        const next = clone(current);
+        next.knowledge = [...sections, { title: pending.title, text: '' }];
+        draft.value = next;
+        if (notice.value?.kind === 'saved' || notice.value?.kind === 'rolled-back') notice.value = null;
+      }
+      reveal.value = { editor: 'knowledge', path: `knowledge[${index}].text` };
+    }),
+
     /** Signed out or another widget: nothing of this one is kept. */
     reset: action(() => {
       widgetId.value = null;
@@ -343,6 +396,8 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
       versionsStatus.value = 'idle';
       diff.value = null;
       versionCache.clear();
+      reveal.value = null;
+      pendingKnowledge.value = null;
     }),
   };
 }

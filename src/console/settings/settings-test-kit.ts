@@ -14,6 +14,8 @@ export interface StandInOptions {
   widgets: Record<string, EditableWidgetSettings>;
   /** The clock of new versions. */
   now?: () => string;
+  /** Drafts the admin stored before (the chat preview's `…/settings/draft`), by widget. */
+  drafts?: Record<string, EditableWidgetSettings>;
 }
 
 export function createSettingsStandIn(options: StandInOptions) {
@@ -24,6 +26,12 @@ export function createSettingsStandIn(options: StandInOptions) {
       { meta: { version: 1, who: 'config', when: now(), summary: '' }, settings: structuredClone(settings) },
     ]);
   const requests: { method: string; url: string; body: unknown }[] = [];
+  const drafts = new Map<string, { settings: EditableWidgetSettings; savedAt: string; baseVersion: number }>(
+    Object.entries(options.drafts ?? {}).map(([id, settings]) => [
+      id,
+      { settings: structuredClone(settings), savedAt: now(), baseVersion: 1 },
+    ]),
+  );
 
   const judge = (s: EditableWidgetSettings): SettingsIssue[] => {
     const issues: SettingsIssue[] = [];
@@ -68,7 +76,7 @@ export function createSettingsStandIn(options: StandInOptions) {
     if (url.pathname === '/v0/admin/me') return json(200, { agent: who });
     if (url.pathname === '/v0/admin/widgets')
       return json(200, { widgets: Object.keys(options.widgets).map((id) => ({ id, title: id })) });
-    const m = /^\/v0\/admin\/widgets\/([^/]+)\/settings(?:\/(versions|rollback)(?:\/(\d+))?)?$/.exec(
+    const m = /^\/v0\/admin\/widgets\/([^/]+)\/settings(?:\/(versions|rollback|draft)(?:\/(\d+))?)?$/.exec(
       url.pathname,
     );
     if (!m) {
@@ -92,6 +100,30 @@ export function createSettingsStandIn(options: StandInOptions) {
           error: { code: INVALID_SETTINGS, message: 'The settings are not valid.', issues },
         });
       return json(200, { version: save(id, body.settings, who.id) });
+    }
+    if (m[2] === 'draft') {
+      const stored = drafts.get(id);
+      if (method === 'GET')
+        return json(
+          200,
+          stored
+            ? {
+                settings: stored.settings,
+                isDraft: true,
+                savedAt: stored.savedAt,
+                baseVersion: stored.baseVersion,
+              }
+            : { settings: latest.settings, isDraft: false },
+        );
+      if (method === 'PUT') {
+        const savedAt = now();
+        drafts.set(id, { settings: structuredClone(body.settings), savedAt, baseVersion: body.baseVersion });
+        return json(200, { savedAt });
+      }
+      if (method === 'DELETE') {
+        drafts.delete(id);
+        return new Response(null, { status: 204 });
+      }
     }
     if (m[2] === 'versions' && m[3] === undefined)
       return json(200, { versions: list.map((v) => v.meta).reverse() });
@@ -119,6 +151,8 @@ export function createSettingsStandIn(options: StandInOptions) {
       change(next);
       return save(id, next, 'ben');
     },
+    /** The admin's stored draft of a widget, if any. */
+    draft: (id: string) => drafts.get(id)?.settings ?? null,
     latest: (id: string) => {
       const list = history.get(id) ?? [];
       return list[list.length - 1];
