@@ -1,10 +1,13 @@
 import { batch, effect, signal, untracked } from '@preact/signals';
 import {
   type AgentName,
+  type CartProduct,
   type CreateConversationResponse,
   type CustomerConversationsResponse,
+  type EVENT_ADD_TO_CART,
   EVENT_FEEDBACK,
   EVENT_HANDOFF,
+  type EVENT_PRODUCT_CLICK,
   type FeedbackRating,
   type HandoffResponse,
   type HistoryResponse,
@@ -16,6 +19,7 @@ import {
   REPLY_ID_HEADER,
   type ResumeResponse,
   type ServiceSettings,
+  type SignalRequest,
   STREAM_RECONNECT,
   type StreamEvent,
   TYPING_SHOWN_MS,
@@ -69,6 +73,13 @@ export interface Conversation {
   rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
   /** Issue 33: a signed-in customer's conversations, and reopening one here (the panel's "Your conversations"). */
   earlier: ChatAddonsDeps['earlier'];
+  /**
+   * Issue 35: the shopper pressed "Add to cart" on a card or followed its link (`event`: the page's event for it):
+   * `POST …/signals { type, url }` for the merchant's insights, `url` the product's as the page got it. Fire and
+   * forget: nothing is sent for a product without a URL or before there is a conversation, and a failure is neither
+   * shown nor logged. Never throws.
+   */
+  tell(event: typeof EVENT_ADD_TO_CART | typeof EVENT_PRODUCT_CLICK, product: CartProduct): void;
   /** Stops every request and timer; the widget is being destroyed. */
   dispose(): void;
 }
@@ -756,17 +767,24 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /**
    * A post of the shopper's about the conversation (a follower posts it too, one request with nothing to resume, for
-   * the conversation the leader stored). Quiet when it fails: logged (unless `isQuiet`), and false.
+   * the conversation the leader stored), `keepalive`: a rating or a card's signal right before the page navigates away
+   * (a card's link) still reaches the service. Quiet when it fails: logged (unless `isQuiet`), and false. Without a
+   * conversation (none yet, or forgotten) nothing is posted: it fails as the service would answer (`GONE`).
    */
   const post = async (path: string, body?: unknown, isQuiet?: boolean): Promise<boolean> => {
     if (!leads()) fromStorage();
     try {
-      await request('POST', `/${conversationId}${path}`, body);
+      if (!token) throw GONE;
+      await request('POST', `/${conversationId}${path}`, body, undefined, true);
       return true;
     } catch (error) {
       if (!isQuiet) logError('could not send the rating', error);
       return false;
     }
+  };
+  const tell: Conversation['tell'] = (event, { url }) => {
+    // The signal's type is the event's name without its `service:` prefix.
+    if (url) void post('/signals', { type: event.slice(8), url } as SignalRequest, true);
   };
   /** A thumb under an answer: `POST …/feedback`; the button shows it was not taken when it fails. */
   const rate = async (messageId: string, rating: FeedbackRating): Promise<boolean> => {
@@ -1387,6 +1405,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     retry,
     rate,
     earlier,
+    tell,
     reset: () => startOver(),
     dispose() {
       session.abort();
