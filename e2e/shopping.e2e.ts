@@ -1,10 +1,13 @@
 // Issue 20 on the demo store as a shopper meets it, with the real widget, service and store: a product page's
 // context answered ("does it come in blue?"), "Add to cart" filling the store's cart with its progress (and failing
 // for a product out of stock), starters and choices as chips, and the help page's inline chat. Desktop and phone,
-// axe clean; screenshots in test-results/shopping/ for a person to look at.
+// axe clean; screenshots in test-results/shopping/ for a person to look at. Issue 35: Add to cart and a card's link
+// told to the service (`POST …/signals`), even by a link that leaves the page.
 import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STORE_ORIGIN } from '../demo/integrator/catalog';
+import { SIGNALS_PER_CONVERSATION } from '../src/protocol';
 import { axeViolations } from './axe';
 import {
   DESKTOP,
@@ -98,6 +101,94 @@ describe('a product page', () => {
     expect(clicks[0]?.detail.product.name).toMatch(/Strider/);
   });
 });
+
+describe("what the shopper does with the assistant's cards reaches the merchant's insights (issue 35)", () => {
+  /** The next `POST …/signals` the page makes, as the service answered it: its status and what it told. */
+  const nextSignal = (page: Page) =>
+    page
+      .waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' && /\/conversations\/[^/]+\/signals$/.test(response.url()),
+      )
+      .then((response) => ({
+        status: response.status(),
+        body: response.request().postDataJSON() as unknown,
+      }));
+
+  /** Asks for a product and waits for its card; returns the card and its link's address. */
+  async function productCard(page: Page) {
+    await openChat(page);
+    await ask(page, 'Strider Tempo 3');
+    const card = lastAnswer(page).locator('[part="product-card"]').first();
+    await expect.poll(() => card.count()).toBe(1);
+    const url = await card.locator('a').getAttribute('href');
+    expect(url).toMatch(/^https:\/\//);
+    return { card, url: url as string };
+  }
+
+  it("Add to cart, then the card's link: the service answers 204 to each signal, with its type and the card's URL", async () => {
+    const page = await openStore('/');
+    const { card, url } = await productCard(page);
+    const added = nextSignal(page);
+    await card.locator('.pc-add').click();
+    expect(await added).toEqual({ status: 204, body: { type: 'add-to-cart', url } });
+    await expect.poll(() => card.locator('.pc-add').textContent()).toBe('Added ✓');
+    // The page stays (the next spec follows the link for real): the response is the page's to see.
+    const link = card.locator('a');
+    await link.evaluate((a) => a.addEventListener('click', (event) => event.preventDefault()));
+    const clicked = nextSignal(page);
+    await link.click();
+    expect(await clicked).toEqual({ status: 204, body: { type: 'product-click', url } });
+  });
+
+  it("a card's link that leaves the page while its signal is still on the way: the service gets it all the same", async () => {
+    const page = await openStore('/');
+    // The demo catalog's product pages are on a made-up origin: the browser gets a page there from the test, at once.
+    await page.route(`${new URL(STORE_ORIGIN).origin}/**`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Product</title>' }),
+    );
+    const { card, url } = await productCard(page);
+    const [conversationId, token] = await page.evaluate(() => [
+      localStorage.getItem('_service_demo_conversation'),
+      localStorage.getItem('_service_demo_token'),
+    ]);
+    const sent: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/signals')) sent.push(request.postDataJSON());
+    });
+    // A slow network: the signal leaves the browser only once the page is gone. Without `keepalive` the browser drops
+    // it with the page (tried: the service then stores nothing).
+    let forwarded: () => void = () => {};
+    const isForwarded = new Promise<void>((resolve) => (forwarded = resolve));
+    await page.route('**/signals', async (route) => {
+      await page.waitForURL(url);
+      // (A request the browser dropped cannot be continued: the check below then says so.)
+      await route.continue().catch(() => {});
+      forwarded();
+    });
+    await card.locator('a').click();
+    await page.waitForURL(url);
+    await isForwarded;
+    expect(sent).toEqual([{ type: 'product-click', url }]);
+    // The page that sent it is gone, and with it what the browser tells the test of the response: the service's cap
+    // of 60 signals a conversation says what it stored. After this one, it takes 59 more.
+    expect(await signalsLeft(e2e.demo.serviceUrl, conversationId as string, token as string)).toBe(59);
+  });
+});
+
+/** Posts signals for a conversation (with its token) until the service refuses one (429): how many it took. */
+async function signalsLeft(serviceUrl: string, conversationId: string, token: string): Promise<number> {
+  for (let taken = 0; taken <= SIGNALS_PER_CONVERSATION; taken++) {
+    const response = await fetch(`${serviceUrl}/v0/widget/demo/conversations/${conversationId}/signals`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'product-click', url: `${STORE_ORIGIN}/p/filler` }),
+    });
+    if (response.status === 429) return taken;
+    expect(response.status).toBe(204);
+  }
+  throw new Error('the service took more signals than its cap');
+}
 
 describe('starters and choices', () => {
   for (const [name, viewport] of VIEWPORTS) {

@@ -3,6 +3,8 @@ import { LOG_PREFIX } from '../protocol';
 import { HANDOFF_ENGLISH, type HandoffStrings } from './chat/handoff-strings';
 import { en, LOCALES, languageOf, loadStrings, type Strings } from './i18n';
 import { ALL_STRINGS } from './locales/all';
+import { ORDER_CARD_ENGLISH } from './parts/order-card-strings';
+import { PRODUCT_CARDS_ENGLISH } from './parts/product-card-strings';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -62,6 +64,15 @@ describe('loadStrings()', () => {
 
 describe('the languages', () => {
   const others = Object.entries(ALL_STRINGS).filter(([lang]) => lang !== 'en');
+  /** A locale's keys that are not English's: its direction, and the tables of chunks that keep their English apart. */
+  const OWN_TABLES = ['dir', 'chat', 'productCards', 'orderCard'] as const satisfies (keyof Strings)[];
+  /** A table's words, nested ones under `outer.inner`, in order. */
+  const wordsOf = (table: object): [string, string][] =>
+    Object.entries(table).flatMap(([key, value]): [string, string][] =>
+      typeof value === 'string'
+        ? [[key, value]]
+        : Object.entries(value as Record<string, string>).map(([inner, word]) => [`${key}.${inner}`, word]),
+    );
 
   it('are the ones the widget loads, each under its own tag', () => {
     expect(others.map(([lang]) => lang).sort()).toEqual(Object.keys(LOCALES).sort());
@@ -75,8 +86,10 @@ describe('the languages', () => {
 
   // A string left in English (or blank) is a hole in the translation, not a fallback.
   it.each(others)('translate every English string: %s', (_lang, strings: Strings) => {
-    expect(Object.keys(strings).filter((key) => key !== 'dir' && key !== 'chat')).toEqual(Object.keys(en));
-    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir' | 'chat'>[]) {
+    expect(Object.keys(strings).filter((key) => !(OWN_TABLES as readonly string[]).includes(key))).toEqual(
+      Object.keys(en),
+    );
+    for (const key of Object.keys(en) as Exclude<keyof Strings, (typeof OWN_TABLES)[number]>[]) {
       if (key === 'lang') continue;
       expect(strings[key].trim(), key).not.toBe('');
       expect(strings[key], key).not.toBe(en[key]);
@@ -90,12 +103,32 @@ describe('the languages', () => {
     }
   });
 
+  // The cards' words (parts/product-card-strings.ts, parts/order-card-strings.ts), kept in the locale's chunk: a table
+  // or a word missing here would read English on that shopper's cards.
+  it.each(others)("translate every word of the cards' own tables: %s", (_lang, strings: Strings) => {
+    for (const [table, english] of [
+      [strings.productCards, PRODUCT_CARDS_ENGLISH],
+      [strings.orderCard, ORDER_CARD_ENGLISH],
+    ] as const) {
+      const words = wordsOf(table ?? {});
+      expect(words.map(([key]) => key)).toEqual(wordsOf(english).map(([key]) => key));
+      for (const [[key, word], [, englishWord]] of words.map((entry, at) => [entry, wordsOf(english)[at]!])) {
+        // The button says nothing while idle, in every language.
+        if (englishWord === '') expect(word, key).toBe('');
+        else {
+          expect(word.trim(), key).not.toBe('');
+          expect(word, key).not.toBe(englishWord);
+        }
+      }
+    }
+  });
+
   it.each([
     ['ar', /^[\u0600-\u06ff\s.!?؟،…:()]+$/u],
     ['he', /^[\u0590-\u05ff\s.!?,…:'()]+$/u],
   ])('write %s in its own script only (no Latin left in)', (lang, script) => {
     const strings = ALL_STRINGS[lang] as Strings;
-    for (const key of Object.keys(en) as Exclude<keyof Strings, 'dir' | 'chat'>[]) {
+    for (const key of Object.keys(en) as Exclude<keyof Strings, (typeof OWN_TABLES)[number]>[]) {
       if (key === 'lang') continue;
       expect(strings[key], key).toMatch(script);
     }

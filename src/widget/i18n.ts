@@ -6,8 +6,9 @@ export type { Strings } from './locales/english';
 export const en: Strings = english;
 
 /**
- * Every language besides English, each a chunk of its own. A language added here is added to the parts' own tables
- * too (`LIST_NAME` and `CART_TEXT` in parts/product-cards.tsx, `STRINGS` in parts/order-card.tsx, `chat`, the words of chat/handoff-strings.ts, in the locale's own file).
+ * Every language besides English, each a chunk of its own. A language added here has, in its own file, the words of
+ * the chunks that keep their English apart too: `chat` (chat/handoff-strings.ts), `productCards`
+ * (parts/product-card-strings.ts) and `orderCard` (parts/order-card-strings.ts).
  */
 export const LOCALES: Record<string, () => Promise<{ default: Strings }>> = {
   ar: () => import('./locales/ar'),

@@ -3,10 +3,12 @@ import {
   EVENT_CHAT_CLOSE,
   EVENT_CHAT_OPEN,
   EVENT_READY,
+  type HistoryResponse,
   type ServiceApi,
   type ServiceSettings,
 } from '../protocol';
 import { type MountDefaults, mount } from './mount';
+import { storageKey } from './storage';
 import {
   flush,
   globalApi,
@@ -412,5 +414,137 @@ describe('look', () => {
     document.documentElement.removeAttribute('dir');
     // No `dir` of its own: it keeps the host's `direction: ltr`, which the page cannot change (e2e/look.e2e.ts).
     expect(part('.root').hasAttribute('dir')).toBe(false);
+  });
+});
+
+describe('card signals (issue 35): what the shopper does with a card is told to the service', () => {
+  const TRAIL = { name: 'Trail Runner 3', url: 'https://shop.example/p/trail-runner-3', price: '129,90 €' };
+  /** A card without a link: the page still gets the press, the service hears nothing of it. */
+  const GIFT = { name: 'Gift card', price: '25 €' };
+  const HISTORY: HistoryResponse = {
+    messages: [
+      {
+        id: 'm1',
+        role: 'user',
+        parts: [{ type: 'text', text: 'Trail shoes?' }],
+        createdAt: '2026-01-01T00:00:00.000Z',
+        clientMessageId: 'q1',
+      },
+      {
+        id: 'm2',
+        role: 'assistant',
+        parts: [{ type: 'products', cards: [TRAIL, GIFT] }],
+        createdAt: '2026-01-01T00:00:01.000Z',
+      },
+    ],
+    lastSeq: 2,
+    mode: 'assistant',
+  };
+  let signals: { authorization: string | undefined; body: unknown }[];
+
+  /** The page's stored conversation (`c1`, token `t1`), whose history shows the cards; the service records signals. */
+  beforeEach(() => {
+    signals = [];
+    localStorage.setItem(storageKey('demo', 'conversation'), 'c1');
+    localStorage.setItem(storageKey('demo', 'token'), 't1');
+    service.handle((request, response) => {
+      const path = request.url ?? '';
+      if (path.endsWith('/config')) return json({ ...TEST_CONFIG, cart: true })(request, response);
+      if (path.endsWith('/conversations/c1/messages')) return json(HISTORY)(request, response);
+      if (!path.endsWith('/conversations/c1/signals'))
+        return json({ error: { code: 'not_found' } }, 404)(request, response);
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        signals.push({ authorization: request.headers.authorization, body: JSON.parse(body) });
+        response.writeHead(204, { 'access-control-allow-origin': '*' });
+        response.end();
+      });
+    });
+  });
+
+  /** Opens the chat and waits until the products of the stored conversation are on screen. */
+  async function cards(settings: ServiceSettings = {}): Promise<[HTMLElement, HTMLElement]> {
+    const api = await mountWidget(settings);
+    api.openChat();
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = hostElement()?.shadowRoot?.querySelectorAll<HTMLElement>('[part="product-card"]') ?? [];
+      if (found.length === 2 && found[0]?.querySelector('.pc-add'))
+        return [found[0], found[1] as HTMLElement];
+      if (Date.now() > deadline) throw new Error('the cards never showed');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  const button = (card: HTMLElement) => card.querySelector('.pc-add') as HTMLButtonElement;
+  /** Waits until the service has `count` signals, then a little longer: time enough for one more to arrive. */
+  const untilSignals = async (count: number): Promise<void> => {
+    const deadline = Date.now() + 3000;
+    while (signals.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  };
+
+  it('"Add to cart" tells add-to-cart once per press that starts an add: not again while pending, nor once added', async () => {
+    let finish = (): void => {};
+    const onAddToCart = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const [trail] = await cards({ onAddToCart });
+    button(trail).click();
+    await flush();
+    expect(button(trail).dataset.state).toBe('pending');
+    button(trail).click();
+    await untilSignals(1);
+    finish();
+    await flush();
+    expect(button(trail).dataset.state).toBe('done');
+    button(trail).click();
+    await untilSignals(1);
+    expect(onAddToCart).toHaveBeenCalledOnce();
+    expect(signals).toEqual([{ authorization: 'Bearer t1', body: { type: 'add-to-cart', url: TRAIL.url } }]);
+  });
+
+  it("is told whatever the page's handler does: one that throws is contained, and a press again after the failure is told again", async () => {
+    const onAddToCart = vi.fn(() => {
+      throw new Error('the cart is down');
+    });
+    const [trail] = await cards({ onAddToCart });
+    expect(() => button(trail).click()).not.toThrow();
+    await untilSignals(1);
+    expect(button(trail).dataset.state).toBe('failed');
+    button(trail).click();
+    await untilSignals(2);
+    expect(onAddToCart).toHaveBeenCalledTimes(2);
+    expect(signals.map((s) => s.body)).toEqual([
+      { type: 'add-to-cart', url: TRAIL.url },
+      { type: 'add-to-cart', url: TRAIL.url },
+    ]);
+  });
+
+  it("following a card's link tells product-click with the card's URL", async () => {
+    const [trail] = await cards();
+    const link = trail.querySelector('a') as HTMLAnchorElement;
+    // The page stays (a real browser would follow the link; e2e/shopping.e2e.ts does).
+    link.addEventListener('click', (event) => event.preventDefault());
+    link.click();
+    await untilSignals(1);
+    expect(signals).toEqual([
+      { authorization: 'Bearer t1', body: { type: 'product-click', url: TRAIL.url } },
+    ]);
+  });
+
+  it('a card without a link: the page gets the press, the service hears nothing', async () => {
+    const onAddToCart = vi.fn();
+    const [trail, gift] = await cards({ onAddToCart });
+    expect(gift.querySelector('a')).toBeNull();
+    button(gift).click();
+    expect(onAddToCart).toHaveBeenCalledExactlyOnceWith({
+      widgetId: 'demo',
+      product: { name: GIFT.name, price: GIFT.price },
+    });
+    // Then a card with one: its signal is the only one to arrive.
+    button(trail).click();
+    await untilSignals(1);
+    expect(signals.map((s) => s.body)).toEqual([{ type: 'add-to-cart', url: TRAIL.url }]);
   });
 });

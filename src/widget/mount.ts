@@ -170,14 +170,21 @@ async function start(raw: unknown, defaults: MountDefaults): Promise<Result<Serv
   const onLinkClick = (url: string): void => emit(EVENT_LINK_CLICK, { widgetId, url }, settings.onLinkClick);
   const chat = signal<LoadedChat | undefined>(undefined);
   let conversation: import('./chat/conversation').Conversation | undefined;
+  // Issue 35: what the shopper does with a card is told to the service too, for the merchant's insights (the
+  // conversation's code: fire and forget, nothing before there is a conversation).
   const cardActions: CardActions = {
-    onProductClick: (product) => emit(EVENT_PRODUCT_CLICK, { widgetId, product }, settings.onProductClick),
+    onProductClick: (product) => {
+      emit(EVENT_PRODUCT_CLICK, { widgetId, product }, settings.onProductClick);
+      conversation?.tell(EVENT_PRODUCT_CLICK, product);
+    },
   };
   if (config.cart) {
     // The page's promise (if any) drives the button: so the callback is called here, not through emit(), which
-    // contains what a callback returns.
+    // contains what a callback returns. The service is told first: the press is what the shopper did, whatever the
+    // page makes of it.
     cardActions.onAddToCart = (product) => {
       emit(EVENT_ADD_TO_CART, { widgetId, product });
+      conversation?.tell(EVENT_ADD_TO_CART, product);
       try {
         return settings.onAddToCart?.({ widgetId, product: { ...product } });
       } catch (error) {

@@ -167,54 +167,36 @@ export function parseSettings(raw: unknown, defaults: SettingsDefaults): Result<
     return err('widgetId is required: set serviceSettings.widgetId or data-widget-id on the script tag');
 
   const settings: WidgetSettings = { widgetId: id.value, baseUrl: defaults.baseUrl };
-  const take = <T>(field: string, check: (value: unknown) => Result<T>, assign: (value: T) => void): void => {
+  /** A field the page set: taken when valid, else left out with an issue. */
+  const take = <K extends keyof WidgetSettings>(
+    field: K,
+    check: (value: unknown) => Result<WidgetSettings[K]>,
+  ): void => {
     if (input[field] === undefined) return;
     const checked = check(input[field]);
-    if (checked.ok) assign(checked.value);
+    if (checked.ok) settings[field] = checked.value;
     else issues.push(`${checked.error}; ignored`);
   };
-  take('baseUrl', checkBaseUrl, (value) => {
-    settings.baseUrl = value;
+  take('baseUrl', checkBaseUrl);
+  take('hidden', checkHidden);
+  take('userData', checkUserData);
+  take('customInstructions', checkCustomInstructions);
+  // `null` and `''` (a visitor who is not signed in) are no token.
+  take('identityToken', (value) => {
+    const checked = checkIdentityToken(value);
+    return checked.ok ? ok(checked.value || undefined) : checked;
   });
-  take('hidden', checkHidden, (value) => {
-    settings.hidden = value;
-  });
-  take('userData', checkUserData, (value) => {
-    settings.userData = value;
-  });
-  take('customInstructions', checkCustomInstructions, (value) => {
-    settings.customInstructions = value;
-  });
-  take('identityToken', checkIdentityToken, (value) => {
-    if (value) settings.identityToken = value;
-  });
-  take('locale', checkLocale, (value) => {
-    settings.locale = value;
-  });
-  take('storage', checkStorage, (value) => {
-    settings.storage = value;
-  });
-  take('theme', checkTheme, (value) => {
-    settings.theme = value;
-  });
-  take('analytics', checkAnalytics, (value) => {
-    settings.analytics = value;
-  });
-  take('container', checkContainer, (value) => {
-    settings.container = value;
-  });
-  for (const name of CALLBACKS) {
-    take(
-      name,
-      (value) =>
-        typeof value === 'function'
-          ? ok(value as (detail: EventDetail) => void)
-          : err(`${name} must be a function`),
-      (value) => {
-        settings[name] = value;
-      },
+  take('locale', checkLocale);
+  take('storage', checkStorage);
+  take('theme', checkTheme);
+  take('analytics', checkAnalytics);
+  take('container', checkContainer);
+  for (const name of CALLBACKS)
+    take(name, (value) =>
+      typeof value === 'function'
+        ? ok(value as (detail: EventDetail) => void)
+        : err(`${name} must be a function`),
     );
-  }
   return ok({ settings, issues });
 }
 

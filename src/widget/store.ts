@@ -33,6 +33,30 @@ export interface StoreInit {
 }
 
 /**
+ * A message of the shopper's as the widget writes it (the composer, a Yes or No, a message from another tab, the
+ * outbox a previous page left): `pending`, its id its `clientMessageId`, until the service has it. `extra` adds to it
+ * or overrides its parts (an answer's words).
+ */
+export const userMessage = (id: string, text: string, extra?: Partial<WidgetMessage>): WidgetMessage => ({
+  id,
+  clientMessageId: id,
+  role: 'user',
+  parts: [{ type: 'text', text }],
+  createdAt: new Date().toISOString(),
+  status: 'pending',
+  ...extra,
+});
+
+/** The proactive message the shopper's message `answer` answers, shown as the assistant's just before it. */
+export const proactiveMessage = (answer: WidgetMessage): WidgetMessage => ({
+  id: `proactive-${answer.clientMessageId}`,
+  role: 'assistant',
+  parts: [{ type: 'text', text: answer.proactive as string }],
+  createdAt: answer.createdAt,
+  status: 'done',
+});
+
+/**
  * All of the widget's state, in signals. Components read `.value`; every write is a named action (batched), so the
  * public API, the UI and (later) the transport change state the same way.
  */
@@ -76,28 +100,13 @@ export function createStore(init: StoreInit) {
   const send = action((text: string): boolean => {
     const trimmed = text.trim();
     if (!trimmed) return false;
-    const clientMessageId = createId();
-    const message: WidgetMessage = {
-      id: clientMessageId,
-      clientMessageId,
-      role: 'user',
-      parts: [{ type: 'text', text: trimmed }],
-      createdAt: new Date().toISOString(),
-      status: 'pending',
-    };
+    const message = userMessage(createId(), trimmed);
     // Answering a proactive message makes it part of the conversation: shown as the assistant's, just before.
     const asked = proactive.value;
     if (asked) {
       message.proactive = asked;
       proactive.value = undefined;
-      const said: WidgetMessage = {
-        id: `proactive-${clientMessageId}`,
-        role: 'assistant',
-        parts: [{ type: 'text', text: asked }],
-        createdAt: message.createdAt,
-        status: 'done',
-      };
-      messages.value = [...messages.value, said, message];
+      messages.value = [...messages.value, proactiveMessage(message), message];
     } else messages.value = [...messages.value, message];
     draft.value = '';
     return true;
@@ -150,18 +159,7 @@ export function createStore(init: StoreInit) {
     answer: action((id: string, answer: 'yes' | 'no', label: string) => {
       const clientMessageId = `confirm-${id}`;
       if (messages.value.some((m) => m.clientMessageId === clientMessageId)) return;
-      messages.value = [
-        ...messages.value,
-        {
-          id: clientMessageId,
-          clientMessageId,
-          role: 'user',
-          parts: [{ type: 'text', text: label }],
-          createdAt: new Date().toISOString(),
-          status: 'pending',
-          answer,
-        },
-      ];
+      messages.value = [...messages.value, userMessage(clientMessageId, label, { answer })];
     }),
     isHidden,
     isOpen,

@@ -1,10 +1,13 @@
 import { batch, effect, signal, untracked } from '@preact/signals';
 import {
   type AgentName,
+  type CartProduct,
   type CreateConversationResponse,
   type CustomerConversationsResponse,
+  type EVENT_ADD_TO_CART,
   EVENT_FEEDBACK,
   EVENT_HANDOFF,
+  type EVENT_PRODUCT_CLICK,
   type FeedbackRating,
   type HandoffResponse,
   type HistoryResponse,
@@ -16,6 +19,7 @@ import {
   REPLY_ID_HEADER,
   type ResumeResponse,
   type ServiceSettings,
+  type SignalRequest,
   STREAM_RECONNECT,
   type StreamEvent,
   TYPING_SHOWN_MS,
@@ -27,7 +31,7 @@ import type { Strings } from '../i18n';
 import { createId } from '../id';
 import { logError } from '../log';
 import { readItem, storageKey, writeItem } from '../storage';
-import type { Store, WidgetMessage } from '../store';
+import { type Store, userMessage, type WidgetMessage } from '../store';
 import { whenIdle } from '../when-idle';
 import { backoffDelay } from './backoff';
 import { type ChatAddonsDeps, createChatAddons, isLocalId } from './chat-addons';
@@ -69,6 +73,13 @@ export interface Conversation {
   rate(messageId: string, rating: FeedbackRating): Promise<boolean>;
   /** Issue 33: a signed-in customer's conversations, and reopening one here (the panel's "Your conversations"). */
   earlier: ChatAddonsDeps['earlier'];
+  /**
+   * Issue 35: the shopper pressed "Add to cart" on a card or followed its link (`event`: the page's event for it):
+   * `POST …/signals { type, url }` for the merchant's insights, `url` the product's as the page got it. Fire and
+   * forget: nothing is sent for a product without a URL or before there is a conversation, and a failure is neither
+   * shown nor logged. Never throws.
+   */
+  tell(event: typeof EVENT_ADD_TO_CART | typeof EVENT_PRODUCT_CLICK, product: CartProduct): void;
   /** Stops every request and timer; the widget is being destroyed. */
   dispose(): void;
 }
@@ -194,15 +205,21 @@ export function createConversation(deps: ConversationDeps): Conversation {
     return list;
   };
 
+  /**
+   * A request about the conversation, with its token. `signal`: the session's unless given (`null`: none);
+   * `keepalive`: it reaches the service even when the page navigates away right after.
+   */
   const request = async (
     method: string,
     path: string,
     body?: unknown,
-    signal = session.signal,
+    signal: AbortSignal | null = session.signal,
+    keepalive?: boolean,
   ): Promise<Response> => {
     const response = await fetch(`${base}${path}`, {
       method,
       signal,
+      keepalive,
       credentials: 'omit',
       headers: headers(body),
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -246,6 +263,12 @@ export function createConversation(deps: ConversationDeps): Conversation {
   const waitToRetry = (attempt: number, ms = wait(attempt)): Promise<void> => {
     setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
     return pause(ms);
+  };
+
+  /** The conversation as the leader stored it: a follower's own copy may be older; a new leader takes it up. */
+  const fromStorage = (): void => {
+    conversationId = readItem(idKey);
+    token = readItem(tokenKey);
   };
 
   /** `isRemote`: another tab started over and cleared the storage all tabs share; this one forgets in memory only. */
@@ -694,10 +717,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
   /** The address the shopper left in this tab: a transcript goes there without asking again. */
   let knownEmail: string | undefined;
   const leaveContact = async (email: string, purpose: EmailPurpose): Promise<'ok' | 'invalid' | 'failed'> => {
-    if (!leads()) {
-      conversationId = readItem(idKey);
-      token = readItem(tokenKey);
-    }
+    if (!leads()) fromStorage();
     try {
       await request('POST', `/${conversationId}/${purpose}`, { email });
       if (purpose === 'contact') knownEmail = email;
@@ -747,20 +767,24 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /**
    * A post of the shopper's about the conversation (a follower posts it too, one request with nothing to resume, for
-   * the conversation the leader stored). Quiet when it fails: logged (unless `isQuiet`), and false.
+   * the conversation the leader stored), `keepalive`: a rating or a card's signal right before the page navigates away
+   * (a card's link) still reaches the service. Quiet when it fails: logged (unless `isQuiet`), and false. Without a
+   * conversation (none yet, or forgotten) nothing is posted: it fails as the service would answer (`GONE`).
    */
   const post = async (path: string, body?: unknown, isQuiet?: boolean): Promise<boolean> => {
-    if (!leads()) {
-      conversationId = readItem(idKey);
-      token = readItem(tokenKey);
-    }
+    if (!leads()) fromStorage();
     try {
-      await request('POST', `/${conversationId}${path}`, body);
+      if (!token) throw GONE;
+      await request('POST', `/${conversationId}${path}`, body, undefined, true);
       return true;
     } catch (error) {
       if (!isQuiet) logError('could not send the rating', error);
       return false;
     }
+  };
+  const tell: Conversation['tell'] = (event, { url }) => {
+    // The signal's type is the event's name without its `service:` prefix.
+    if (url) void post('/signals', { type: event.slice(8), url } as SignalRequest, true);
   };
   /** A thumb under an answer: `POST …/feedback`; the button shows it was not taken when it fails. */
   const rate = async (messageId: string, rating: FeedbackRating): Promise<boolean> => {
@@ -1045,15 +1069,9 @@ export function createConversation(deps: ConversationDeps): Conversation {
       .filter((m) => waiting.has(m.id) || (m.id.startsWith('proactive-') && waiting.has(m.id.slice(10))));
     const restoredQueue: WidgetMessage[] = readQueue()
       .filter(([id]) => !known.has(id) && !local.some((m) => m.id === id))
-      .map(([id, text]) => ({
-        id,
-        clientMessageId: id,
-        role: 'user',
-        parts: [{ type: 'text', text }],
-        ...(id.startsWith('confirm-') && answerOf(text === strings.no ? 'no' : 'yes')),
-        createdAt: new Date().toISOString(),
-        status: 'pending',
-      }));
+      .map(([id, text]) =>
+        userMessage(id, text, id.startsWith('confirm-') ? answerOf(text === strings.no ? 'no' : 'yes') : {}),
+      );
     isRestored = true;
     store.messages.value = [...history, ...restoredQueue, ...local];
     noteWhatCameWhileAway(history);
@@ -1084,8 +1102,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
 
   /** This tab takes the lead (chat/tab-sync.ts): it takes the conversation up from storage, as a reload does. */
   const lead = (): void => {
-    conversationId = readItem(idKey);
-    token = readItem(tokenKey);
+    fromStorage();
     boundSub = readItem(subKey);
     lastSeq = heard = 0;
     storedQueue = undefined;
@@ -1220,8 +1237,18 @@ export function createConversation(deps: ConversationDeps): Conversation {
    * over (and cleared the storage they share).
    */
   const startOver = (mark?: string | null, isRemote = false, to?: Reopened): void => {
-    const id = conversationId;
-    const clearing = headers({});
+    // By the leader, which holds the conversation's token (a follower's may be an older conversation's). Not when
+    // the customer reopens an earlier conversation: the page's personalization is still theirs. With no signal (the
+    // session ends here) and `keepalive`: the clearing reaches the service even when reset() comes right before a
+    // navigation.
+    if (conversationId && leads() && !to)
+      request(
+        'PUT',
+        `/${conversationId}/context`,
+        { userData: null, customInstructions: null },
+        null,
+        true,
+      ).catch(() => {});
     session.abort();
     session = new AbortController();
     wakeUp();
@@ -1240,18 +1267,6 @@ export function createConversation(deps: ConversationDeps): Conversation {
     // The card and the typing line were the conversation left behind's (its rating would go to the new one).
     typing.value = null;
     knownEmail = undefined;
-    // By the leader, which holds the conversation's token (a follower's may be an older conversation's). Not when
-    // the customer reopens an earlier conversation: the page's personalization is still theirs.
-    if (id && leads() && !to) {
-      // `keepalive`: the clearing reaches the service even when reset() comes right before a navigation.
-      fetch(`${base}/${id}/context`, {
-        method: 'PUT',
-        keepalive: true,
-        credentials: 'omit',
-        headers: clearing,
-        body: JSON.stringify({ userData: null, customInstructions: null }),
-      }).catch(() => {});
-    }
     const { userData, customInstructions } = store;
     const kept = to && { userData: userData.peek(), customInstructions: customInstructions.peek() };
     store.reset();
@@ -1390,6 +1405,7 @@ export function createConversation(deps: ConversationDeps): Conversation {
     retry,
     rate,
     earlier,
+    tell,
     reset: () => startOver(),
     dispose() {
       session.abort();

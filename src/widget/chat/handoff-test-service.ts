@@ -44,6 +44,10 @@ export interface HandoffTestService {
   handoffStatus: number;
   /** `POST …/feedback` answers this status. */
   feedbackStatus: number;
+  /** `POST …/signals` (issue 35) answers this status. */
+  signalsStatus: number;
+  /** Each `POST …/signals` as it came: its bearer token (the `authorization` header) and its body. */
+  signals: { authorization: string | undefined; body: unknown }[];
   close(): Promise<void>;
 }
 
@@ -88,6 +92,8 @@ export async function startHandoffTestService(): Promise<HandoffTestService> {
     messages: [],
     handoffStatus: 200,
     feedbackStatus: 204,
+    signalsStatus: 204,
+    signals: [],
     append(event) {
       seq++;
       log.push({ seq, event });
@@ -123,6 +129,8 @@ export async function startHandoffTestService(): Promise<HandoffTestService> {
       service.agent = undefined;
       service.handoffStatus = 200;
       service.feedbackStatus = 204;
+      service.signalsStatus = 204;
+      service.signals.length = 0;
     },
     close: () =>
       new Promise((resolve) => {
@@ -246,6 +254,10 @@ export async function startHandoffTestService(): Promise<HandoffTestService> {
     }
     const feedback = /^\/c1\/messages\/([^/]+)\/feedback$/.exec(path);
     if (method === 'POST' && feedback) return json(response, service.feedbackStatus);
+    if (method === 'POST' && path === '/c1/signals') {
+      service.signals.push({ authorization: request.headers.authorization, body });
+      return json(response, service.signalsStatus);
+    }
     json(response, 404, { error: { code: 'not_found', message: path } });
   });
   server.on('connection', (socket) => {

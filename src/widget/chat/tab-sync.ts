@@ -10,7 +10,13 @@ import { createDisposer } from '../disposer';
 import { createId } from '../id';
 import { logError } from '../log';
 import { storageMode, widgetStoragePrefix } from '../storage';
-import type { ConnectionStatus, Store, WidgetMessage } from '../store';
+import {
+  type ConnectionStatus,
+  proactiveMessage,
+  type Store,
+  userMessage,
+  type WidgetMessage,
+} from '../store';
 import { textOf } from './message-text';
 import { checkPageContext } from './page-context';
 
@@ -201,19 +207,13 @@ export const checkOutgoing = (value: unknown): WidgetMessage | undefined => {
     return undefined;
   const context = pageContext === undefined ? undefined : checkPageContext(pageContext);
   if (context && !context.ok) return undefined;
-  return {
-    id: clientMessageId,
-    clientMessageId,
-    role: 'user',
-    parts: [{ type: 'text', text }],
-    createdAt: new Date().toISOString(),
-    status: 'pending',
+  return userMessage(clientMessageId, text, {
     tab,
     identityToken,
     ...(answer && { answer }),
     ...(proactive && { proactive }),
     ...(context && { pageContext: context.value }),
-  };
+  });
 };
 
 /** Browsers: `BroadcastChannel` and the Web Locks API, both in every browser the build targets (ES2022). */
@@ -431,18 +431,9 @@ export function createTabSync(
     if (!message) return;
     const list = store.messages.peek();
     if (list.some((m) => m.clientMessageId === message.clientMessageId)) return;
-    const said: WidgetMessage[] = message.proactive
-      ? [
-          {
-            id: `proactive-${message.clientMessageId}`,
-            role: 'assistant',
-            parts: [{ type: 'text', text: message.proactive }],
-            createdAt: message.createdAt,
-            status: 'done',
-          },
-        ]
-      : [];
-    store.messages.value = [...list, ...said, message];
+    store.messages.value = message.proactive
+      ? [...list, proactiveMessage(message), message]
+      : [...list, message];
   };
 
   const forget = (): void => {

@@ -59,6 +59,31 @@ const ar: Strings = {
     rateThanks: 'شكرًا على تقييمك.',
     typing: '{name} يكتب…',
   },
+  productCards: {
+    list: 'المنتجات',
+    cart: {
+      idle: 'أضف إلى السلة',
+      pending: 'جارٍ الإضافة…',
+      done: 'تمت الإضافة ✓',
+      failed: 'لم تتم الإضافة. حاول مرة أخرى',
+    },
+    said: {
+      idle: '',
+      pending: 'جارٍ إضافة {name} إلى السلة',
+      done: 'أصبح {name} في السلة',
+      failed: 'تعذّرت إضافة {name} إلى السلة',
+    },
+  },
+  orderCard: {
+    order: 'الطلب',
+    orderSteps: 'حالة الطلب',
+    step_completed: 'مكتملة',
+    step_in_progress: 'قيد التنفيذ',
+    step_pending: 'قيد الانتظار',
+    step_failed: 'فشلت',
+    quantity: 'الكمية',
+    trackOrder: 'تتبّع طلبك',
+  },
 };
 
 export default ar;

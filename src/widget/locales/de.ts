@@ -60,6 +60,31 @@ const de: Strings = {
     rateThanks: 'Danke für Ihre Bewertung.',
     typing: '{name} schreibt…',
   },
+  productCards: {
+    list: 'Produkte',
+    cart: {
+      idle: 'In den Warenkorb',
+      pending: 'Wird hinzugefügt…',
+      done: 'Hinzugefügt ✓',
+      failed: 'Nicht hinzugefügt. Erneut versuchen',
+    },
+    said: {
+      idle: '',
+      pending: '{name} wird in den Warenkorb gelegt',
+      done: '{name} liegt im Warenkorb',
+      failed: '{name} konnte nicht in den Warenkorb gelegt werden',
+    },
+  },
+  orderCard: {
+    order: 'Bestellung',
+    orderSteps: 'Bestellstatus',
+    step_completed: 'erledigt',
+    step_in_progress: 'in Bearbeitung',
+    step_pending: 'ausstehend',
+    step_failed: 'fehlgeschlagen',
+    quantity: 'Menge',
+    trackOrder: 'Sendung verfolgen',
+  },
 };
 
 export default de;

@@ -1,4 +1,6 @@
 import type { HandoffStrings } from '../chat/handoff-strings';
+import type { OrderCardStrings } from '../parts/order-card-strings';
+import type { ProductCardStrings } from '../parts/product-card-strings';
 
 /**
  * The widget's own words in English: always in the first chunk, the fallback for every other language. Each other
@@ -42,4 +44,7 @@ export type Strings = typeof english & {
    * so the first chunk carries none of them.
    */
   chat?: HandoffStrings;
+  /** The cards' words in this language (parts/product-card-strings.ts, parts/order-card-strings.ts), likewise. */
+  productCards?: ProductCardStrings;
+  orderCard?: OrderCardStrings;
 };

@@ -62,6 +62,31 @@ const he: Strings = {
     rateThanks: 'תודה על הדירוג.',
     typing: '{name} מקליד/ה…',
   },
+  productCards: {
+    list: 'מוצרים',
+    cart: {
+      idle: 'הוספה לסל',
+      pending: 'מוסיפים…',
+      done: 'נוסף ✓',
+      failed: 'לא נוסף. נסו שוב',
+    },
+    said: {
+      idle: '',
+      pending: 'מוסיפים את {name} לסל',
+      done: '{name} נמצא בסל',
+      failed: 'לא ניתן היה להוסיף את {name} לסל',
+    },
+  },
+  orderCard: {
+    order: 'הזמנה',
+    orderSteps: 'סטטוס ההזמנה',
+    step_completed: 'הושלם',
+    step_in_progress: 'בטיפול',
+    step_pending: 'ממתין',
+    step_failed: 'נכשל',
+    quantity: 'כמות',
+    trackOrder: 'מעקב אחר ההזמנה',
+  },
 };
 
 export default he;

@@ -147,7 +147,7 @@ describe('<OrderCard>', () => {
       ]);
     });
 
-    // This chunk keeps its own words: a language the widget has but this table lacks would read English here.
+    // A language's card words come with its locale (locales/<tag>.ts): one that lacks them would read English here.
     it.each(Object.keys(ALL_STRINGS).filter((lang) => lang !== 'en'))(
       "says the status and the card's labels in every language of the widget: %s",
       (lang) => {

@@ -3,6 +3,7 @@ import type { OrderCard as Order, OrderStep } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
 import css from './order-card.css?inline';
+import { ORDER_CARD_ENGLISH } from './order-card-strings';
 import type { PartProps } from './part-props';
 
 /** The stylesheet of order cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
@@ -12,56 +13,6 @@ export interface OrderCardProps extends LinkOptions {
   card: Order;
   strings: Strings;
 }
-
-/**
- * The card's UI strings: in the card's own chunk, not in i18n.ts, whose strings load before the chat opens. Step names
- * are keyed by the protocol's OrderStepStatus. A language added to i18n.ts is added here too.
- */
-const EN = {
-  order: 'Order',
-  orderSteps: 'Order status',
-  step_completed: 'completed',
-  step_in_progress: 'in progress',
-  step_pending: 'pending',
-  step_failed: 'failed',
-  quantity: 'Quantity',
-  trackOrder: 'Track your order',
-};
-
-/** The card's UI strings by the widget's language (`Strings['lang']`), English for one not here. */
-const STRINGS: Record<string, typeof EN> = {
-  en: EN,
-  de: {
-    order: 'Bestellung',
-    orderSteps: 'Bestellstatus',
-    step_completed: 'erledigt',
-    step_in_progress: 'in Bearbeitung',
-    step_pending: 'ausstehend',
-    step_failed: 'fehlgeschlagen',
-    quantity: 'Menge',
-    trackOrder: 'Sendung verfolgen',
-  },
-  ar: {
-    order: 'الطلب',
-    orderSteps: 'حالة الطلب',
-    step_completed: 'مكتملة',
-    step_in_progress: 'قيد التنفيذ',
-    step_pending: 'قيد الانتظار',
-    step_failed: 'فشلت',
-    quantity: 'الكمية',
-    trackOrder: 'تتبّع طلبك',
-  },
-  he: {
-    order: 'הזמנה',
-    orderSteps: 'סטטוס ההזמנה',
-    step_completed: 'הושלם',
-    step_in_progress: 'בטיפול',
-    step_pending: 'ממתין',
-    step_failed: 'נכשל',
-    quantity: 'כמות',
-    trackOrder: 'מעקב אחר ההזמנה',
-  },
-};
 
 /**
  * A text field worth showing: absent, `null`, blank strings count as missing (as in src/cards), and so does a value of
@@ -97,8 +48,8 @@ function currentStep(steps: OrderStep[]): OrderStep | undefined {
  * no element behind. Step states differ by shape (CSS, `data-status`) and by text (visually hidden), never by
  * colour alone; the current step has `aria-current="step"`. The tracking link is shown only for an http(s) URL.
  */
-export function OrderCard({ card, strings: { lang }, ...link }: OrderCardProps) {
-  const strings = STRINGS[lang] ?? EN;
+export function OrderCard({ card, strings: { orderCard }, ...link }: OrderCardProps) {
+  const strings = orderCard ?? ORDER_CARD_ENGLISH;
   const steps = listOf(card.timeline?.step, 'label');
   const current = currentStep(steps);
   const items = listOf(card.items?.item, 'name');

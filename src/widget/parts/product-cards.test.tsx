@@ -137,7 +137,7 @@ describe('<ProductList>', () => {
     expect(renderList([SHOE, SOCKS], 'de').list.getAttribute('aria-label')).toBe('Produkte');
   });
 
-  // This chunk keeps its own words: a language the widget has but this table lacks would read English here.
+  // A language's card words come with its locale (locales/<tag>.ts): one that lacks them would read English here.
   it.each(Object.keys(ALL_STRINGS).filter((lang) => lang !== 'en'))(
     "has the list's name and the cart button in every language of the widget: %s",
     (lang) => {

@@ -4,6 +4,7 @@ import type { CartProduct, ProductCard as Product } from '../../protocol';
 import type { Strings } from '../i18n';
 import { Link, type LinkOptions } from './link';
 import type { CardActions, PartProps } from './part-props';
+import { type CartState, PRODUCT_CARDS_ENGLISH, type ProductCardStrings } from './product-card-strings';
 import css from './product-cards.css?inline';
 
 /** The stylesheet of product cards, adopted when this chunk arrives (parts/lazy-part.tsx). */
@@ -25,62 +26,8 @@ const toCartProduct = (card: Product): CartProduct => ({
   price: has(card.price) ? card.price : '',
 });
 
-type CartState = 'idle' | 'pending' | 'done' | 'failed';
-
-/**
- * The cart's words by the widget's language, in this chunk like {@link LIST_NAME}: the button in each state, and what
- * a screen reader hears as the state changes (`{name}`: the product's).
- */
-const CART_TEXT: Record<string, Record<CartState, string> & { said: Record<CartState, string> }> = {
-  en: {
-    idle: 'Add to cart',
-    pending: 'Adding…',
-    done: 'Added ✓',
-    failed: 'Not added. Try again',
-    said: {
-      idle: '',
-      pending: 'Adding {name} to the cart',
-      done: '{name} is in the cart',
-      failed: '{name} could not be added to the cart',
-    },
-  },
-  de: {
-    idle: 'In den Warenkorb',
-    pending: 'Wird hinzugefügt…',
-    done: 'Hinzugefügt ✓',
-    failed: 'Nicht hinzugefügt. Erneut versuchen',
-    said: {
-      idle: '',
-      pending: '{name} wird in den Warenkorb gelegt',
-      done: '{name} liegt im Warenkorb',
-      failed: '{name} konnte nicht in den Warenkorb gelegt werden',
-    },
-  },
-  ar: {
-    idle: 'أضف إلى السلة',
-    pending: 'جارٍ الإضافة…',
-    done: 'تمت الإضافة ✓',
-    failed: 'لم تتم الإضافة. حاول مرة أخرى',
-    said: {
-      idle: '',
-      pending: 'جارٍ إضافة {name} إلى السلة',
-      done: 'أصبح {name} في السلة',
-      failed: 'تعذّرت إضافة {name} إلى السلة',
-    },
-  },
-  he: {
-    idle: 'הוספה לסל',
-    pending: 'מוסיפים…',
-    done: 'נוסף ✓',
-    failed: 'לא נוסף. נסו שוב',
-    said: {
-      idle: '',
-      pending: 'מוסיפים את {name} לסל',
-      done: '{name} נמצא בסל',
-      failed: 'לא ניתן היה להוסיף את {name} לסל',
-    },
-  },
-};
+/** The words in the shopper's language: its locale's table, English for a locale without one. */
+const wordsOf = (strings: Strings): ProductCardStrings => strings.productCards ?? PRODUCT_CARDS_ENGLISH;
 
 /**
  * "Add to cart": calls the page (`onAddToCart`), and when that returns a promise shows progress, then done or failed,
@@ -98,7 +45,7 @@ function AddToCart({
   onAdd: (product: CartProduct) => unknown;
 }) {
   const [state, setState] = useState<CartState>('idle');
-  const text = CART_TEXT[strings.lang] ?? CART_TEXT.en;
+  const words = wordsOf(strings);
   const add = (): void => {
     if (state === 'pending' || state === 'done') return;
     setState('pending');
@@ -129,10 +76,10 @@ function AddToCart({
         aria-disabled={state === 'pending' || state === 'done'}
         onClick={add}
       >
-        {text[state]}
+        {words.cart[state]}
       </button>
       <span class="sr-only" role="status">
-        {text.said[state].replace('{name}', card.name)}
+        {words.said[state].replace('{name}', card.name)}
       </span>
     </>
   );
@@ -217,12 +164,6 @@ export interface ProductListProps extends LinkOptions {
 }
 
 /**
- * The product list's name by the widget's language (`Strings['lang']`; English for one not here): in this chunk, not
- * in i18n.ts, whose strings load before the chat opens. A language added to i18n.ts is added here too.
- */
-const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 'المنتجات', he: 'מוצרים' };
-
-/**
  * Several products: a horizontal, snapping scroll list. Each card is a link, so Tab walks them (the browser scrolls
  * the focused one into view), swipes scroll, and screen readers hear "Products, list, 3 items". The items are
  * `display: flex`, so no marker shows while `list-style` stays untouched (WebKit drops the list role of a list
@@ -231,7 +172,7 @@ const LIST_NAME: Record<string, string> = { en: 'Products', de: 'Produkte', ar: 
 export function ProductList({ cards, strings, cardActions, linkTarget, onLinkClick }: ProductListProps) {
   const isFramed = cards.some((card) => safeHref(card.image, true));
   return (
-    <ul class="pcs" aria-label={LIST_NAME[strings.lang] ?? LIST_NAME.en}>
+    <ul class="pcs" aria-label={wordsOf(strings).list}>
       {cards.map((card) => (
         <li>
           <ProductCard
