@@ -58,7 +58,10 @@ describe('<InsightsSection>', () => {
     await screen.findByRole('heading', { name: 'By day' });
     const shown = figures(container);
     expect(shown['Rating of a person’s help']).toEqual(['—', 'No ratings yet']);
-    expect(shown['Median first human reply']).toEqual(['—', 'Nobody asked for a person was answered yet']);
+    expect(shown['Median first human reply']).toEqual([
+      '—',
+      'No one who asked for a person has had an answer yet',
+    ]);
   });
 
   it('puts every day in a table with a caption and headers beside each plot, which is an image with a summary', async () => {

@@ -277,7 +277,7 @@ function Figures({ data }: { data: InsightsResponse }) {
           value={durationText(data.medianFirstHumanReplySeconds)}
           note={
             data.medianFirstHumanReplySeconds === null
-              ? 'Nobody asked for a person was answered yet'
+              ? 'No one who asked for a person has had an answer yet'
               : 'from asking for a person to their first message'
           }
         />

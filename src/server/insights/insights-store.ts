@@ -127,7 +127,7 @@ export function createInsightsStore(db: Db): InsightsStore {
       // The figures are one range of the covering index per day (its start and end in the zone, so a 23- or 25-hour
       // day is exact; the totals are the days' sums); the median reads the handed-over conversations' own index; the
       // top questions group the 64-bit question hashes, and only the ten groups shown are read from the table for
-      // their text; the gaps are their own small table.
+      // their text; the gaps are their own small table. A group is shown as its question was first asked.
       const [byDay, [wait], top, unanswered] = await Promise.all([
         analytic<{
           day: string;
@@ -175,9 +175,11 @@ export function createInsightsStore(db: Db): InsightsStore {
           [...params, INSIGHTS_QUESTIONS_MAX],
         ),
         questions(
-          `SELECT min(u.question COLLATE "C") AS text, count(*) AS count FROM unanswered_questions u
-           WHERE ${STARTED('u', 'conversation_started_at')}
-           GROUP BY u.question_key ORDER BY count(*) DESC, min(u.question COLLATE "C") LIMIT $5`,
+          `SELECT t.text, t.count FROM (
+             SELECT (array_agg(u.question ORDER BY u.id))[1] AS text, count(*) AS count FROM unanswered_questions u
+             WHERE ${STARTED('u', 'conversation_started_at')}
+             GROUP BY u.question_key ORDER BY count(*) DESC, u.question_key LIMIT $5
+           ) t ORDER BY t.count DESC, t.text COLLATE "C"`,
           [...params, INSIGHTS_QUESTIONS_MAX],
         ),
       ]);
