@@ -247,12 +247,15 @@ export function createLimits(
       takeStatement(
         windows,
         {
-          state: (p) => `SELECT count(*) > 0 AS found,
-              count(m.id) FILTER (WHERE m.role = 'user')::int AS sent,
-              count(m.id) FILTER (WHERE m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
-              coalesce(bool_or(m.client_message_id = ${p(3)}), false) AS is_retry
-            FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
-            WHERE c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}`,
+          // The shopper's messages are counted on the conversation's row as they are stored (migration 034), so the
+          // gate reads one row and two index lookups, not every message of the conversation.
+          state: (p) => `SELECT c.id IS NOT NULL AS found, coalesce(c.shopper_messages, 0) AS sent,
+              (SELECT count(*) FROM messages m
+               WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
+              EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.client_message_id = ${p(3)})
+                AS is_retry
+            FROM (SELECT 1) AS one
+            LEFT JOIN conversations c ON c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}`,
           gate: (p) => `state.found AND NOT state.is_retry AND ${fits(p)}`,
           // A retry re-attaches to its stored message, counted or not.
           allowed: (p) => `state.found AND (state.is_retry OR (${fits(p)}))`,
