@@ -134,6 +134,7 @@ export function KnowledgeEditor({ store }: { store: SettingsStore }) {
             store.edit('knowledge', (d) => {
               d.knowledge = [...(d.knowledge ?? []), { title: '', text: '' }];
             });
+            store.hold([`knowledge[${sections.length}].title`, `knowledge[${sections.length}].text`]);
             focusSoon(`#${fieldId(`knowledge[${sections.length}].title`)}`);
           }}
         >

@@ -10,7 +10,7 @@ const SYNC_TEXT = {
   pending: 'Your changes reach the preview in a moment…',
   saving: 'Your changes reach the preview in a moment…',
   stored: 'Showing your unsaved changes.',
-  invalid: 'Preview shows your last valid draft: fix the errors beside the fields to update it.',
+  invalid: 'Preview shows your last valid draft: complete or fix your changes to update it.',
   error: 'Your changes could not be sent to the preview',
 } as const;
 

@@ -74,7 +74,7 @@ export function SettingsSection({ store, preview }: { store: SettingsStore; prev
     focusSoon(`#${fieldId(reveal.path)}`);
   }, [reveal]);
 
-  const issues = store.issues.value;
+  const issues = store.shownIssues.value;
   const errors = issues.filter((i) => i.level === 'error');
   const focusRequest = store.focusRequest.value;
   useEffect(() => {

@@ -74,7 +74,38 @@ describe('a knowledge section asked for from Insights (issue 35)', () => {
     expect(added[0].text).toBe('');
     expect(store.reveal.value).toEqual({ editor: 'knowledge', path: 'knowledge[0].text' });
     expect(store.pendingKnowledge.value).toBeNull();
-    // What it still needs is said beside the text.
+    // The empty text is not shown in red before the merchant wrote anything; it still keeps the draft from a save.
+    expect(store.issuesAt('knowledge[0].text')).toEqual([]);
+    expect(store.errorCount.value).toBe(1);
+  });
+});
+
+describe('fields just added (a new knowledge section)', () => {
+  it('shows their checks once they are edited, and every check once a save is tried', async () => {
+    const { store, service } = setup();
+    await store.load();
+    store.edit('knowledge', (d) => {
+      d.knowledge = [...(d.knowledge ?? []), { title: '', text: '' }];
+    });
+    store.hold(['knowledge[0].title', 'knowledge[0].text']);
+    expect(store.issuesAt('knowledge[0].title')).toEqual([]);
+    expect(store.issuesAt('knowledge[0].text')).toEqual([]);
+    expect(store.shownIssues.value.filter((i) => i.level === 'error')).toEqual([]);
+    expect(store.errorCount.value).toBe(2);
+    // Typing a title, then clearing it: the title's check is back; the text's is still held.
+    store.edit('knowledge[0].title', (d) => {
+      (d.knowledge ?? [])[0].title = 'Gift cards';
+    });
+    store.edit('knowledge[0].title', (d) => {
+      (d.knowledge ?? [])[0].title = '';
+    });
+    expect(store.issuesAt('knowledge[0].title')).toHaveLength(1);
+    expect(store.issuesAt('knowledge[0].text')).toEqual([]);
+    // A save is refused before anything is sent, and now says what is missing beside both fields.
+    const saves = service.requests.length;
+    await store.save();
+    expect(service.requests.length).toBe(saves);
+    expect(store.notice.value).toEqual({ kind: 'invalid', count: 2 });
     expect(store.issuesAt('knowledge[0].text').map((i) => i.message)).toEqual(['Write the section’s text.']);
   });
 });

@@ -93,6 +93,19 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
     ...checks.value.map((c) => ({ ...c, source: 'console' as const })),
   ]);
   const errorCount = computed(() => issues.value.filter((i) => i.level === 'error').length);
+  /**
+   * Fields just added and still to be written (a new knowledge section's title and text): the console's own checks
+   * of them ("write the section's text") are held back until the merchant edits them or tries to save, so a section
+   * does not open in red before anything was typed. They still count in `errorCount`: nothing incomplete is saved,
+   * and the preview keeps the last valid draft meanwhile.
+   */
+  const held = signal<ReadonlySet<string>>(new Set());
+  /** The issues shown beside the fields and counted on the editors' tabs: all but the held checks. */
+  const shownIssues = computed(() =>
+    held.value.size === 0
+      ? issues.value
+      : issues.value.filter((i) => i.source !== 'console' || !held.value.has(i.path)),
+  );
   const isDirty = computed(() => draft.value !== null && !same(draft.value, saved.value));
 
   /** A failure to show: null when the session took it (a 401 signs out). */
@@ -194,6 +207,7 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
     checks,
     issues,
     errorCount,
+    shownIssues,
     isDirty,
     pendingKnowledge,
     reveal,
@@ -220,11 +234,17 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
       const isTouched = (issue: string) =>
         touched.some((p) => issue === p || issue.startsWith(`${p}.`) || issue.startsWith(`${p}[`));
       serviceIssues.value = serviceIssues.value.filter((i) => !isTouched(i.path));
+      if ([...held.value].some(isTouched)) held.value = new Set([...held.value].filter((p) => !isTouched(p)));
       if (notice.value?.kind === 'saved' || notice.value?.kind === 'rolled-back') notice.value = null;
     }),
 
-    /** Issues at exactly this path. */
-    issuesAt: (path: string): FieldIssue[] => issues.value.filter((i) => i.path === path),
+    /** Holds back the console's checks of fields just added until they are edited or a save is tried (`held`). */
+    hold: action((paths: readonly string[]) => {
+      held.value = new Set([...held.value, ...paths]);
+    }),
+
+    /** Issues shown at exactly this path. */
+    issuesAt: (path: string): FieldIssue[] => shownIssues.value.filter((i) => i.path === path),
 
     /**
      * `PUT …/settings` with the version the edit started from. Refused before sending while the console's own checks
@@ -236,6 +256,8 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
       const base = version.value;
       const settings = draft.value;
       if (key === null || id === null || base === null || settings === null || isSaving.value) return;
+      // Tried: every check is shown now, those of fields just added too.
+      held.value = new Set();
       if (errorCount.value > 0) {
         batch(() => {
           notice.value = { kind: 'invalid', count: errorCount.value };
@@ -377,6 +399,7 @@ export function createSettingsStore(api: SettingsApi, ctx: SettingsContext) {
         const next = clone(current);
         next.knowledge = [...sections, { title: pending.title, text: '' }];
         draft.value = next;
+        held.value = new Set([...held.value, `knowledge[${index}].text`]);
         if (notice.value?.kind === 'saved' || notice.value?.kind === 'rolled-back') notice.value = null;
       }
       reveal.value = { editor: 'knowledge', path: `knowledge[${index}].text` };
