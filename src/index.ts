@@ -2,11 +2,16 @@
  * The npm entry of `service-widget`. Safe to import during server-side rendering: nothing here touches `window` or
  * `document` until `load()` is called, and the widget itself is a separate chunk fetched by `load()`.
  */
-import { LOG_PREFIX, type ServiceApi, type ServiceSettings } from './protocol';
+import { LOG_PREFIX, type ServiceApi, type ServiceEventMap, type ServiceSettings } from './protocol';
 
 export type {
+  AgentName,
   CartProduct,
+  ConversationMode,
   EventDetail,
+  FeedbackDetail,
+  FeedbackRating,
+  HandoffDetail,
   OpenChatOptions,
   PageContext,
   ServiceApi,
@@ -21,12 +26,32 @@ export {
   EVENT_ADD_TO_CART,
   EVENT_CHAT_CLOSE,
   EVENT_CHAT_OPEN,
+  EVENT_FEEDBACK,
+  EVENT_HANDOFF,
   EVENT_LINK_CLICK,
   EVENT_MESSAGE_SENT,
   EVENT_PRODUCT_CLICK,
   EVENT_READY,
 } from './protocol';
 export { VERSION } from './widget/version';
+
+/** Each `service:*` event as the `CustomEvent` that `window` dispatches, with its typed `detail`. */
+export type ServiceWindowEventMap = {
+  [Name in keyof ServiceEventMap]: CustomEvent<ServiceEventMap[Name]>;
+};
+
+// Issue 36: a storefront's TypeScript knows the widget's globals and events once it imports the package, without a
+// `global.d.ts` of its own: `window.Service?.openChat()`, and
+// `window.addEventListener(EVENT_CHAT_OPEN, (event) => event.detail.widgetId)` without a cast.
+declare global {
+  interface Window {
+    /** The widget's API once it has loaded (`service:ready`); `undefined` before, and after `destroy()`. */
+    Service?: ServiceApi;
+    /** The settings the script-tag loader reads when the widget loads (the argument of `load()` for npm users). */
+    serviceSettings?: ServiceSettings;
+  }
+  interface WindowEventMap extends ServiceWindowEventMap {}
+}
 
 /**
  * Mounts the chat widget and resolves to its API, the same object as `window.Service`.
