@@ -2,6 +2,8 @@
 // the demo integrator on :8788; STORE_PORT, PORT and INTEGRATOR_PORT change them. The integrator's port is fixed
 // because its URL is in the widgets' settings: with a new port at every start, the config file would differ each time,
 // and each start would replace what the merchant saved in the console (docs/settings.md). Conversations are kept in .data/demo, so a restart resumes them (DATA_DIR moves it).
+// EXTRA_ORIGINS (comma-separated) adds origins to the demo widgets' allowedOrigins: a storefront of one's own on
+// another origin (Next on :3000) can then try the demo's service (issue 36).
 //
 // Output (docs/service.md, "Logs"): stdout carries the service's JSON lines only, as `service-widget serve` does, so
 // `npm start | jq` and a log shipper work; the banner below (the URLs and keys a person wants) goes to stderr, which
@@ -16,6 +18,7 @@ import {
   DEMO_TASK_KEY,
   startDemo,
 } from './demo-servers';
+import { parseExtraOrigins } from './extra-origins';
 
 /** One line of the banner, on stderr. */
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -29,6 +32,11 @@ const mailboxPort = Number(process.env.MAILBOX_PORT ?? 8025);
 const logLevel = parseLogLevel(process.env.LOG_LEVEL, 'warn');
 if (!logLevel.ok) {
   say(`demo: could not start: ${logLevel.error}`);
+  process.exit(1);
+}
+const extraOrigins = parseExtraOrigins(process.env.EXTRA_ORIGINS);
+if (!extraOrigins.ok) {
+  say(`demo: could not start: ${extraOrigins.error}`);
   process.exit(1);
 }
 
@@ -50,6 +58,7 @@ try {
     logLevel: logLevel.value,
     dataDir,
     signingSecret,
+    extraOrigins: extraOrigins.value,
   });
   const port = new URL(demo.storeUrl).port;
   say(`Demo store: http://localhost:${port}/`);
@@ -67,6 +76,8 @@ try {
     `  the team away (leave an email for the reply): http://localhost:${port}/?widget=demo-after-hours  ("Talk to a person" in the menu)`,
   );
   say(`Service:    ${demo.serviceUrl}/  (loader: ${demo.serviceUrl}/sdk/loader.js)`);
+  if (extraOrigins.value.length)
+    say(`  the demo widgets also allow (EXTRA_ORIGINS): ${extraOrigins.value.join(' ')}`);
   say(`Console:    ${demo.serviceUrl}/console  (admin key: ${DEMO_ADMIN_KEY})`);
   say(
     `Mailbox:    ${demo.mailboxUrl}/  (every email the service sends; a reply goes out about a minute after the agent writes)`,

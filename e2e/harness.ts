@@ -72,7 +72,6 @@ export interface Recorder {
 export interface TestWindow extends Window {
   Service?: ServiceApi;
   __e2e: Recorder;
-  serviceSettings?: unknown;
 }
 
 /**

@@ -4,7 +4,7 @@
 // that line the service starts and serves the widget. Needs `npm run build`; npm reads the registry only for what its
 // cache lacks (scripts/package-install.mjs).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -108,6 +108,17 @@ void load; void TaskClient; void id; void request; void wrong;
       'false',
       'consumer.mts',
     ]);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  // Issue 36: the README's browser examples (e2e/types-consumer/) as a storefront with a bundler compiles them, with no
+  // global.d.ts of its own: window.Service, window.serviceSettings and the service:* events come from the package.
+  it("compiles the README's examples against the installed package, strict, with no declarations of its own", async () => {
+    const consumer = join(project, 'types-consumer');
+    cpSync(join(root, 'e2e/types-consumer'), consumer, { recursive: true });
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const result = await inProject(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.json')]);
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
   }, 60_000);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_READY, load } from './index';
 import {
   globalApi,
@@ -49,6 +49,30 @@ describe('load()', () => {
     const second = await load({ widgetId: 'demo', baseUrl: service.baseUrl });
     expect(second).not.toBe(first);
     expect(document.querySelectorAll('service-widget')).toHaveLength(1);
+  });
+
+  it('warns once when called again with other settings while loading or loaded, and says to destroy() first', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const onReady = () => {};
+    const settings = { widgetId: 'demo', baseUrl: service.baseUrl, userData: { plan: 'gold' }, onReady };
+    const loading = load(settings);
+    // Deep-equal settings (a new object, the same callback) are the same settings: no warning.
+    await load({ ...settings, userData: { plan: 'gold' } });
+    expect(warn).not.toHaveBeenCalled();
+    // Other settings while it is still loading, and again once it is loaded: one warning.
+    const other = load({ ...settings, userData: { plan: 'silver' } });
+    const api = await loading;
+    expect(await other).toBe(api);
+    expect(await load({ widgetId: 'other', baseUrl: service.baseUrl })).toBe(api);
+    expect(warn.mock.calls).toEqual([
+      ['[service] load() was called again with other settings, which are ignored: call destroy() first'],
+    ]);
+    // After destroy(), other settings mount afresh, with no warning.
+    api.destroy();
+    const fresh = await load({ widgetId: 'other', baseUrl: service.baseUrl });
+    expect(fresh).not.toBe(api);
+    expect(fresh.widgetId).toBe('other');
+    expect(warn).toHaveBeenCalledOnce();
   });
 
   it('rejects with a [service] error without a widget id', async () => {

@@ -39,7 +39,8 @@ const page = ({
     return pending.length;
   });
   if (idle) win.requestIdleCallback = requestIdleCallback;
-  if (settings !== undefined) win.serviceSettings = settings;
+  // Settings of any shape, the wrong ones included: what a page may have assigned.
+  if (settings !== undefined) (win as { serviceSettings?: unknown }).serviceSettings = settings;
   const addLoaderTag = (tagSrc = src, tagWidgetId = widgetId) => {
     const tag = doc.createElement('script');
     tag.src = tagSrc;
@@ -234,7 +235,7 @@ describe('runLoader()', () => {
     'logs one [service] error when serviceSettings is %s, then loads with data-widget-id',
     async (_, settings) => {
       const p = page({ widgetId: 'tag-id' });
-      p.win.serviceSettings = settings;
+      (p.win as { serviceSettings?: unknown }).serviceSettings = settings;
       const errors = consoleErrors();
       p.run();
       expect(errors).toHaveBeenCalledOnce();

@@ -91,6 +91,11 @@ export const IDENTITY_INVALID = 'identity_invalid';
  * another customer signed in): the widget starts a new conversation.
  */
 export const IDENTITY_MISMATCH = 'identity_mismatch';
+/**
+ * `403 { error: { code: ORIGIN_NOT_ALLOWED, message } }`: the page's origin is not in the widget's `allowedOrigins`.
+ * Readable by that page (issue 36): the message names the setting and the origin, for the page's developer.
+ */
+export const ORIGIN_NOT_ALLOWED = 'origin_not_allowed';
 
 /** `POST /v0/widget/{widgetId}/conversations` → */
 export interface CreateConversationResponse {

@@ -13,7 +13,7 @@ export const CUSTOM_INSTRUCTIONS_MAX = 5000;
 export interface ServiceSettings {
   /** Required here or as `data-widget-id` on the loader's script tag. */
   widgetId?: string;
-  /** The service's origin; default: the origin the loader (or widget module) came from. */
+  /** The service's origin; default: the origin the loader (or widget module) came from, and with `load()` the page's. */
   baseUrl?: string;
   /** `true`: launcher hidden everywhere; `false`: shown everywhere; absent: hidden inside an iframe only. */
   hidden?: boolean;

@@ -84,6 +84,12 @@ describe('fetchWidgetConfig()', () => {
     });
   });
 
+  it("reports the service's own message when it has one: a refused origin names the setting (issue 36)", async () => {
+    const message = "this page's origin http://localhost:3000 is not in the widget's allowedOrigins: add it";
+    service.handle(json({ error: { code: 'origin_not_allowed', message } }, 403));
+    expect(await fetchWidgetConfig(service.baseUrl, 'demo')).toEqual({ ok: false, error: message });
+  });
+
   it('reports a body that is not JSON', async () => {
     service.handle((_request, response) => {
       response.writeHead(200, { 'access-control-allow-origin': '*' });

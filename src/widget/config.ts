@@ -88,7 +88,12 @@ export async function fetchWidgetConfig(
       signal: controller.signal,
       credentials: 'omit',
     });
-    if (!response.ok) return err(`GET config answered ${response.status}`);
+    // The service's own words when it has them: a refused origin (issue 36) names the setting to change.
+    if (!response.ok)
+      return err(
+        ((await response.json().catch(() => 0)) as { error?: { message?: string } } | null)?.error?.message ??
+          `GET config answered ${response.status}`,
+      );
     return ok(await response.json());
   } catch (error) {
     if (isTimedOut) return err(`GET config timed out after ${timeoutMs} ms`);

@@ -191,6 +191,21 @@ describe('when the service is unreachable', () => {
     await expectOfflineButUsable();
   });
 
+  it("refused for the page's origin: one error naming allowedOrigins and the origin, and a message is not retried", async () => {
+    const message = `this page's origin ${location.origin} is not in the widget's allowedOrigins: add it to the widget's config`;
+    service.handle(json({ error: { code: 'origin_not_allowed', message } }, 403));
+    const api = await mountWidget();
+    api.openChat({ message: 'Is this in stock?', autoSend: true });
+    await untilPanel();
+    const until = Date.now() + 5000;
+    while (!service.requests.some((path) => path.endsWith('/conversations')) && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // A widget that retried would have asked again within 1.5 s (the backoff's first two waits are at most 1.5 s).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(service.requests.filter((path) => path.endsWith('/conversations'))).toHaveLength(1);
+    expect(serviceErrors(consoleError)).toEqual([`[service] ${message}: the assistant shows as offline`]);
+  });
+
   it('says so in German too', async () => {
     service.handle(json({}, 503));
     await mountWidget({ locale: 'de' });

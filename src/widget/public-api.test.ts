@@ -331,6 +331,14 @@ describe('after destroy()', () => {
     expect(serviceErrors(consoleError)).toEqual([expect.stringMatching(/destroyed/)]);
   });
 
+  it('a second destroy() is silent, as under React Strict Mode (issue 36)', async () => {
+    const api = await mountWidget();
+    api.destroy();
+    api.destroy();
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(hostElement()).toBeNull();
+  });
+
   it('does not touch a newer widget', async () => {
     const old = await mountWidget();
     old.destroy();

@@ -141,10 +141,13 @@ export function createPublicApi(deps: PublicApiDeps): ServiceApi {
       (granted) => deps.setConsent?.(granted),
     ),
     reset: guard('reset', () => deps.reset()),
-    destroy: guard('destroy', () => {
-      isDestroyed = true;
-      deps.destroy();
-    }),
+    // Issue 36: a second destroy() is silent (React's Strict Mode runs an effect's cleanup twice).
+    destroy: () =>
+      isDestroyed ||
+      guard('destroy', () => {
+        isDestroyed = true;
+        deps.destroy();
+      })(),
     get hidden() {
       return isDestroyed || store.isHidden.peek();
     },

@@ -67,11 +67,37 @@ describe('GET /v0/widget/:id/config', () => {
     });
   });
 
-  it('refuses a browser request from an origin the widget does not allow', async () => {
+  it('refuses a browser request from an origin the widget does not allow, readably for that page', async () => {
     const res = await app().request('/v0/widget/demo/config', { headers: { origin: 'http://evil.test' } });
     expect(res.status).toBe(403);
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    expect(await res.json()).toMatchObject({ error: { code: 'origin_not_allowed' } });
+    // Issue 36: the page's widget reads the refusal and tells its developer which setting to change.
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://evil.test');
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'origin_not_allowed',
+        message:
+          "this page's origin http://evil.test is not in the widget's allowedOrigins: add it to the widget's config",
+      },
+    });
+  });
+
+  it("answers that origin's preflight, so its POST meets the readable 403 and no handler", async () => {
+    const pre = await app().request('/v0/widget/demo/conversations', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://evil.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(pre.status).toBe(204);
+    const post = await app().request('/v0/widget/demo/conversations', {
+      method: 'POST',
+      headers: { origin: 'http://evil.test', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(post.status).toBe(403);
+    expect(await post.json()).toMatchObject({ error: { code: 'origin_not_allowed' } });
   });
 
   it('answers a CORS preflight from an allowed origin and any origin for a "*" widget', async () => {
