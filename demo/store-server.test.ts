@@ -14,12 +14,13 @@ const app = createStoreApp({ rootDir: findPackageRoot(), getServiceUrl: () => SE
 const noncesIn = (html: string) => [...html.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]);
 
 describe('store pages', () => {
-  it('serves / with the loader tag pointing at the service and the settings script inlined', async () => {
+  it("serves / with the snippet that adds the service's loader after the load event, and the settings script inlined", async () => {
     const res = await app.request('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    expect(html).toContain(`<script async src="${SERVICE}/sdk/loader.js" data-widget-id="demo"`);
+    expect(html).toContain(`s.src = '${SERVICE}/sdk/loader.js';`);
+    expect(html).toContain("addEventListener('load', later)");
     expect(html).toContain('window.serviceSettings = settings');
     expect(html).not.toMatch(/%SERVICE_URL%|%NONCE%|%IDENTITY_TOKEN%|#include/);
   });
@@ -138,7 +139,7 @@ describe('startStoreServer()', () => {
     try {
       expect(store.origins).toEqual([`http://127.0.0.1:${store.port}`, `http://localhost:${store.port}`]);
       const html = await (await fetch(`${store.url}/`)).text();
-      expect(html).toContain(`src="${SERVICE}/sdk/loader.js"`);
+      expect(html).toContain(`'${SERVICE}/sdk/loader.js'`);
     } finally {
       await store.close();
     }
@@ -385,7 +386,7 @@ describe('product pages (issue 20)', () => {
       help.indexOf('window.serviceSettings = settings'),
     );
     expect(help.indexOf("window.serviceSettings.container = '#chat';")).toBeLessThan(
-      help.indexOf('<script async src='),
+      help.indexOf("addEventListener('load', later)"),
     );
   });
 });

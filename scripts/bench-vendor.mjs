@@ -7,7 +7,8 @@
 //
 // The pages: the demo store's `/` as its server renders it, with its widget tag swapped by the bench (the document is
 // answered by the bench for all three pages alike):
-//   this widget  the store's own tag: the loader from the demo service (`<script async src=…/sdk/loader.js>`)
+//   this widget  the loader from the demo service as a plain tag (`<script async src=…/sdk/loader.js>`), in place of
+//                the store's snippet that adds it after `load` (issue 36), so both widgets start alike
 //   vendor       the tag of the vendor's README, `<script type="module" src="https://widget.molin.ai/shop-ai.js?w=…">`,
 //                in the same place, over HTTP on the local server's port. The package ships only its bundle
 //                (`dist/molin-shop-ai.min.js`); `shop-ai.js` is its CDN's and is not published, so the bench serves a
@@ -203,11 +204,15 @@ function probe({ side, mark }) {
   );
 }
 
-/** The store page's widget tag and what each side puts in its place. */
-const STORE_TAG = /<script async src="[^"]*\/sdk\/loader\.js"[^>]*><\/script>/;
-const tagFor = (side, cdn) =>
+/**
+ * The store page's widget snippet (an inline script that adds the loader after `load`, demo/store/_loader.js) and
+ * what each side puts in its place: both widgets as a plain tag in the head, measured alike until ready.
+ */
+const STORE_TAG =
+  /<script nonce="[^"]*">(?:(?!<\/script>)[\s\S])*?\/sdk\/loader\.js(?:(?!<\/script>)[\s\S])*<\/script>/;
+const tagFor = (side, cdn, demo) =>
   ({
-    ours: null,
+    ours: `<script async src="${demo.serviceUrl}/sdk/loader.js" data-widget-id="demo"></script>`,
     vendor: `<script type="module" src="${cdn.origin}/shop-ai.js?w=${VENDOR_WIDGET_ID}"></script>`,
     floor: '',
   })[side];
@@ -221,8 +226,7 @@ async function measure(browser, side, demo, cdn) {
       const response = await route.fetch();
       const html = await response.text();
       if (!STORE_TAG.test(html)) throw new Error("bench-vendor: the store page's widget tag was not found");
-      const tag = tagFor(side, cdn);
-      await route.fulfill({ response, body: tag === null ? html : html.replace(STORE_TAG, tag) });
+      await route.fulfill({ response, body: html.replace(STORE_TAG, tagFor(side, cdn, demo)) });
     });
     // Named, so that the trace tells its script from the page's and the widget's.
     await context.addInitScript({

@@ -3,7 +3,7 @@
 //   ?hidden=true|false|absent  the `hidden` setting (default: absent)
 //   ?service=URL               `baseUrl`, e.g. a closed port to see the widget offline
 //   ?bad=1                     invalid settings: each bad field logs a [service] error, the widget loads anyway
-//   ?loaders=N                 insert N-1 more copies of the loader tag (a tag manager adding it again)
+//   ?widget=none               no widget at all (_loader.js leaves the loader out; ?loaders=N is there too)
 //   ?widget=demo-xml           the widget whose order endpoint answers XML (the service parses it into the card)
 //   ?widget=demo-limited       the widget with tiny limits: the third message in a minute gets 429 ("Send again")
 //   ?widget=demo-after-hours   the widget whose team is away: "Talk to a person" offers to leave an email address
@@ -53,14 +53,4 @@
   settings.onAddToCart = ({ product }) => addToCart(product);
   window.storeAddToCart = addToCart;
   window.serviceSettings = settings;
-
-  const extraLoaders = Math.min(Number(query.get('loaders') ?? '1'), 3) - 1;
-  for (let i = 0; i < extraLoaders; i++) {
-    const tag = document.createElement('script');
-    tag.async = true;
-    tag.src = '%SERVICE_URL%/sdk/loader.js';
-    tag.dataset.widgetId = 'demo';
-    tag.nonce = document.currentScript?.nonce ?? '';
-    document.head.append(tag);
-  }
 })();
