@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createApp, defineComponent, h, nextTick } from 'vue';
 import { EVENT_READY } from '../index';
 import {
@@ -60,13 +60,15 @@ describe('ServicePlugin', () => {
 
   it('app.unmount() before the widget has loaded leaves nothing once it would have', async () => {
     service.handle((request, response) => setTimeout(() => json(TEST_CONFIG)(request, response), 100));
+    onTestFinished(() => service.handle(json(TEST_CONFIG)));
     const app = createApp(Help).use(ServicePlugin, { widgetId: 'demo', baseUrl: service.baseUrl });
+    const ready = recordEvents(EVENT_READY);
     app.mount(container);
     await nextTick();
     app.unmount();
-    await vi.waitFor(() => expect(service.requests.length).toBeGreaterThan(0));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    service.handle(json(TEST_CONFIG));
+    // The widget still loads (load() cannot be called off), and is destroyed as soon as it has.
+    await vi.waitFor(() => expect(ready.events).toHaveLength(1));
+    ready.stop();
     expect(hosts()).toHaveLength(0);
     expect(globalApi()).toBeUndefined();
   });
