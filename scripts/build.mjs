@@ -34,7 +34,7 @@ await build({ root, logLevel: 'warn', configFile: resolve(root, 'vite.config.ts'
 
 // `service-widget/react` and `service-widget/vue` (issue 36), built apart from the browser build above so that the npm
 // entry's chunks and bytes stay what they are for a page that imports neither. Each imports its framework and the npm
-// entry (`./index.js`: one `load()`, so one widget, per page) at run time, and is left unminified for the storefront's
+// entry (`./index.js`: one `load()`, so one widget, per page) at run time, and is left readable for the storefront's
 // bundler; what both use is a chunk under dist/frameworks/, which /sdk/ does not serve.
 await buildFrameworkEntries();
 
@@ -146,7 +146,10 @@ async function buildFrameworkEntries() {
       target: 'es2022',
       outDir: 'dist',
       emptyOutDir: false,
-      minify: false,
+      // Readable for the storefront's bundler, which minifies it, but without the doc comments: their `@example`
+      // imports would read as imports to scripts/widget-files.mjs, and the types carry them.
+      minify: 'terser',
+      terserOptions: { compress: false, mangle: false, format: { comments: false, beautify: true } },
       modulePreload: false,
       copyPublicDir: false,
       rollupOptions: {
