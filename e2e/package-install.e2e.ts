@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedPackages, installPacked, NPM_FLAGS } from '../scripts/package-install.mjs';
+import { FRAMEWORK_PEERS } from '../src/server/platform/runtime-packages';
 
 const root = resolve(import.meta.dirname, '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -124,6 +125,73 @@ void load; void TaskClient; void id; void request; void wrong;
   }, 60_000);
 });
 
+// Issue 36: `service-widget/react` and `service-widget/vue` in a storefront that has its framework. React and Vue are
+// optional peer dependencies, so the shop above got neither; this one installs them beside the package.
+describe("a React or Vue storefront's npm i service-widget", () => {
+  let shop: string;
+  const inShop = (file: string, args: string[]) =>
+    run(file, args, { cwd: shop }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({
+        code: e.code,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
+    );
+  const pinned = (name: string) => `${name}@${manifest.devDependencies[name]}`;
+
+  beforeAll(async () => {
+    shop = join(work, 'shop-with-frameworks');
+    mkdirSync(shop);
+    writeFileSync(
+      join(shop, 'package.json'),
+      JSON.stringify({ name: 'shop', private: true, dependencies: {} }),
+    );
+    const frameworks = ['react', 'react-dom', '@types/react', 'vue', '@vue/server-renderer'].map(pinned);
+    await run('npm', ['install', ...NPM_FLAGS, ...frameworks, tarball], { cwd: shop });
+  }, 120_000);
+
+  it('installs no service runtime beside the frameworks, with no peer conflict', () => {
+    const installed = installedPackages(join(shop, 'node_modules')).map((p) => p.replace(/@[^@]+$/, ''));
+    expect(installed).toContain('service-widget');
+    for (const name of Object.keys(manifest.peerDependencies)) {
+      expect(installed.includes(name), name).toBe(name === 'react' || name === 'vue');
+    }
+  });
+
+  it('renders both entries on the server in Node, loading nothing', async () => {
+    const script = `
+      const { createElement } = await import('react');
+      const { renderToString } = await import('react-dom/server');
+      const react = await import('service-widget/react');
+      const { createSSRApp, h } = await import('vue');
+      const vueServer = await import('@vue/server-renderer');
+      const vue = await import('service-widget/vue');
+      const Help = () => createElement('b', null, react.useService() ? 'ready' : 'loading');
+      const reactHtml = renderToString(
+        createElement('main', null, createElement(react.ServiceWidget, { widgetId: 'demo' }), createElement(Help)),
+      );
+      const app = createSSRApp({ setup: () => { const s = vue.useService(); return () => h('b', s.value ? 'ready' : 'loading'); } });
+      const vueHtml = await vueServer.renderToString(app.use(vue.ServicePlugin, { widgetId: 'demo' }));
+      console.log(JSON.stringify({ reactHtml, vueHtml }));`;
+    const result = await inShop(process.execPath, ['--input-type=module', '-e', script]);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      reactHtml: '<main><b>loading</b></main>',
+      vueHtml: '<b>loading</b>',
+    });
+  });
+
+  it("compiles the README's React and Vue examples against the installed packages, strict", async () => {
+    const consumer = join(shop, 'types-consumer-frameworks');
+    cpSync(join(root, 'e2e/types-consumer-frameworks'), consumer, { recursive: true });
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    const result = await inShop(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.json')]);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  }, 60_000);
+});
+
 describe("an operator's service-widget serve in that project", () => {
   it('stops with the one npm i line that the service needs (task runs without it), and starts after it', async () => {
     writeFileSync(
@@ -138,9 +206,10 @@ describe("an operator's service-widget serve in that project", () => {
     const refused = await inProject(bin, ['serve', '--config', 'service.config.json']);
     expect(refused.code).toBe(1);
     const line = /^ {2}npm i (.+)$/m.exec(refused.stderr)?.[1].split(' ');
-    const peers = Object.keys(manifest.peerDependencies).map(
-      (name) => `${name}@${manifest.devDependencies[name]}`,
-    );
+    // The optional peers but the frameworks of service-widget/react and /vue, which the service never imports.
+    const peers = Object.keys(manifest.peerDependencies)
+      .filter((name) => !FRAMEWORK_PEERS.includes(name))
+      .map((name) => `${name}@${manifest.devDependencies[name]}`);
     expect(line?.sort()).toEqual(peers.sort());
 
     await run('npm', ['install', ...NPM_FLAGS, ...(line ?? [])], { cwd: project });

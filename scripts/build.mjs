@@ -32,6 +32,12 @@ await build({
 // The widget module and the npm entry.
 await build({ root, logLevel: 'warn', configFile: resolve(root, 'vite.config.ts') });
 
+// `service-widget/react` and `service-widget/vue` (issue 36), built apart from the browser build above so that the npm
+// entry's chunks and bytes stay what they are for a page that imports neither. Each imports its framework and the npm
+// entry (`./index.js`: one `load()`, so one widget, per page) at run time, and is left readable for the storefront's
+// bundler; what both use is a chunk under dist/frameworks/, which /sdk/ does not serve.
+await buildFrameworkEntries();
+
 // The files the service serves under /sdk/ (the loader, the widget and its chunks), each beside its brotli and gzip
 // forms, compressed once here with the size script's settings so that the bytes on the wire are the budgets' bytes.
 for (const rel of sdkFiles(resolve(root, 'dist'))) {
@@ -130,6 +136,39 @@ await build({
 });
 
 console.log('build: dist/ ready');
+
+/** The framework entries: dist/react.js and dist/vue.js (their types are tsconfig.build.json's). */
+async function buildFrameworkEntries() {
+  const npmEntry = resolve(root, 'src/index.ts');
+  await build({
+    ...quiet,
+    build: {
+      target: 'es2022',
+      outDir: 'dist',
+      emptyOutDir: false,
+      // Readable for the storefront's bundler, which minifies it, but without the doc comments: their `@example`
+      // imports would read as imports to scripts/widget-files.mjs, and the types carry them.
+      minify: 'terser',
+      terserOptions: { compress: false, mangle: false, format: { comments: false, beautify: true } },
+      modulePreload: false,
+      copyPublicDir: false,
+      rollupOptions: {
+        input: { react: 'src/frameworks/react.ts', vue: 'src/frameworks/vue.ts' },
+        preserveEntrySignatures: 'strict',
+        external: (id) => id === npmEntry || /^(react|vue)(\/|$)/.test(id),
+        output: {
+          format: 'es',
+          entryFileNames: '[name].js',
+          chunkFileNames: 'frameworks/[name]-[hash:6].js',
+          paths: { [npmEntry]: './index.js' },
+          // Next.js's App Router renders a module without this directive as a Server Component, where hooks fail; a
+          // directive in the source would be dropped by the bundler, so it is added to the built file.
+          banner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? "'use client';" : ''),
+        },
+      },
+    },
+  });
+}
 
 /** Mirrors `sdkFileList` in src/server/http/static-sdk.ts: what `/sdk/` serves. */
 function sdkFiles(dist) {

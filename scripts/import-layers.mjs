@@ -58,6 +58,9 @@ export const SIDES = {
   console: ['protocol', 'cards', 'console'],
   // The npm entry (src/index.ts) and its tests.
   '': ['protocol', 'cards', 'schemas', 'client', 'widget', ''],
+  // `service-widget/react` and `service-widget/vue`: built on the npm entry's `load()`. `widget` only for their tests,
+  // which mount the real widget against widget/test-support.ts's local service.
+  frameworks: ['protocol', '', 'widget', 'frameworks'],
   // The service's own ranks are checked below; these are the parts of src/ it may use besides. Only the composition
   // root may use the npm package's clients: `service-widget task …` speaks to a service with the task client.
   server: ['protocol', 'cards', 'schemas', 'server', 'client'],

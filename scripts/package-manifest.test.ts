@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRAMEWORK_PEERS } from '../src/server/platform/runtime-packages';
 import {
   binFiles,
   exportedFiles,
@@ -43,25 +44,46 @@ const s = "import d from 'nope'"; type T = import('preact').VNode;`;
 describe('the dependency lists', () => {
   const exported = exportedFiles(root, manifest);
 
-  it('the exported modules (widget, npm entry, clients, schemas) import no package at run time', () => {
+  it('the exported modules (widget, npm entry, clients, schemas) import no package at run time but the framework entries their framework', () => {
     expect(exported.runtime.map((f) => relative(root, f))).toEqual(
-      expect.arrayContaining(['dist/index.js', 'dist/client.js', 'dist/loader.js', 'dist/widget.js']),
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/client.js',
+        'dist/loader.js',
+        'dist/widget.js',
+        'dist/react.js',
+        'dist/vue.js',
+      ]),
     );
-    expect(packagesImported(exported.runtime)).toEqual({});
+    const imported = packagesImported(exported.runtime);
+    expect(
+      Object.fromEntries(
+        Object.entries(imported).map(([name, files]) => [name, files.map((f) => relative(root, f))]),
+      ),
+    ).toEqual({ react: ['dist/react.js'], vue: ['dist/vue.js'] });
   });
 
-  it('`dependencies` are exactly the packages the exported files and their types import', () => {
+  it('the npm entry reaches neither framework entry nor their shared chunk: a page that imports neither gets nothing more', () => {
+    const reached = scan([join(root, 'dist/index.js')]).files.map((f) => relative(root, f));
+    expect(reached.filter((f) => /^dist\/(react|vue)\.js$|^dist\/frameworks\//.test(f))).toEqual([]);
+  });
+
+  it('`dependencies` are exactly the packages the exported files and their types import, the frameworks aside', () => {
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(
-      names(packagesImported([...exported.runtime, ...exported.types])),
+      names(packagesImported([...exported.runtime, ...exported.types])).filter(
+        (n) => !FRAMEWORK_PEERS.includes(n),
+      ),
     );
   });
 
-  it('the optional peer dependencies are exactly what the command line imports besides', () => {
+  it('the optional peer dependencies are exactly what the command line imports besides, and the frameworks', () => {
     const service = names(packagesImported(binFiles(root, manifest))).filter(
       (n) => !(n in manifest.dependencies),
     );
-    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(service);
-    for (const name of service) expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual([...service, ...FRAMEWORK_PEERS].sort());
+    for (const name of Object.keys(manifest.peerDependencies)) {
+      expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    }
   });
 
   it("the `task` command, which bin loads alone, imports only `dependencies`: it runs on a storefront's install", () => {
@@ -71,12 +93,21 @@ describe('the dependency lists', () => {
     expect(task.filter((n) => !(n in manifest.dependencies))).toEqual([]);
   });
 
-  it('each peer takes any version (no peer conflict for a storefront), and the repository pins the one it tests', () => {
+  it('each service peer takes any version (no peer conflict for a storefront), and the repository pins the one it tests', () => {
     // bin/service-widget.js checks the installed versions against these devDependencies before the service starts.
     for (const [name, range] of Object.entries<string>(manifest.peerDependencies)) {
-      expect(range, name).toBe('*');
+      if (!FRAMEWORK_PEERS.includes(name)) expect(range, name).toBe('*');
       expect(manifest.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
     }
+  });
+
+  it('the frameworks take the versions the entries need: React 18 (useSyncExternalStore), Vue 3.5 (app.onUnmount)', () => {
+    expect(
+      Object.fromEntries(FRAMEWORK_PEERS.map((name) => [name, manifest.peerDependencies[name]])),
+    ).toEqual({
+      react: '>=18',
+      vue: '>=3.5',
+    });
   });
 });
 

@@ -23,13 +23,25 @@ const install = (dir: string, name: string, version = '1.0.0') => {
 const manifest = {
   name: 'service-widget',
   dependencies: { valibot: '1.5.0' },
-  peerDependencies: { hono: '*', '@electric-sql/pglite': '*', react: '*' },
-  peerDependenciesMeta: { hono: { optional: true }, '@electric-sql/pglite': { optional: true } },
-  devDependencies: { hono: '4.13.19', '@electric-sql/pglite': '0.5.16', react: '19.0.0', vitest: '4.1.12' },
+  peerDependencies: { hono: '*', '@electric-sql/pglite': '*', react: '>=18', vue: '>=3.5', preact: '*' },
+  peerDependenciesMeta: {
+    hono: { optional: true },
+    '@electric-sql/pglite': { optional: true },
+    react: { optional: true },
+    vue: { optional: true },
+  },
+  devDependencies: {
+    hono: '4.13.19',
+    '@electric-sql/pglite': '0.5.16',
+    react: '19.0.0',
+    vue: '3.5.45',
+    preact: '10.29.8',
+    vitest: '4.1.12',
+  },
 };
 
 describe('runtimePackages', () => {
-  it('are the optional peer dependencies, each at the version of its devDependency', () => {
+  it('are the optional peer dependencies but the frameworks (react, vue), each at the version of its devDependency', () => {
     expect(runtimePackages(manifest)).toEqual([
       { name: 'hono', version: '4.13.19' },
       { name: '@electric-sql/pglite', version: '0.5.16' },

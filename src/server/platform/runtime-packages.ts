@@ -26,10 +26,19 @@ interface Manifest {
   devDependencies?: Record<string, string>;
 }
 
-/** The service's runtime as the package declares it: its optional peer dependencies, at their devDependency's version. */
+/**
+ * The optional peer dependencies that are not the service's: the frameworks of `service-widget/react` and
+ * `service-widget/vue` (issue 36), which a storefront has and the service never imports.
+ */
+export const FRAMEWORK_PEERS: readonly string[] = ['react', 'vue'];
+
+/**
+ * The service's runtime as the package declares it: its optional peer dependencies but the frameworks, at their
+ * devDependency's version.
+ */
 export function runtimePackages(manifest: Manifest): RuntimePackage[] {
   return Object.keys(manifest.peerDependencies ?? {})
-    .filter((name) => manifest.peerDependenciesMeta?.[name]?.optional)
+    .filter((name) => manifest.peerDependenciesMeta?.[name]?.optional && !FRAMEWORK_PEERS.includes(name))
     .map((name) => ({ name, version: manifest.devDependencies?.[name] ?? 'latest' }));
 }
 
