@@ -101,30 +101,22 @@ function RangeForm({ store, timeZone }: { store: InsightsStore; timeZone: string
       }}
     >
       <div class="range-fields">
-        <div class="range-field">
-          <label for="insights-from">From</label>
-          <input
-            id="insights-from"
-            type="date"
-            required
-            value={store.from.value}
-            aria-invalid={error ? 'true' : undefined}
-            aria-describedby={described}
-            onInput={(event) => store.setFrom(event.currentTarget.value)}
-          />
-        </div>
-        <div class="range-field">
-          <label for="insights-to">To</label>
-          <input
-            id="insights-to"
-            type="date"
-            required
-            value={store.to.value}
-            aria-invalid={error ? 'true' : undefined}
-            aria-describedby={described}
-            onInput={(event) => store.setTo(event.currentTarget.value)}
-          />
-        </div>
+        <DateField
+          id="insights-from"
+          label="From"
+          value={store.from.value}
+          error={error}
+          described={described}
+          onInput={store.setFrom}
+        />
+        <DateField
+          id="insights-to"
+          label="To"
+          value={store.to.value}
+          error={error}
+          described={described}
+          onInput={store.setTo}
+        />
         <button type="submit">Show</button>
         {timeZone && (
           <p class="time-zone" data-time-zone={timeZone}>
@@ -138,6 +130,31 @@ function RangeForm({ store, timeZone }: { store: InsightsStore; timeZone: string
         </p>
       )}
     </form>
+  );
+}
+
+/** One end of the range: a date input, marked and described by the range's one message when it has one. */
+function DateField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error: string | null;
+  described: string | undefined;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <div class="range-field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="date"
+        required
+        value={props.value}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={props.described}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+    </div>
   );
 }
 

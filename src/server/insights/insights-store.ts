@@ -84,14 +84,6 @@ const FIRST_REPLY_SECONDS = `CASE WHEN c.first_human_reply_at >= c.handed_over_a
 const count = (value: unknown): number => Number(value ?? 0);
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
-/** Every day from `from` to `to`, both included (dates as written, no zone involved). */
-export function daysOf(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
-    days.push(new Date(t).toISOString().slice(0, 10));
-  return days;
-}
-
 /**
  * @example
  * const insights = createInsightsStore(db);
@@ -154,7 +146,7 @@ export function createInsightsStore(db: Db): InsightsStore {
                    WHERE c.widget_id = $1 AND c.shopper_messages > 0
                      AND c.created_at >= d.day::date::timestamp AT TIME ZONE $4
                      AND c.created_at < (d.day::date + 1)::timestamp AT TIME ZONE $4) x
-           ) o`,
+           ) o ORDER BY d.day`,
           params,
         ),
         analytic<{ median: number | null }>(
@@ -183,17 +175,14 @@ export function createInsightsStore(db: Db): InsightsStore {
           [...params, INSIGHTS_QUESTIONS_MAX],
         ),
       ]);
-      const found = new Map(byDay.map((r) => [r.day, r]));
+      // generate_series gave every day of the range, in order, a day without conversations as zeros.
       const sum = (field: keyof (typeof byDay)[number]) => byDay.reduce((n, r) => n + count(r[field]), 0);
-      const days: InsightsDay[] = daysOf(from, to).map((date) => {
-        const row = found.get(date);
-        return {
-          date,
-          conversations: count(row?.conversations),
-          resolvedByAssistant: count(row?.resolved),
-          handedOver: count(row?.handed_over),
-        };
-      });
+      const days: InsightsDay[] = byDay.map((r) => ({
+        date: r.day,
+        conversations: count(r.conversations),
+        resolvedByAssistant: count(r.resolved),
+        handedOver: count(r.handed_over),
+      }));
       const ratings = sum('ratings');
       const median = wait?.median;
       return {
