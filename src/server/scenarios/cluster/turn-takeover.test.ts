@@ -302,11 +302,14 @@ describe.skipIf(!serverUrl)('turn takeover across two instances on PostgreSQL', 
     for (const res of held) res.destroy();
     expect(after.at(-1)).toMatchObject({ event: 'error', data: { code: 'interrupted' } });
     expect(orderCalls()).toHaveLength(1);
-    const { rows } = await db.query(
-      'SELECT 1 FROM turn_leases l JOIN messages m ON m.id = l.reply_id WHERE m.conversation_id = $1',
-      [c.id],
-    );
-    expect(rows).toHaveLength(0);
+    // The lease goes after the error is stored (a reader can see the error first); it must go, not linger.
+    await until(async () => {
+      const { rows } = await db.query(
+        'SELECT 1 FROM turn_leases l JOIN messages m ON m.id = l.reply_id WHERE m.conversation_id = $1',
+        [c.id],
+      );
+      return rows.length === 0;
+    }, 10_000);
   }, 60_000);
 
   it('a turn queued behind the running one on the killed instance is taken over too, after it, with no error', async () => {
