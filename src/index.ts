@@ -96,7 +96,7 @@ export async function load(settings: ServiceSettings): Promise<ServiceApi> {
     }
   } else last = { settings, hasWarned: false };
   const call = last;
-  const { mount } = await import('./widget/mount');
+  const { mount } = await import('./widget/mount-for-load');
   const result = await mount(settings, { baseUrl: location.origin });
   if (!result.ok) {
     if (last === call) last = undefined;

@@ -6,6 +6,7 @@ import {
   hostElement,
   json,
   mountWidget as mountWidgetAt,
+  nextFrame,
   part,
   recordEvents,
   resetPage,
@@ -83,6 +84,8 @@ describe('panel', () => {
     const api = await mountWidget();
     fireEvent.click(part('[part="launcher"]'));
     await flush();
+    // The focus moves in the frame that shows the panel, not inside the click.
+    await nextFrame();
     expect(shadowFocus()).toBe(part('textarea'));
     const events = recordEvents(EVENT_CHAT_CLOSE);
     // The launcher is named "Close chat" now too; this is the panel's own button.
@@ -107,10 +110,30 @@ describe('Escape', () => {
     await flush();
     fireEvent.keyDown(part('textarea'), { key: 'Escape', bubbles: true, composed: true });
     await flush();
+    // Closed before the frame that would have focused the composer: the focus stays on the launcher.
+    await nextFrame();
     document.removeEventListener('keydown', pageListener);
     expect(api.isOpen).toBe(false);
     expect(pageSawEscape).toHaveLength(0);
     expect(shadowFocus()).toBe(part('[part="launcher"]'));
+  });
+
+  it('leaves the composer unfocused when the panel closes before the frame that would have focused it', async () => {
+    const api = await mountWidget();
+    // Once, so the panel is built: the next open renders it at once.
+    api.openChat();
+    await flush();
+    await nextFrame();
+    api.closeChat();
+    await flush();
+    api.openChat();
+    // The render is a microtask; it asks for the frame that moves the focus. The close comes before that frame.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    api.closeChat();
+    await flush();
+    await nextFrame();
+    expect(api.isOpen).toBe(false);
+    expect(shadowFocus()).not.toBe(part('textarea'));
   });
 
   it('returns focus to what had it before when the launcher is hidden', async () => {

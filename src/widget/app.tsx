@@ -39,7 +39,9 @@ export function App({ store, strings, chat, nudge, onLinkClick, cardActions }: A
       const active = document.activeElement;
       focusBeforeOpen.current = active && active !== root?.host ? active : null;
       const target = isTouchFirst() ? panelRef.current : inputRef.current;
-      target?.focus({ preventScroll: true });
+      // In the frame that paints the panel, for the same reason as the list's scroll (message-list.tsx); not if it
+      // closed before that frame.
+      requestAnimationFrame(() => wasOpen.current && target?.focus({ preventScroll: true }));
       return;
     }
     const isFocusInside = isCloseFromInside.current || Boolean(root?.activeElement);

@@ -148,7 +148,7 @@ describe('<MessageList>', () => {
     expect(log.scrollTop).toBe(log.scrollHeight);
   });
 
-  it('scrolls a history that came back while the panel was closed to its newest as the panel opens', async () => {
+  it('scrolls a history that came back while the panel was closed to its newest in the frame the panel opens in', async () => {
     const { list, setOpen } = renderList([], 'online', false);
     const log = screen.getByRole('log');
     Object.defineProperty(log, 'scrollHeight', { configurable: true, value: 0 });
@@ -166,6 +166,9 @@ describe('<MessageList>', () => {
     expect(scrollTop).toBe(0);
     Object.defineProperty(log, 'scrollHeight', { value: 3_000 });
     setOpen(true);
+    // In the frame that shows the panel: reading its height in the same task as the open would lay it out there.
+    expect(scrollTop).toBe(0);
+    await new Promise((frame) => requestAnimationFrame(frame));
     expect(scrollTop).toBe(3_000);
   });
 

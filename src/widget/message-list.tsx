@@ -89,6 +89,8 @@ interface ListState {
   /** A rendered message and where it was on screen before a render that adds or drops messages above it. */
   anchor?: Element;
   top: number;
+  /** Whether the list was in an open panel at its last render. */
+  shown?: boolean;
 }
 
 /**
@@ -152,12 +154,19 @@ export function MessageList(props: MessageListProps) {
   const messages = start || end < count ? all.slice(start, end) : all;
 
   useLayoutEffect(() => {
-    const list = listRef.current;
-    if (!list) return;
-    const { anchor } = state;
-    state.anchor = undefined;
-    if (anchor) list.scrollTop += anchor.getBoundingClientRect().top - state.top;
-    else if (state.pinned) list.scrollTop = list.scrollHeight;
+    const scroll = () => {
+      const list = listRef.current;
+      if (!list) return;
+      const { anchor } = state;
+      state.anchor = undefined;
+      if (anchor) list.scrollTop += anchor.getBoundingClientRect().top - state.top;
+      else if (state.pinned) list.scrollTop = list.scrollHeight;
+    };
+    // As the panel opens, in the frame that paints it: a read of its height here would restyle it inside the click's
+    // task (issue 36: no long task as the chat opens at 4x CPU).
+    if (props.isOpen && !state.shown) requestAnimationFrame(scroll);
+    else scroll();
+    state.shown = props.isOpen;
   }, [messages, props.isOpen]);
   const onScroll = ({ currentTarget: list }: { currentTarget: HTMLDivElement }) => {
     const fromBottom = list.scrollHeight - list.scrollTop - list.clientHeight;

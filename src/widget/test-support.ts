@@ -94,6 +94,10 @@ export function part<T extends Element = HTMLElement>(selector: string): T {
 /** Lets Preact apply the re-render a signal change scheduled. */
 export const flush = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** Resolves after the next animation frame: the panel's focus and first scroll happen there (issue 36). */
+export const nextFrame = (): Promise<void> =>
+  new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
 /** `mount()` of widget `demo` against a test service, the test failing on an error; resolves after the first render. */
 export async function mountWidget(
   baseUrl: string,

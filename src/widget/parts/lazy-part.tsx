@@ -96,6 +96,8 @@ export function lazyPart<M extends { css?: string }, K extends keyof M, P extend
  * Fetches every lazy part's chunk that is not there yet. The widget calls it at idle once the chat is open, so a card
  * in the next answer renders at once. Never rejects.
  */
-export function prefetchParts(): Promise<void> {
-  return Promise.all([...loaders].map((start) => start())).then(() => undefined);
+export async function prefetchParts(): Promise<void> {
+  // One chunk after the other: their imports started at once compile and run them all in one task (30 ms and more at
+  // 4x CPU, issue 36), one at a time each in a task of its own.
+  for (const start of [...loaders]) await start();
 }
