@@ -87,8 +87,10 @@ const ready = new Map<ExampleApp, Promise<void>>();
 const logs = join(root, 'test-results', 'framework-examples');
 
 function appEnv(app: ExampleApp): NodeJS.ProcessEnv {
+  // Without vitest's TEST and VITEST, which make Nuxt's logger print nothing but errors: the build logs show warnings.
+  const { TEST: _test, VITEST: _vitest, ...env } = process.env;
   return {
-    ...process.env,
+    ...env,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
     NUXT_TELEMETRY_DISABLED: '1',
@@ -116,7 +118,7 @@ function build(app: ExampleApp): Promise<void> {
   });
 }
 
-/** Starts the app's production server and waits until its first route answers. */
+/** Starts the app's production server and waits until it answers. */
 async function serve(app: ExampleApp): Promise<void> {
   const [file, ...args] = app.start;
   const server = spawn(file!, args, {
@@ -132,8 +134,9 @@ async function serve(app: ExampleApp): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) break;
+    // Any status: a page that fails to render on the server is the first test's to report.
     const answered = await fetch(`${app.origin}/`).then(
-      (r) => r.ok,
+      () => true,
       () => false,
     );
     if (answered) return;
@@ -147,7 +150,13 @@ beforeAll(() => {
   installExamples();
   let previous: Promise<void> = Promise.resolve();
   for (const app of APPS) {
-    previous = previous.then(() => build(app)).then(() => serve(app));
+    // An app that fails to build or start fails its own tests only: the next one builds all the same.
+    previous = previous
+      .catch(() => undefined)
+      .then(async () => {
+        await build(app);
+        await serve(app);
+      });
     // Handled where it is awaited; caught here too, so an early failure is not an unhandled rejection.
     previous.catch(() => undefined);
     ready.set(app, previous);
@@ -177,6 +186,7 @@ describe.each(APPS)('examples/$dir ($title)', (app) => {
   beforeAll(async () => {
     await ready.get(app);
     context = await e2e.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(READY_TIMEOUT);
     page = await context.newPage();
     page.on('console', (msg) =>
       lines.push({ type: msg.type(), text: `${msg.text()} (${msg.location().url})` }),
