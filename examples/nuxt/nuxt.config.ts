@@ -6,6 +6,6 @@ export default defineNuxtConfig({
   runtimeConfig: {
     // NUXT_PUBLIC_SERVICE_URL replaces it when the server starts; the default is the service `npm start` runs in the
     // service-widget checkout.
-    public: { serviceUrl: 'http://localhost:8787' },
+    public: { serviceUrl: 'http://127.0.0.1:8787' },
   },
 });

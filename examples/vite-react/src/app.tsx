@@ -2,7 +2,7 @@ import { Link, Outlet, Route, Routes, useParams } from 'react-router';
 import { ServiceWidget, useService } from 'service-widget/react';
 
 // Inlined at build time; the default is the service `npm start` runs in the service-widget checkout.
-const SERVICE_URL = import.meta.env.VITE_SERVICE_URL ?? 'http://localhost:8787';
+const SERVICE_URL = import.meta.env.VITE_SERVICE_URL ?? 'http://127.0.0.1:8787';
 
 export function App() {
   return (
