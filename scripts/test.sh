@@ -35,6 +35,9 @@ wait $lint; lint_rc=$?
 step "type check"; cat test-results/typecheck.log; [ $typecheck_rc -eq 0 ] || fail "type check"
 step "lint"; cat test-results/lint.log; [ $lint_rc -eq 0 ] || fail "lint"
 step "build"; [ $built -eq 0 ] || fail "build"
+# The framework guides' install (the three apps of examples/ and the packed package, scripts/examples-install.mjs) is
+# mostly network: it runs beside the steps up to the e2e, and e2e/framework-examples.e2e.ts finds it done.
+node scripts/examples-install.mjs > test-results/examples-install.log 2>&1 & examples_install=$!
 # Every test that runs service processes runs this build's CLI (src/server/testing/cluster-test-kit.ts), instead of
 # bundling one of its own.
 export SERVICE_WIDGET_DIST="$PWD/dist"
@@ -47,6 +50,8 @@ source scripts/postgres-for-tests.sh
 step "unit tests"
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json; unit=$?
 step "e2e tests (Chromium)"
+# If it failed, the spec installs again and says why.
+wait $examples_install; cat test-results/examples-install.log
 npx vitest run -c vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json=test-results/e2e.json; e2e=$?
 
 node -e '
