@@ -1,7 +1,8 @@
 // The framework guides (issue 36, item 5): the three storefronts under examples/ (Next.js App Router, Nuxt, Vite +
 // React), installed with the package as `npm pack` makes it (scripts/examples-install.mjs), built for production by
 // their own tools against the real service, served as they would be, and driven in Chromium as a shopper would:
-// the server's HTML, the launcher, the Help button of useService(), a client-side route change with one widget, and
+// the server's HTML, the launcher, the Help button of useService(), a client-side route change with one widget, the
+// product page's setPageContext (a question answered about that product), and
 // (where the app has one) a route without the widget. Each build bakes in the service's URL, so the builds run once
 // the demo has started; the next app builds while the browser drives the one before.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -234,7 +235,7 @@ for (const app of APPS)
     it('shows the launcher, and the Help button, enabled once the widget has loaded, opens the chat', async () => {
       await page.goto(`${app.origin}/`);
       await page.getByRole('heading', { name: 'Welcome to the shop' }).waitFor();
-      const help = page.getByRole('button', { name: 'Help' });
+      const help = page.getByRole('button', { name: 'Help', exact: true });
       await waitForReady(page);
       await widget(page, '[part~="launcher"]').waitFor({ state: 'visible' });
       await expect.poll(() => help.isEnabled(), { timeout: READY_TIMEOUT }).toBe(true);
@@ -250,16 +251,25 @@ for (const app of APPS)
       await expect.poll(() => panelShown(page)).toBe(false);
       // A full page load would lose this; a client-side route change keeps it.
       await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
-      await page.getByRole('link', { name: 'Merino jumper' }).click();
-      await page.getByRole('heading', { name: 'Product NL-MERINO-BLK' }).waitFor();
+      await page.getByRole('link', { name: 'Merino tee' }).click();
+      await page.getByRole('heading', { name: 'Northline Merino Tee, black' }).waitFor();
       expect(await page.evaluate(() => '__sameDocument' in window)).toBe(true);
       await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
       expect(await hosts(page)).toBe(1);
-      const help = page.getByRole('button', { name: 'Help' });
+      const help = page.getByRole('button', { name: 'Help', exact: true });
       expect(await help.isEnabled()).toBe(true);
       await help.click();
       await expect.poll(() => panelShown(page)).toBe(true);
       expect(await hosts(page)).toBe(1);
+      expect(errors(lines)).toEqual([]);
+    });
+
+    it("tells the assistant the product on the page (setPageContext): 'Is this in stock?' is answered about it", async () => {
+      await widget(page, 'textarea').fill('Is this in stock?');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => widget(page, '.assistant').last().innerText(), { timeout: READY_TIMEOUT })
+        .toContain('Northline Merino Tee, black is in stock');
       expect(errors(lines)).toEqual([]);
     });
 
@@ -276,7 +286,9 @@ for (const app of APPS)
         await page.getByRole('heading', { name: 'Welcome to the shop' }).waitFor();
         await waitForReady(page);
         await expect
-          .poll(() => page.getByRole('button', { name: 'Help' }).isEnabled(), { timeout: READY_TIMEOUT })
+          .poll(() => page.getByRole('button', { name: 'Help', exact: true }).isEnabled(), {
+            timeout: READY_TIMEOUT,
+          })
           .toBe(true);
         expect(await hosts(page)).toBe(1);
         expect(errors(lines)).toEqual([]);

@@ -13,7 +13,7 @@ export default function ShopLayout({ children }: { children: ReactNode }) {
     <>
       <header>
         <nav>
-          <Link href="/">Home</Link> · <Link href="/products/NL-MERINO-BLK">Merino jumper</Link> ·{' '}
+          <Link href="/">Home</Link> · <Link href="/products/NL-MERINO-BLK">Merino tee</Link> ·{' '}
           <Link href="/checkout">Checkout</Link>
         </nav>
         <HelpButton />
