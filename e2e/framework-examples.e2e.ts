@@ -268,7 +268,7 @@ for (const app of APPS)
       await widget(page, 'textarea').fill('Is this in stock?');
       await page.keyboard.press('Enter');
       await expect
-        .poll(() => widget(page, '.assistant').last().innerText(), { timeout: READY_TIMEOUT })
+        .poll(() => widget(page, '.assistant').last().textContent(), { timeout: READY_TIMEOUT })
         .toContain('Northline Merino Tee, black is in stock');
       expect(errors(lines)).toEqual([]);
     });
