@@ -118,22 +118,32 @@ describe('Escape', () => {
     expect(shadowFocus()).toBe(part('[part="launcher"]'));
   });
 
-  it('leaves the composer unfocused when the panel closes before the frame that would have focused it', async () => {
-    const api = await mountWidget();
-    // Once, so the panel is built: the next open renders it at once.
-    api.openChat();
-    await flush();
-    await nextFrame();
-    api.closeChat();
-    await flush();
-    api.openChat();
-    // The render is a microtask; it asks for the frame that moves the focus. The close comes before that frame.
-    for (let i = 0; i < 5; i++) await Promise.resolve();
-    api.closeChat();
-    await flush();
-    await nextFrame();
-    expect(api.isOpen).toBe(false);
-    expect(shadowFocus()).not.toBe(part('textarea'));
+  it('on a touch device, focuses the panel in the frame after the open, and not when it closed before that frame', async () => {
+    // A phone: the panel itself takes the focus (no keyboard pops up), in the frame that paints it.
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...matchMedia(query),
+      matches: query === '(pointer: coarse)',
+    })) as typeof matchMedia;
+    try {
+      const api = await mountWidget();
+      api.openChat();
+      await flush();
+      await nextFrame();
+      expect(shadowFocus()).toBe(part('[part="panel"]'));
+      api.closeChat();
+      await flush();
+      api.openChat();
+      // The render is a microtask; it asks for the frame that moves the focus. The close comes before that frame.
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      api.closeChat();
+      await flush();
+      await nextFrame();
+      expect(api.isOpen).toBe(false);
+      expect(shadowFocus()).not.toBe(part('[part="panel"]'));
+    } finally {
+      window.matchMedia = matchMedia;
+    }
   });
 
   it('returns focus to what had it before when the launcher is hidden', async () => {

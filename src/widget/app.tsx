@@ -38,10 +38,11 @@ export function App({ store, strings, chat, nudge, onLinkClick, cardActions }: A
       // Focus on the launcher (in our shadow root) reports as the host element: the launcher is the way back then.
       const active = document.activeElement;
       focusBeforeOpen.current = active && active !== root?.host ? active : null;
-      const target = isTouchFirst() ? panelRef.current : inputRef.current;
-      // In the frame that paints the panel, for the same reason as the list's scroll (message-list.tsx); not if it
-      // closed before that frame.
-      requestAnimationFrame(() => wasOpen.current && target?.focus({ preventScroll: true }));
+      const focus = (target: HTMLElement | null) => target?.focus({ preventScroll: true });
+      // On a phone, the dialog, in the frame that paints it (as the list's first scroll, message-list.tsx) and not if
+      // it closed first. With a keyboard, the composer at once: a key typed right after Enter would be lost before it.
+      if (isTouchFirst()) requestAnimationFrame(() => wasOpen.current && focus(panelRef.current));
+      else focus(inputRef.current);
       return;
     }
     const isFocusInside = isCloseFromInside.current || Boolean(root?.activeElement);
