@@ -149,19 +149,22 @@ function profileIn(profile, from, to) {
   return { self, widget };
 }
 
+/** The page's renderer main thread in a trace: the busiest of the renderers' main threads. */
+function pageMainThread(events) {
+  const threads = rendererMainThreads(events);
+  return [...threads.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+}
+
 /** The longest task (ms) on the page's main thread in the trace: how far under 50 ms an open without long tasks is. */
 function longestTask(events) {
-  const threads = rendererMainThreads(events);
-  const main = [...threads.values()].sort((a, b) => b.length - a.length)[0] ?? [];
-  const tasks = main.filter((e) => e.name === 'RunTask' && e.ph === 'X');
+  const tasks = pageMainThread(events).filter((e) => e.name === 'RunTask' && e.ph === 'X');
   return Math.round(Math.max(0, ...tasks.map((e) => e.dur / 1000)));
 }
 
 /** What ran inside each trace task of 50 ms or more: its work by event name (inclusive), the scripts by URL, and
  * from the CPU profile the functions with the most self time and the widget functions they ran under. */
 function attribute(events, profile) {
-  const threads = rendererMainThreads(events);
-  const main = [...threads.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  const main = pageMainThread(events);
   const runTasks = main.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur >= 50_000);
   return runTasks.map((task) => {
     const inside = main.filter(

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { NPM_FLAGS } from './package-install.mjs';
+import { NPM_FLAGS, packInto } from './package-install.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 export const EXAMPLES = join(root, 'examples');
@@ -29,9 +29,7 @@ const MANIFESTS = [
 export function installExamples() {
   const dir = mkdtempSync(join(tmpdir(), 'examples-pack-'));
   try {
-    const [{ filename, integrity }] = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }),
-    );
+    const { filename, integrity } = packInto(dir);
     const manifests = createHash('sha256');
     for (const file of MANIFESTS) manifests.update(readFileSync(join(EXAMPLES, file)));
     const key = JSON.stringify({ integrity, manifests: manifests.digest('hex') });

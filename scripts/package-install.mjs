@@ -9,11 +9,17 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 export const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
-/** Packs the repository's package into `dir` and installs it into `dir/shop`, an empty project; answers the paths. */
-export function installPacked(dir) {
-  const [{ filename }] = JSON.parse(
+/** Packs the repository's package into `dir` with `npm pack`: the tarball's file name and integrity. */
+export function packInto(dir) {
+  const [{ filename, integrity }] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }),
   );
+  return { filename, integrity };
+}
+
+/** Packs the repository's package into `dir` and installs it into `dir/shop`, an empty project; answers the paths. */
+export function installPacked(dir) {
+  const { filename } = packInto(dir);
   const tarball = join(dir, filename);
   const project = join(dir, 'shop');
   mkdirSync(project, { recursive: true });
