@@ -3,8 +3,9 @@ import { catalogFacets } from '../catalog/search/catalog-facets';
 import { findProduct } from '../catalog/search/find-product';
 import { searchProductsScored, toProductHit } from '../catalog/search/search-products';
 import type { WidgetSettings } from '../config/service-config';
+import { MODE_CHANGED } from '../conversations/turn-calls';
 import type { ActionResult, EngineTools } from '../core/engine';
-import { guardMode } from '../guards/mode-guard';
+import { guardMode, modeRefusal } from '../guards/mode-guard';
 import { guardIdentity } from '../guards/require-identity';
 import type { HandoffStore } from '../handoff/handoff-store';
 import type { KnowledgeService } from '../knowledge/knowledge-service';
@@ -99,33 +100,41 @@ export function turnTools(deps: TurnToolsDeps): TurnDeps['toolsFor'] {
       widget,
       user,
       wrap(
-        guardMode(handoff.modeOf, conversationId, {
-          async callAction(action, params) {
-            // Journaled in a turn that another instance could take over (issue 23): a completed call's outcome is
-            // replayed there, an unfinished one made again with its request id.
-            const invoke = (requestId: string) => callOne(action, params, requestId);
-            return journal
-              ? journal.call(`action:${action.name}`, params, invoke, newRequestId)
-              : invoke(newRequestId());
+        guardMode(
+          handoff.modeOf,
+          conversationId,
+          {
+            async callAction(action, params) {
+              // Journaled in a turn that another instance could take over (issue 23): a completed call's outcome is
+              // replayed there, an unfinished one made again with its request id. The journal's entry reads the mode
+              // too (one statement, issue 32).
+              const invoke = (requestId: string) => callOne(action, params, requestId);
+              if (!journal) return invoke(newRequestId());
+              const outcome = await journal.call(`action:${action.name}`, params, invoke, newRequestId, {
+                withAssistant: conversationId,
+              });
+              return outcome === MODE_CHANGED ? modeRefusal : outcome;
+            },
+            async searchProducts(query) {
+              const found = await searchProductsScored(db, storeId, query);
+              return found.flatMap((p) => toProductHit(p) ?? []);
+            },
+            catalogFacets: () => catalogFacets(db, storeId),
+            searchKnowledge: (query, limit) =>
+              preview && widget
+                ? knowledge.searchDraft(storeId, widget, query, limit)
+                : knowledge.search(widgetId, query, limit),
+            findProduct: (ref) => findProduct(db, storeId, ref),
+            cancelOrder: orderCancellationTool(
+              widget,
+              { widgetId: storeId, conversationId, preview, language },
+              { calls: webhookCalls, logger, options: callOptions, journal },
+              userData,
+              user,
+            ),
           },
-          async searchProducts(query) {
-            const found = await searchProductsScored(db, storeId, query);
-            return found.flatMap((p) => toProductHit(p) ?? []);
-          },
-          catalogFacets: () => catalogFacets(db, storeId),
-          searchKnowledge: (query, limit) =>
-            preview && widget
-              ? knowledge.searchDraft(storeId, widget, query, limit)
-              : knowledge.search(widgetId, query, limit),
-          findProduct: (ref) => findProduct(db, storeId, ref),
-          cancelOrder: orderCancellationTool(
-            widget,
-            { widgetId: storeId, conversationId, preview, language },
-            { calls: webhookCalls, logger, options: callOptions, journal },
-            userData,
-            user,
-          ),
-        }),
+          { checksItself: journal !== undefined },
+        ),
       ),
     );
   };

@@ -19,7 +19,22 @@ export interface CallJournal {
     invoke: (requestId: string) => Promise<R>,
     newRequestId: () => string,
   ): Promise<R | typeof UNKNOWN>;
+  /**
+   * The same, made (or replayed) only while the conversation `withAssistant` is with the assistant, read in the
+   * statement that makes the entry (guards/mode-guard.ts's read, one round trip fewer: issue 32). Otherwise nothing is
+   * journaled and the answer is `MODE_CHANGED`.
+   */
+  call<R extends CallOutcome>(
+    action: string,
+    params: Record<string, unknown>,
+    invoke: (requestId: string) => Promise<R>,
+    newRequestId: () => string,
+    options: { withAssistant: string },
+  ): Promise<R | typeof UNKNOWN | typeof MODE_CHANGED>;
 }
+
+/** `CallJournal.call`'s answer when the conversation was not with the assistant: nothing was called. */
+export const MODE_CHANGED = Symbol('mode changed');
 
 /** The outcome of a call made once already whose answer was lost with its instance, and which is not made a third time. */
 const UNKNOWN = {
@@ -68,6 +83,7 @@ export function callJournal(
       params: Record<string, unknown>,
       invoke: (requestId: string) => Promise<R>,
       newRequestId: () => string,
+      { withAssistant }: { withAssistant?: string } = {},
     ) {
       const base = `${action}:${paramsDigest(params)}`;
       const nth = (seen.get(base) ?? 0) + 1;
@@ -75,14 +91,24 @@ export function callJournal(
       const key = `${base}#${nth}`;
       // Issue 32: the journal's entry is made (or its attempts counted) in one statement; only a call the journal
       // already holds as completed, or as tried twice, is read in a second one (a turn taken over).
-      const [started] = await db.query<{ request_id: string }>(
-        `INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status) VALUES ($1, $2, $3, 'started')
+      const entry = `INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status)
+         SELECT $1, $2, $3, 'started' ${withAssistant === undefined ? '' : 'WHERE (SELECT mode FROM mode) = $5'}
          ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = t.attempts + 1
            WHERE t.status <> 'completed' AND t.attempts < 2
-         RETURNING t.request_id`,
-        [replyId, key, newRequestId()],
+         RETURNING t.request_id`;
+      // The mode and the entry in one snapshot: a handoff committed before it refuses the call, as the guard's own
+      // read did; an erased conversation has no mode and is refused too.
+      const [started] = await db.query<{ request_id: string | null; mode_ok?: boolean }>(
+        withAssistant === undefined
+          ? entry
+          : `WITH mode AS (SELECT mode FROM conversations WHERE id = $4::uuid), entry AS (${entry})
+             SELECT (SELECT request_id FROM entry), coalesce((SELECT mode FROM mode) = $5, false) AS mode_ok`,
+        withAssistant === undefined
+          ? [replyId, key, newRequestId()]
+          : [replyId, key, newRequestId(), withAssistant, 'assistant'],
       );
-      if (!started) {
+      if (started?.mode_ok === false) return MODE_CHANGED;
+      if (!started?.request_id) {
         const [row] = await db.query<{ status: string; outcome: unknown }>(
           'SELECT status, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',
           [replyId, key],

@@ -6,7 +6,7 @@ import type { Db } from '../platform/database/db';
 import { migrate } from '../platform/database/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { type ChatStore, createChatStore } from './chat-store';
-import { callJournal } from './turn-calls';
+import { callJournal, MODE_CHANGED } from './turn-calls';
 import { createTurnLeases } from './turn-leases';
 import { createTurnStore } from './turn-store';
 
@@ -185,6 +185,40 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     const third = made.at(-1)?.replace(/^third@/, '');
     expect(third).toMatch(/^req-\d+$/);
     expect(['req-1', 'req-2']).not.toContain(third);
+  });
+
+  // Issue 32: the mode guard's read is the journal entry's own (one statement), with the same answers.
+  it('a journaled call is made only while the conversation is with the assistant, and journals nothing otherwise', async () => {
+    const turn = await startedReply();
+    const made: string[] = [];
+    const answer = async (requestId: string): Promise<ActionResult> => {
+      made.push(requestId);
+      return { ok: true, aiText: 'sent' };
+    };
+    const journal = callJournal(db, turn.replyId);
+    const withAssistant = { withAssistant: turn.conversationId };
+    expect(await journal.call('gift', { n: 1 }, answer, () => 'req-1', withAssistant)).toEqual({
+      ok: true,
+      aiText: 'sent',
+    });
+    await db.query(`UPDATE conversations SET mode = 'waiting', waiting_since = now() WHERE id = $1`, [
+      turn.conversationId,
+    ]);
+    // A new call and the completed one's replay are both refused once a person was asked for.
+    expect(await journal.call('gift', { n: 2 }, answer, () => 'req-2', withAssistant)).toBe(MODE_CHANGED);
+    expect(
+      await callJournal(db, turn.replyId).call('gift', { n: 1 }, answer, () => 'req-3', withAssistant),
+    ).toBe(MODE_CHANGED);
+    expect(made).toEqual(['req-1']);
+    const rows = await db.query<{ request_id: string }>(
+      'SELECT request_id FROM turn_calls WHERE reply_id = $1',
+      [turn.replyId],
+    );
+    expect(rows.map((r) => r.request_id)).toEqual(['req-1']);
+    // An id that is no conversation (erased mid-turn) is refused too.
+    expect(await journal.call('gift', { n: 4 }, answer, () => 'req-4', { withAssistant: randomUUID() })).toBe(
+      MODE_CHANGED,
+    );
   });
 
   it('a call started twice and never answered is not made a third time', async () => {

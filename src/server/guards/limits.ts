@@ -88,6 +88,11 @@ export interface Limits {
     conversationId: string,
     clientMessageId: string,
     address: string,
+    /**
+     * The hash of the request's conversation token: the conversation is then found only when it matches (its own
+     * token or a device's, as `ChatStore.authorizeConversation` checks), so a wrong token stores and counts nothing.
+     */
+    tokenHash?: string,
   ): MessageGate | null;
   /** An event stream is opening from `address`; `release()` when it closes. */
   openStream(widget: WidgetSettings, address: string, conversationId?: string): Promise<StreamDecision>;
@@ -212,7 +217,13 @@ export function createLimits(
     return taking.refusal(row) ?? { allowed: true };
   };
 
-  const messageGate: Limits['messageGate'] = (widget, conversationId, clientMessageId, address) => {
+  const messageGate: Limits['messageGate'] = (
+    widget,
+    conversationId,
+    clientMessageId,
+    address,
+    tokenHash,
+  ) => {
     const limits = widget.limits;
     // An unknown conversation is not counted: the route answers 404 for it.
     if (!isUuid(conversationId)) return null;
@@ -255,7 +266,11 @@ export function createLimits(
               EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.client_message_id = ${p(3)})
                 AS is_retry
             FROM (SELECT 1) AS one
-            LEFT JOIN conversations c ON c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}`,
+            LEFT JOIN conversations c ON c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}${
+              tokenHash === undefined
+                ? ''
+                : ` AND (c.token_hash = ${p(6)} OR ${p(6)} = ANY (c.device_token_hashes))`
+            }`,
           gate: (p) => `state.found AND NOT state.is_retry AND ${fits(p)}`,
           // A retry re-attaches to its stored message, counted or not.
           allowed: (p) => `state.found AND (state.is_retry OR (${fits(p)}))`,
@@ -265,6 +280,7 @@ export function createLimits(
             clientMessageId,
             limits.messagesPerConversation,
             limits.queuedTurnsPerConversation,
+            ...(tokenHash === undefined ? [] : [tokenHash]),
           ],
         },
         first,

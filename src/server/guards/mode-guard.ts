@@ -7,7 +7,8 @@ import type { ModeState } from '../handoff/handoff-store';
 // conversation is still with the assistant. Searches read only the store's own data and stay as they are.
 
 export const HANDED_OVER = 'handed_over';
-const refusal = {
+/** What a refused call answers the engine. */
+export const modeRefusal = {
   ok: false as const,
   error: {
     code: HANDED_OVER,
@@ -23,19 +24,25 @@ const refusal = {
  * @example
  * const tools = guardMode((id) => handoff.modeOf(id), conversationId, rawTools);
  * await tools.cancelOrder?.({ orderId: '1003' }); // while waiting → { ok: false, error: { code: 'handed_over', … } }
+ *
+ * `checksItself`: `callAction` reads the mode in a statement of its own making and answers `modeRefusal` (a journaled
+ * call, conversations/turn-calls.ts: the read is part of the journal's entry, issue 32), so it is not read here first.
  */
 export function guardMode(
   modeOf: (conversationId: string) => Promise<ModeState | null>,
   conversationId: string,
   tools: EngineTools,
+  { checksItself = false }: { checksItself?: boolean } = {},
 ): EngineTools {
   const { callAction, cancelOrder } = tools;
   // An unknown conversation (erased mid-turn) is refused too.
   const isWithAssistant = async () => (await modeOf(conversationId))?.mode === 'assistant';
   return {
     ...tools,
-    callAction: async (action, params) => ((await isWithAssistant()) ? callAction(action, params) : refusal),
+    callAction: checksItself
+      ? callAction
+      : async (action, params) => ((await isWithAssistant()) ? callAction(action, params) : modeRefusal),
     cancelOrder:
-      cancelOrder && (async (request) => ((await isWithAssistant()) ? cancelOrder(request) : refusal)),
+      cancelOrder && (async (request) => ((await isWithAssistant()) ? cancelOrder(request) : modeRefusal)),
   };
 }

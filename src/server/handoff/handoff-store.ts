@@ -184,13 +184,18 @@ export function createHandoffStore(db: Db): HandoffStore {
   return {
     async modeOf(conversationId) {
       if (!isUuid(conversationId)) return null;
-      const [row] = await db.query<ConversationRow>(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1`,
-        [conversationId],
-      );
+      // The mode's columns only: read before every integrator call and by open streams (issue 32).
+      const [row] = await db.query<
+        Pick<ConversationRow, 'mode' | 'agent_id' | 'agent_name' | 'waiting_since'>
+      >('SELECT mode, agent_id, agent_name, waiting_since FROM conversations WHERE id = $1', [
+        conversationId,
+      ]);
       if (!row) return null;
-      const { mode, agent, waitingSince } = toConversation(row);
-      return { mode, agent, waitingSince };
+      return {
+        mode: row.mode,
+        agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
+        waitingSince: row.waiting_since?.toISOString() ?? null,
+      };
     },
 
     async request(widgetId, conversationId, { replyId, message, offerContact }) {

@@ -48,6 +48,11 @@ beforeAll(async () => {
     widgets: [
       { id: 'shop', allowedOrigins: ['*'], actions: [action] },
       { id: 'other', allowedOrigins: ['*'], actions: [action] },
+      {
+        id: 'tight',
+        allowedOrigins: ['*'],
+        limits: { messagesPerIpPerMinute: 2, messagesPerConversationPerMinute: 2 },
+      },
     ],
   });
   if (!config.ok) throw new Error(config.error);
@@ -138,6 +143,24 @@ describe('attack: a token for another conversation', () => {
       const [[status]] = await statuses([send('shop', victim.id, { authorization })]);
       expect([401, 404]).toContain(status);
     }
+  });
+
+  // Issue 32: the token of `POST …/messages` is compared in the statement that stores the message and counts it.
+  it('counts nothing against the limits for messages sent with the wrong token', async () => {
+    const victim = await newConversation('tight');
+    const attacker = await newConversation('tight');
+    for (let i = 0; i < 5; i++) {
+      const res = await send('tight', victim.id, bearer(attacker.token), 'hello');
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+    // Same address, limit 2 a minute: both of the victim's own messages still pass.
+    for (const text of ['hello', 'hello again']) {
+      const res = await send('tight', victim.id, bearer(victim.token), text);
+      expect(res.status).toBe(200);
+      expect((await readSse(res)).at(-1)?.event).toBe('message.done');
+    }
+    expect((await send('tight', victim.id, bearer(victim.token), 'third')).status).toBe(429);
   });
 
   it("changes nothing in the victim's conversation", async () => {
