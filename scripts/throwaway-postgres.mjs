@@ -1,6 +1,7 @@
 // For benchmarks (not part of the service): a throwaway cluster of Debian's postgresql, as scripts/postgres-for-tests.sh
 // starts one for the tests, and a fresh schema in it per run. `startCluster()` answers null when PostgreSQL is not
-// installed or cannot start (the caller then skips it and says so).
+// installed or cannot start (the caller then skips it and says so). `PG_EXTRA` adds server options, for a look inside
+// a run: PG_EXTRA="-c logging_collector=on -c log_directory=/tmp/pglog -c log_statement=all" logs every statement.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +38,7 @@ export function startCluster(name = 'bench') {
     ]);
     run(join(bin, 'pg_ctl'), [
       ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
-      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${process.env.PG_EXTRA ?? ""}`],
+      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${process.env.PG_EXTRA ?? ''}`],
     ]);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
