@@ -18,6 +18,10 @@ export interface RecordedRequest {
   body: string;
   /** TLS SNI the client sent (https only). */
   servername?: string;
+  /** Which connection it came on (1 for the server's first): a kept-open connection's requests share it. */
+  connection: number;
+  /** How many requests that connection had carried before this one. */
+  onConnectionBefore: number;
 }
 
 export type Responder = (req: RecordedRequest, res: ServerResponse) => void;
@@ -64,7 +68,16 @@ export const okText: Responder = (_req, res) => {
 /** Starts a server on 127.0.0.1 and a free port that records every request, body included, then answers. */
 export async function startRecordingServer(kind: 'https' | 'http'): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
+  const connections = new WeakMap<object, { id: number; served: number }>();
+  let opened = 0;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    let connection = connections.get(req.socket);
+    if (!connection) {
+      connection = { id: ++opened, served: 0 };
+      connections.set(req.socket, connection);
+    }
+    const { id, served } = connection;
+    connection.served += 1;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -79,6 +92,8 @@ export async function startRecordingServer(kind: 'https' | 'http'): Promise<Reco
         rawHeaderNames: req.rawHeaders.filter((_, i) => i % 2 === 0),
         body: Buffer.concat(chunks).toString('utf8'),
         servername: (req.socket as { servername?: string | false }).servername || undefined,
+        connection: id,
+        onConnectionBefore: served,
       };
       requests.push(recorded);
       server.respond(recorded, res);

@@ -177,6 +177,58 @@ describe('guardedFetch(): requests it lets through', () => {
   });
 });
 
+describe('guardedFetch(): connections kept open (issue 32)', () => {
+  it('sends calls to the same checked host on one connection, over https: and http:', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await guardedFetch(shop(tlsA, `/tls-${i}`), options(asPublicHost))).ok).toBe(true);
+      expect((await guardedFetch(`${plain.url}/plain-${i}`, options({ allowHttpLoopback: true }))).ok).toBe(
+        true,
+      );
+    }
+    expect(new Set(tlsA.requests.map((r) => r.connection)).size).toBe(1);
+    expect(new Set(plain.requests.map((r) => r.connection)).size).toBe(1);
+  });
+
+  it('reuses a connection only for the same checked addresses and the same trust', async () => {
+    expect((await guardedFetch(shop(tlsA, '/a'), options(asPublicHost))).ok).toBe(true);
+    // The same name checked to another public address: a connection of its own, though both dial this server.
+    const elsewhere: ResolveHost = async () => [{ address: '93.184.215.15', family: 4 }];
+    const other = await guardedFetch(
+      shop(tlsA, '/b'),
+      options({ resolve: elsewhere, dialForTests: () => '127.0.0.1' }),
+    );
+    expect(other.ok).toBe(true);
+    const [a, b] = tlsA.requests;
+    expect(b.connection).not.toBe(a.connection);
+    expect(b.onConnectionBefore).toBe(0);
+    // Without the CA the first connection trusted, the certificate is checked again, and refused.
+    const untrusted = await guardedFetch(shop(tlsA, '/c'), options({ ...asPublicHost, ca: undefined }));
+    expect(untrusted).toMatchObject({ ok: false, error: { code: 'tls' } });
+    expect(tlsA.requests).toHaveLength(2);
+  });
+
+  it('sends a request once more on a connection of its own when the server drops the kept-open one', async () => {
+    // The server answers a connection's first request and drops the connection on its second, as a server does that
+    // closes an idle connection just as it is reused.
+    tlsA.respond = (req, res) => {
+      if (req.onConnectionBefore > 0) res.socket?.destroy();
+      else okText(req, res);
+    };
+    // An address no other test checks, so that the first request opens a connection of its own.
+    const own: Partial<GuardedFetchOptions> = {
+      resolve: async () => [{ address: '93.184.215.16', family: 4 }],
+      dialForTests: () => '127.0.0.1',
+    };
+    expect((await guardedFetch(shop(tlsA, '/first'), options(own))).ok).toBe(true);
+    const again = await guardedFetch(shop(tlsA, '/second'), options({ ...own, method: 'POST', body: '{}' }));
+    expect(again).toMatchObject({ ok: true, value: { status: 200 } });
+    // Dropped on the connection the first was answered on, then answered on one of its own.
+    const second = tlsA.requests.filter((r) => r.target === '/second');
+    expect(second.map((r) => r.onConnectionBefore)).toEqual([1, 0]);
+    expect(second.map((r) => r.body)).toEqual(['{}', '{}']);
+  });
+});
+
 describe('guardedFetch(): SSRF', () => {
   const refusedBeforeConnecting = async (url: string, over: Partial<GuardedFetchOptions>, code: string) => {
     const httpsRequest = vi.spyOn(https, 'request');

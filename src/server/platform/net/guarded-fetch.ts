@@ -472,6 +472,33 @@ type SendOutcome =
   | { kind: 'final'; status: number; req: ClientRequest; res: IncomingMessage }
   | { kind: 'redirect'; status: number; location: string };
 
+/**
+ * Connections kept open between calls (issue 32: a custom action's call made a TCP connection, and over https: a TLS
+ * handshake, every time). Node's pool names a connection by host, port and TLS options; `pin` adds the checked
+ * addresses it was dialled to and the trusted CA, so a connection is only ever reused for a request whose own checks
+ * gave the same addresses and the same trust: reuse never reaches anything a fresh request's checks would not. A free
+ * connection is closed after `FREE_SOCKET_MS`, under the 5 s most servers keep an idle one open (Node's default among
+ * them), so that a server seldom closes one just as it is reused; when it does, the request is sent once more on a
+ * connection of its own (`send`'s `fresh`), as Node's documentation advises for a reused socket's ECONNRESET.
+ */
+const FREE_SOCKET_MS = 4000;
+type PinnedOptions = http.AgentOptions & { pin?: string };
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: PinnedOptions): string {
+    return `${super.getName(options)}|${options?.pin ?? ''}`;
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: PinnedOptions): string {
+    return `${super.getName(options)}|${options?.pin ?? ''}`;
+  }
+}
+const pooled = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 16 };
+const httpAgent = new PinnedHttpAgent(pooled);
+const httpsAgent = new PinnedHttpsAgent(pooled);
+/** A reused connection the server had closed: nothing of the request was read, so it is sent once more. */
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+
 /** One request to a checked target, up to the response's headers; a redirect's connection is closed at once. */
 function send(
   target: Target,
@@ -480,6 +507,7 @@ function send(
   body: string | undefined,
   options: GuardedFetchOptions,
   signal: AbortSignal,
+  fresh = false,
 ): Promise<SendOutcome> {
   return new Promise<SendOutcome>((resolve, reject) => {
     if (signal.aborted) {
@@ -511,8 +539,14 @@ function send(
         ...(payload ? { 'content-length': String(payload.length) } : {}),
       },
       lookup: pinnedLookup,
-      agent: false,
+      agent: fresh ? false : isHttps ? httpsAgent : httpAgent,
     };
+    // The pool's name for the connection (PinnedHttpAgent): the addresses checked and dialled, and the CA trusted.
+    (requestOptions as PinnedOptions).pin = [
+      target.addresses.join(','),
+      pinned.map((p) => p.address).join(','),
+      options.ca ?? '',
+    ].join('|');
     if (isHttps) {
       // SNI must be a name, never an IP literal; the identity check then uses `servername`, else `host`.
       if (!isIP(target.host)) requestOptions.servername = target.host;
@@ -528,11 +562,16 @@ function send(
     signal.addEventListener('abort', onAbort, { once: true });
     const settle = () => signal.removeEventListener('abort', onAbort);
 
+    let responded = false;
     req.on('error', (e) => {
       settle();
-      reject(e);
+      const stale = STALE_SOCKET.has((e as NodeJS.ErrnoException).code ?? '');
+      if (req.reusedSocket && stale && !responded && !signal.aborted)
+        send(target, method, headers, body, options, signal, true).then(resolve, reject);
+      else reject(e);
     });
     req.on('response', (res: IncomingMessage) => {
+      responded = true;
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (REDIRECT_STATUSES.has(status) && location) {
