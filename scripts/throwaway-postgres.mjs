@@ -38,7 +38,10 @@ export function startCluster(name = 'bench') {
     ]);
     run(join(bin, 'pg_ctl'), [
       ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
-      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${process.env.PG_EXTRA ?? ''}`],
+      ...[
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${process.env.PG_EXTRA ?? ''}`,
+      ],
     ]);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
