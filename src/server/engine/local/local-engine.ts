@@ -33,7 +33,12 @@ import {
   valuesBesideOrderNumber,
 } from './order-actions';
 import { answeredOrderNumber } from './order-numbers';
-import { answerPageProduct } from './page-product';
+import {
+  answerPageProduct,
+  answerProductInView,
+  answerWhichProduct,
+  type WhichProduct,
+} from './page-product';
 import { PHRASES, type Phrases } from './phrases';
 import { answerProductRequest } from './product-answer';
 import { readRequest } from './read-request';
@@ -52,6 +57,8 @@ interface LocalState {
   };
   /** The order-cancellation conversation under way (issue #7). */
   cancelOrder?: CancelOrderState;
+  /** It asked which of the products it showed a question was about (page-product.ts). */
+  whichProduct?: WhichProduct;
 }
 
 type Emit = (event: ReplyEvent) => Promise<void>;
@@ -180,8 +187,17 @@ export function createLocalEngine(): AssistantEngine {
         return { state: { pending: { action: statusAction.name, values: {}, asked: parameter.name } } };
       }
 
-      // On a product page, "does it come in blue?" is about the product there (issue 20).
-      if (request.kind === 'other' && (await answerPageProduct(turn, language, emit))) return { state: {} };
+      // The shopper picked one of the products it asked about: the question they had asked is answered about it.
+      if (state.whichProduct && (await answerWhichProduct(state.whichProduct, turn, language, emit)))
+        return { state: {} };
+
+      // On a product page, "does it come in blue?" is about the product there (issue 20); elsewhere about the product
+      // just shown, else the shopper is asked which.
+      if (request.kind === 'other') {
+        if (await answerPageProduct(turn, language, emit)) return { state: {} };
+        const inView = await answerProductInView(turn, language, emit);
+        if (inView) return { state: inView.which ? { whichProduct: inView.which } : {} };
+      }
 
       if (request.kind === 'greeting') {
         if (request.thanksOnly) await say(p.welcome);

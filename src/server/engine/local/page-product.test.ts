@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductCard } from '../../../protocol/cards';
 import type { CatalogProduct, ProductData } from '../../../protocol/catalog';
-import type { PageContext } from '../../../protocol/chat';
+import type { ChatMessage, PageContext } from '../../../protocol/chat';
 import { findProduct } from '../../catalog/search/find-product';
 import { searchProductsScored, toProductHit } from '../../catalog/search/search-products';
 import { createCatalogStore } from '../../catalog/store/catalog-store';
@@ -67,31 +67,54 @@ const tools: () => EngineTools = () => ({
   findProduct: (ref) => findProduct(db, WIDGET, ref),
 });
 
-async function ask(message: string, pageContext: PageContext | null, locale = 'en') {
+async function ask(
+  message: string,
+  pageContext: PageContext | null,
+  locale = 'en',
+  { history = [], state = null }: { history?: ChatMessage[]; state?: unknown } = {},
+) {
   const events: ReplyEvent[] = [];
   const turn: EngineTurn = {
     widgetId: WIDGET,
     conversationId: 'c1',
-    history: [],
+    history,
     message,
     locale,
     userData: null,
     pageContext,
     customInstructions: null,
     actions: [],
-    state: null,
+    state,
     tools: tools(),
     signal: new AbortController().signal,
   };
-  await createLocalEngine().reply(turn, async (e) => {
+  const reply = await createLocalEngine().reply(turn, async (e) => {
     events.push(e);
   });
   const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
   const cards = events.flatMap((e) =>
     e.type === 'part' && e.part.type === 'product-card' ? [e.part.card] : [],
   ) as ProductCard[];
-  return { text, cards, parts: events.filter((e) => e.type === 'part') };
+  const choices = events.flatMap((e) =>
+    e.type === 'part' && e.part.type === 'choices' ? e.part.options : [],
+  );
+  return { text, cards, choices, parts: events.filter((e) => e.type === 'part'), state: reply.state };
 }
+
+/** The assistant's message that showed these products, as the conversation's history holds it. */
+const shown = (...cards: ProductCard[]): ChatMessage => ({
+  id: 'm-shown',
+  role: 'assistant',
+  parts:
+    cards.length === 1
+      ? [{ type: 'product-card', card: cards[0] }]
+      : [
+          { type: 'text', text: 'Here are 2 products that match:' },
+          { type: 'products', cards },
+        ],
+  createdAt: '2026-11-29T10:00:00.000Z',
+});
+const card = (id: string, name: string): ProductCard => ({ id, name, price: '€49.00' });
 
 const onPage = (
   id: string,
@@ -241,13 +264,53 @@ describe('the local engine on a product page', () => {
     expect(markdownText('a_b`c|d~e#f')).toBe('a\\_b\\`c\\|d\\~e\\#f');
   });
 
-  it('without a page product, or for another question, answers as before', async () => {
-    // No page: "does it come in blue?" is a catalog search (nothing blue here).
-    const plain = await ask('does it come in blue?', null);
-    expect(plain.text).toMatch(/^Sorry, I did not find anything/);
-    // On a product page, a search for other things is still a search.
+  it('on a product page, a search for other things is still a search', async () => {
     const search = await ask('do you have merino tees?', onPage('LUMO-41', 'Lumo Runner'));
     expect(search.parts).toHaveLength(1);
     expect(search.text).toBe('Here are 2 products that match:');
+  });
+});
+
+describe('a question about "it" without a product on the page', () => {
+  it('asks which product is meant when none was shown, in the language asked, and searches nothing', async () => {
+    for (const [message, locale, asked] of [
+      ['does it come in blue?', 'en', /^Which product do you mean\?/],
+      ['Does it come in another colour?', 'en', /^Which product do you mean\?/],
+      ['Gibt es das auch in einer anderen Farbe?', 'de', /^Welches Produkt meinen Sie\?/],
+      ['Ist das vorrätig?', 'de', /^Welches Produkt meinen Sie\?/],
+    ] as const) {
+      const reply = await ask(message, null, locale);
+      expect(reply.text, message).toMatch(asked);
+      expect(reply.parts, message).toEqual([]);
+    }
+  });
+
+  it('answers about the one product just shown, from its catalog entry, with the card of the colour asked', async () => {
+    const history = [shown(card('TEE-BLACK', 'Merino Tee, black'))];
+    const colour = await ask('does it come in navy?', null, 'en', { history });
+    expect(colour.text).toBe('Yes, it also comes in Navy: **Merino Tee, navy**.');
+    expect(colour.cards.map((c) => c.id)).toEqual(['TEE-NAVY']);
+    const stock = await ask('Ist das vorrätig?', null, 'de', { history });
+    expect(stock.text).toMatch(/Merino Tee, black/);
+    expect(stock.cards.map((c) => c.id)).toEqual(['TEE-BLACK']);
+  });
+
+  it('asks which of several shown products is meant, and answers the question about the one chosen', async () => {
+    const history = [shown(card('LUMO-41', 'Lumo Runner, size 41'), card('TEE-BLACK', 'Merino Tee, black'))];
+    const which = await ask('is it in stock?', null, 'en', { history });
+    expect(which.text).toBe('Which of these do you mean?');
+    expect(which.choices).toEqual(['Lumo Runner, size 41', 'Merino Tee, black']);
+    // The chip sends the name; the question asked before is answered about it.
+    const chosen = await ask('Merino Tee, black', null, 'en', { state: which.state });
+    expect(chosen.text).toBe('Yes, **Merino Tee, black** is in stock.');
+    expect(chosen.cards.map((c) => c.id)).toEqual(['TEE-BLACK']);
+    // Anything else is a new message, answered as one.
+    const other = await ask('do you have merino tees?', null, 'en', { state: which.state });
+    expect(other.text).toBe('Here are 2 products that match:');
+  });
+
+  it('leaves a question that names a product, or asks about anything else, to the catalog and the knowledge', async () => {
+    expect((await ask('do you have the Cloudline in blue?', null)).text).not.toMatch(/^Which product/);
+    expect((await ask('do you have merino tees?', null)).text).toBe('Here are 2 products that match:');
   });
 });

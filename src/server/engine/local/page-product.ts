@@ -1,4 +1,6 @@
-import type { PageContext } from '../../../protocol/chat';
+import type { ProductCard } from '../../../protocol/cards';
+import type { ChatMessage, PageContext } from '../../../protocol/chat';
+import { choicesPart } from '../../core/choices';
 import type { EngineTurn, PageProductDetails, ProductDetails, ReplyEvent } from '../../core/engine';
 import type { ReplyLanguage } from '../../core/reply-language';
 import { type ColourFamily, colourFamily, coloursOf } from './colours';
@@ -54,7 +56,7 @@ const FILLER = new Set(
     'gibt gibts ist sind hat haben habt ihr du sie ich mir mich wie viel viele was welche welcher welches welchen im ' +
     'auf an von für fuer mit auch noch mal bitte danke hallo den dem der die ein eine einen kann können koennen man ' +
     'bekommen kaufen bestellen gern gerne denn und oder aber eigentlich wirklich ja variante varianten ausführung ' +
-    'ausfuehrung zeig zeigen sag sagen aus'
+    'ausfuehrung zeig zeigen sag sagen aus einer einem anderen andere anderer anderes'
   ).split(' '),
 );
 const LETTER_SIZES = /^(?:xxs|xs|s|m|l|xl|xxl|xxxl|[2-5]xl)$/;
@@ -150,6 +152,100 @@ export async function answerPageProduct(
 }
 
 type PageProduct = NonNullable<PageContext['product']>;
+
+/** How far back "it" may point: the products of the assistant's last message that showed any, in this many messages. */
+const IN_VIEW_MESSAGES = 6;
+
+/** The products the assistant showed last (distinct by name), or none within the conversation's last messages. */
+export function productsInView(history: readonly ChatMessage[]): ProductCard[] {
+  for (const message of history.slice(-IN_VIEW_MESSAGES).reverse()) {
+    if (message.role !== 'assistant') continue;
+    const cards = message.parts.flatMap((part) =>
+      part.type === 'product-card' ? [part.card] : part.type === 'products' ? part.cards : [],
+    );
+    if (cards.length > 0) return [...new Map(cards.map((c) => [c.name, c])).values()];
+  }
+  return [];
+}
+
+/** What the engine keeps when it asked which product a question was about: the question and the products offered. */
+export interface WhichProduct {
+  question: string;
+  products: Array<Pick<ProductCard, 'id' | 'url' | 'name'>>;
+}
+
+/**
+ * A question about "it" on a page without a product (DESIGN "Page context"): about the one product the assistant just
+ * showed, answered as on its page. With several shown the shopper is asked which, with their names to choose (the
+ * answer's state remembers the question); with none, which product they mean. Undefined when the message is no such
+ * question: it must ask about a product's colour, price, stock, size, material or details and name nothing else.
+ */
+export async function answerProductInView(
+  turn: EngineTurn,
+  language: ReplyLanguage,
+  emit: Emit,
+): Promise<{ which?: WhichProduct } | undefined> {
+  if (turn.pageContext?.product) return undefined;
+  const question = readProductQuestion(turn.message, new Set());
+  if (!question) return undefined;
+  const shown = productsInView(turn.history);
+  if (shown.length === 1) {
+    await answerAbout(shown[0], question, turn, language, emit);
+    return {};
+  }
+  const p = PHRASES[language];
+  await streamText(shown.length > 0 ? p.whichShownProduct : p.whichProduct, emit);
+  if (shown.length === 0) return {};
+  const products = shown.slice(0, CHOICES_MAX_SHOWN);
+  const chips = choicesPart(products.map((c) => c.name));
+  if (chips) await emit({ type: 'part', part: chips });
+  return {
+    which: { question: turn.message, products: products.map(({ id, url, name }) => ({ id, url, name })) },
+  };
+}
+
+/** The most products offered to choose from. */
+const CHOICES_MAX_SHOWN = 6;
+
+/**
+ * The shopper's answer to "which of these do you mean?": the product they named (its name as the chip sent it, in any
+ * case), with the question they had asked answered about it; false when the message names none of them.
+ */
+export async function answerWhichProduct(
+  which: WhichProduct,
+  turn: EngineTurn,
+  language: ReplyLanguage,
+  emit: Emit,
+): Promise<boolean> {
+  const said = turn.message.trim().toLowerCase();
+  const chosen = which.products.find((c) => c.name.trim().toLowerCase() === said);
+  if (!chosen) return false;
+  const question = readProductQuestion(which.question, new Set());
+  if (!question) return false;
+  await answerAbout(chosen, question, turn, language, emit);
+  return true;
+}
+
+/** Answers a product question about a product shown in the conversation, from its catalog entry. */
+async function answerAbout(
+  shown: Pick<ProductCard, 'id' | 'url' | 'name'> & Partial<Pick<ProductCard, 'price' | 'description'>>,
+  question: ProductQuestion,
+  turn: EngineTurn,
+  language: ReplyLanguage,
+  emit: Emit,
+): Promise<void> {
+  const ref: PageProduct = {
+    name: shown.name,
+    ...(shown.id && { id: shown.id }),
+    ...(shown.url && { url: shown.url }),
+    ...(shown.price && { price: shown.price }),
+    ...(shown.description && { description: shown.description }),
+  };
+  const details = (await turn.tools.findProduct?.({ id: ref.id, url: ref.url, name: ref.name })) ?? null;
+  const { text, card } = answer(question, ref, details, PHRASES[language]);
+  await streamText(text, emit);
+  if (card) await emit({ type: 'part', part: { type: 'product-card', card } });
+}
 
 /** The answer's text, and the card to show under it (the variant in the colour asked, else the product). */
 function answer(

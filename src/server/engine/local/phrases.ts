@@ -58,6 +58,9 @@ export const PHRASES = {
     whichOrder:
       'Which order do you mean? Please tell me the order number (you find it in your order confirmation).',
     whichOfThese: (ids: string[]) => `You mentioned ${list(ids, 'and')}. Which order do you mean?`,
+    // "Does it come in blue?" with no product on the page and none just shown, or several shown.
+    whichProduct: 'Which product do you mean? Tell me its name, or ask me on its page and I will know.',
+    whichShownProduct: 'Which of these do you mean?',
     askValue: (what: string) =>
       `Could you tell me ${/^(the|your|a|an)\b/i.test(what) ? what : `the ${what}`}?`,
     askYesNo: (what: string) => `Should I go ahead with ${what}? (yes or no)`,
@@ -171,6 +174,9 @@ export const PHRASES = {
     whichOrder:
       'Welche Bestellung meinen Sie? Bitte nennen Sie mir die Bestellnummer (sie steht in Ihrer Bestellbestätigung).',
     whichOfThese: (ids: string[]) => `Sie haben ${list(ids, 'und')} genannt. Welche Bestellung meinen Sie?`,
+    whichProduct:
+      'Welches Produkt meinen Sie? Nennen Sie mir seinen Namen, oder fragen Sie mich auf seiner Seite, dann weiß ich es.',
+    whichShownProduct: 'Welches davon meinen Sie?',
     askValue: (what: string) => `Können Sie mir bitte Folgendes nennen: ${what}?`,
     askYesNo: (what: string) => `Soll ich das tun: ${what}? (ja oder nein)`,
     orderLookupOffer: 'Wenn Sie mir Ihre Bestellnummer nennen, sehe ich nach, wo Ihre Bestellung gerade ist.',
