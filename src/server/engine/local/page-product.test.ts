@@ -309,6 +309,16 @@ describe('a question about "it" without a product on the page', () => {
     expect(other.text).toBe('Here are 2 products that match:');
   });
 
+  it("answers a colour or size question about several shown variants of one product as the product's, not asking which", async () => {
+    const history = [shown(card('TEE-BLACK', 'Merino Tee, black'), card('TEE-NAVY', 'Merino Tee, navy'))];
+    const colour = await ask('does it come in navy?', null, 'en', { history });
+    expect(colour.text).toBe('Yes, it also comes in Navy: **Merino Tee, navy**.');
+    expect(colour.cards.map((c) => c.id)).toEqual(['TEE-NAVY']);
+    expect(colour.choices).toEqual([]);
+    // A price or stock is each variant's own: which one?
+    expect((await ask('is it in stock?', null, 'en', { history })).text).toBe('Which of these do you mean?');
+  });
+
   it('leaves a question that names a product, or asks about anything else, to the catalog and the knowledge', async () => {
     expect((await ask('do you have the Cloudline in blue?', null)).text).not.toMatch(/^Which product/);
     expect((await ask('do you have merino tees?', null)).text).toBe('Here are 2 products that match:');

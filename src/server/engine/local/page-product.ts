@@ -193,6 +193,18 @@ export async function answerProductInView(
     await answerAbout(shown[0], question, turn, language, emit);
     return {};
   }
+  // Several shown that are one product's variants (the black and the navy tee): its colours and sizes are the
+  // product's, whichever variant "it" is. Its price or stock is a variant's own, so for those the shopper is asked.
+  if (shown.length > 1 && question.aspects.every((a) => a === 'colour' || a === 'size')) {
+    const details = (await lookUp(shown[0], turn)) ?? null;
+    const family = new Set(
+      [details, ...(details?.variants ?? [])].flatMap((d) => (d ? [d.name.trim().toLowerCase()] : [])),
+    );
+    if (shown.every((c) => family.has(c.name.trim().toLowerCase()))) {
+      await answerAbout(shown[0], question, turn, language, emit, details);
+      return {};
+    }
+  }
   const p = PHRASES[language];
   await streamText(shown.length > 0 ? p.whichShownProduct : p.whichProduct, emit);
   if (shown.length === 0) return {};
@@ -226,13 +238,20 @@ export async function answerWhichProduct(
   return true;
 }
 
-/** Answers a product question about a product shown in the conversation, from its catalog entry. */
+type Shown = Pick<ProductCard, 'id' | 'url' | 'name'> & Partial<Pick<ProductCard, 'price' | 'description'>>;
+
+/** A shown product's catalog entry, with its variants. */
+const lookUp = (shown: Shown, turn: EngineTurn) =>
+  turn.tools.findProduct?.({ id: shown.id, url: shown.url, name: shown.name });
+
+/** Answers a product question about a product shown in the conversation, from its catalog entry (`found`: read). */
 async function answerAbout(
-  shown: Pick<ProductCard, 'id' | 'url' | 'name'> & Partial<Pick<ProductCard, 'price' | 'description'>>,
+  shown: Shown,
   question: ProductQuestion,
   turn: EngineTurn,
   language: ReplyLanguage,
   emit: Emit,
+  found?: PageProductDetails | null,
 ): Promise<void> {
   const ref: PageProduct = {
     name: shown.name,
@@ -241,7 +260,7 @@ async function answerAbout(
     ...(shown.price && { price: shown.price }),
     ...(shown.description && { description: shown.description }),
   };
-  const details = (await turn.tools.findProduct?.({ id: ref.id, url: ref.url, name: ref.name })) ?? null;
+  const details = found !== undefined ? found : ((await lookUp(shown, turn)) ?? null);
   const { text, card } = answer(question, ref, details, PHRASES[language]);
   await streamText(text, emit);
   if (card) await emit({ type: 'part', part: { type: 'product-card', card } });
