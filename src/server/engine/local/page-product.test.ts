@@ -309,6 +309,29 @@ describe('a question about "it" without a product on the page', () => {
     expect(other.text).toBe('Here are 2 products that match:');
   });
 
+  it("offers chips within the protocol's caps for any names, and takes the pick by its chip", async () => {
+    const long = `Merino Tee, black ${'with a very long name '.repeat(5)}`;
+    const history = [
+      shown(
+        card('TEE-BLACK', long),
+        card('LUMO-41', 'Lumo Runner, size 41'),
+        card('LUMO-41b', 'LUMO RUNNER, SIZE 41'),
+        ...['A', 'B', 'C', 'D', 'E', 'F'].map((x) => card(`X-${x}`, `Product ${x}`)),
+      ),
+    ];
+    const which = await ask('is it in stock?', null, 'en', { history });
+    expect(which.choices).toHaveLength(6);
+    expect(which.choices.every((c) => c.length <= 80)).toBe(true);
+    expect(which.choices.slice(0, 3)).toEqual([
+      `${long.slice(0, 79).trimEnd()}…`,
+      'Lumo Runner, size 41',
+      'Product A',
+    ]);
+    const chosen = await ask(which.choices[0], null, 'en', { state: which.state });
+    // Found by its id: the catalog's own name.
+    expect(chosen.text).toBe('Yes, **Merino Tee, black** is in stock.');
+  });
+
   it("answers a colour or size question about several shown variants of one product as the product's, not asking which", async () => {
     const history = [shown(card('TEE-BLACK', 'Merino Tee, black'), card('TEE-NAVY', 'Merino Tee, navy'))];
     const colour = await ask('does it come in navy?', null, 'en', { history });

@@ -1,5 +1,5 @@
 import type { ProductCard } from '../../../protocol/cards';
-import type { ChatMessage, PageContext } from '../../../protocol/chat';
+import { CHOICE_TEXT_MAX, CHOICES_MAX, type ChatMessage, type PageContext } from '../../../protocol/chat';
 import { choicesPart } from '../../core/choices';
 import type { EngineTurn, PageProductDetails, ProductDetails, ReplyEvent } from '../../core/engine';
 import type { ReplyLanguage } from '../../core/reply-language';
@@ -171,8 +171,18 @@ export function productsInView(history: readonly ChatMessage[]): ProductCard[] {
 /** What the engine keeps when it asked which product a question was about: the question and the products offered. */
 export interface WhichProduct {
   question: string;
-  products: Array<Pick<ProductCard, 'id' | 'url' | 'name'>>;
+  /** `label`: the chip's text, which the shopper's pick sends back. */
+  products: Array<Pick<ProductCard, 'id' | 'url' | 'name'> & { label: string }>;
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g;
+/** A product's name as a chip shows it: one line, within the protocol's cap (a longer one cut with an ellipsis). */
+const chipLabel = (name: string): string => {
+  const text = name.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  return text.length <= CHOICE_TEXT_MAX ? text : `${text.slice(0, CHOICE_TEXT_MAX - 1).trimEnd()}…`;
+};
+const sameText = (a: string, b: string) => chipLabel(a).toLowerCase() === chipLabel(b).toLowerCase();
 
 /**
  * A question about "it" on a page without a product (DESIGN "Page context"): about the one product the assistant just
@@ -208,16 +218,18 @@ export async function answerProductInView(
   const p = PHRASES[language];
   await streamText(shown.length > 0 ? p.whichShownProduct : p.whichProduct, emit);
   if (shown.length === 0) return {};
-  const products = shown.slice(0, CHOICES_MAX_SHOWN);
-  const chips = choicesPart(products.map((c) => c.name));
+  // One chip a product, each label once (two names alike but for case or a cut end make one chip).
+  const products: WhichProduct['products'] = [];
+  for (const { id, url, name } of shown) {
+    const label = chipLabel(name);
+    if (label === '' || products.some((p) => sameText(p.label, label))) continue;
+    products.push({ id, url, name, label });
+    if (products.length === CHOICES_MAX) break;
+  }
+  const chips = choicesPart(products.map((p) => p.label));
   if (chips) await emit({ type: 'part', part: chips });
-  return {
-    which: { question: turn.message, products: products.map(({ id, url, name }) => ({ id, url, name })) },
-  };
+  return { which: { question: turn.message, products } };
 }
-
-/** The most products offered to choose from. */
-const CHOICES_MAX_SHOWN = 6;
 
 /**
  * The shopper's answer to "which of these do you mean?": the product they named (its name as the chip sent it, in any
@@ -229,8 +241,9 @@ export async function answerWhichProduct(
   language: ReplyLanguage,
   emit: Emit,
 ): Promise<boolean> {
-  const said = turn.message.trim().toLowerCase();
-  const chosen = which.products.find((c) => c.name.trim().toLowerCase() === said);
+  const chosen = which.products.find(
+    (p) => sameText(p.label, turn.message) || sameText(p.name, turn.message),
+  );
   if (!chosen) return false;
   const question = readProductQuestion(which.question, new Set());
   if (!question) return false;
