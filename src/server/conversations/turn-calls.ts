@@ -107,7 +107,11 @@ export function callJournal(
           ? [replyId, key, newRequestId()]
           : [replyId, key, newRequestId(), withAssistant, 'assistant'],
       );
-      if (started?.mode_ok === false) return MODE_CHANGED;
+      if (started?.mode_ok === false) {
+        // Nothing was made: the number is the next call's, as when the guard refused before the journal.
+        seen.set(base, nth - 1);
+        return MODE_CHANGED;
+      }
       if (!started?.request_id) {
         const [row] = await db.query<{ status: string; outcome: unknown }>(
           'SELECT status, outcome FROM turn_calls WHERE reply_id = $1 AND call_key = $2',

@@ -215,6 +215,16 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
       [turn.replyId],
     );
     expect(rows.map((r) => r.request_id)).toEqual(['req-1']);
+    // Back with the assistant: the refused call was never made, so the same call now is the turn's first of its kind.
+    await db.query(`UPDATE conversations SET mode = 'assistant', waiting_since = NULL WHERE id = $1`, [
+      turn.conversationId,
+    ]);
+    await journal.call('gift', { n: 2 }, answer, () => 'req-5', withAssistant);
+    const [again] = await db.query<{ call_key: string }>(
+      'SELECT call_key FROM turn_calls WHERE reply_id = $1 AND request_id = $2',
+      [turn.replyId, 'req-5'],
+    );
+    expect(again.call_key).toMatch(/#1$/);
     // An id that is no conversation (erased mid-turn) is refused too.
     expect(await journal.call('gift', { n: 4 }, answer, () => 'req-4', { withAssistant: randomUUID() })).toBe(
       MODE_CHANGED,

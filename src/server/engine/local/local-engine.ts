@@ -191,13 +191,8 @@ export function createLocalEngine(): AssistantEngine {
       if (state.whichProduct && (await answerWhichProduct(state.whichProduct, turn, language, emit)))
         return { state: {} };
 
-      // On a product page, "does it come in blue?" is about the product there (issue 20); elsewhere about the product
-      // just shown, else the shopper is asked which.
-      if (request.kind === 'other') {
-        if (await answerPageProduct(turn, language, emit)) return { state: {} };
-        const inView = await answerProductInView(turn, language, emit);
-        if (inView) return { state: inView.which ? { whichProduct: inView.which } : {} };
-      }
+      // On a product page, "does it come in blue?" is about the product there (issue 20).
+      if (request.kind === 'other' && (await answerPageProduct(turn, language, emit))) return { state: {} };
 
       if (request.kind === 'greeting') {
         if (request.thanksOnly) await say(p.welcome);
@@ -213,6 +208,12 @@ export function createLocalEngine(): AssistantEngine {
       }
 
       if (match) return run(turn, match.action, extractParameters(message, match.action.parameters), emit, p);
+
+      // Elsewhere about the product just shown, else the shopper is asked which (page-product.ts).
+      if (request.kind === 'other') {
+        const inView = await answerProductInView(turn, language, emit);
+        if (inView) return { state: inView.which ? { whichProduct: inView.which } : {} };
+      }
 
       const facets = (await turn.tools.catalogFacets?.().catch(() => null)) ?? NO_FACETS;
       const constraints = readShopperConstraints(message, facets);

@@ -322,14 +322,30 @@ describe('a question about "it" without a product on the page', () => {
     const which = await ask('is it in stock?', null, 'en', { history });
     expect(which.choices).toHaveLength(6);
     expect(which.choices.every((c) => c.length <= 80)).toBe(true);
+    // Two products named alike but for case: the second chip gets its price.
     expect(which.choices.slice(0, 3)).toEqual([
       `${long.slice(0, 79).trimEnd()}…`,
       'Lumo Runner, size 41',
-      'Product A',
+      'LUMO RUNNER, SIZE 41 (€49.00)',
     ]);
     const chosen = await ask(which.choices[0], null, 'en', { state: which.state });
     // Found by its id: the catalog's own name.
     expect(chosen.text).toBe('Yes, **Merino Tee, black** is in stock.');
+  });
+
+  it('tells apart two long names alike at their start by their ends, and each pick answers about its own', async () => {
+    const stem = `Merino Tee ${'with a very long name '.repeat(4)}in the colour `;
+    const history = [shown(card('TEE-BLACK', `${stem}black`), card('TEE-NAVY', `${stem}navy`))];
+    const which = await ask('how much is it?', null, 'en', { history });
+    expect(which.choices).toHaveLength(2);
+    expect(which.choices[1]).toMatch(/^….*navy$/);
+    const navy = await ask(which.choices[1], null, 'en', { state: which.state });
+    expect(navy.cards.map((c) => c.id)).toEqual(['TEE-NAVY']);
+  });
+
+  it('with nothing shown, leaves a question without "it" or "this" to the store and the catalog', async () => {
+    for (const message of ['What sizes do you have?', 'Welche Größen gibt es?'])
+      expect((await ask(message, null)).text, message).not.toMatch(/^(Which product|Welches Produkt)/);
   });
 
   it("answers a colour or size question about several shown variants of one product as the product's, not asking which", async () => {

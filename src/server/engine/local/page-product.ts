@@ -163,7 +163,8 @@ export function productsInView(history: readonly ChatMessage[]): ProductCard[] {
     const cards = message.parts.flatMap((part) =>
       part.type === 'product-card' ? [part.card] : part.type === 'products' ? part.cards : [],
     );
-    if (cards.length > 0) return [...new Map(cards.map((c) => [c.name, c])).values()];
+    // Distinct by what tells products apart: variants often share one title.
+    if (cards.length > 0) return [...new Map(cards.map((c) => [c.id ?? c.url ?? c.name, c])).values()];
   }
   return [];
 }
@@ -177,10 +178,16 @@ export interface WhichProduct {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g;
-/** A product's name as a chip shows it: one line, within the protocol's cap (a longer one cut with an ellipsis). */
-const chipLabel = (name: string): string => {
+/**
+ * A product's name as a chip shows it: one line, within the protocol's cap; a longer one cut with an ellipsis, at its
+ * end (`head`) or its start (the end of the name, where two long names alike at their start differ).
+ */
+const chipLabel = (name: string, head = true): string => {
   const text = name.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
-  return text.length <= CHOICE_TEXT_MAX ? text : `${text.slice(0, CHOICE_TEXT_MAX - 1).trimEnd()}…`;
+  if (text.length <= CHOICE_TEXT_MAX) return text;
+  return head
+    ? `${text.slice(0, CHOICE_TEXT_MAX - 1).trimEnd()}…`
+    : `…${text.slice(text.length - (CHOICE_TEXT_MAX - 1)).trimStart()}`;
 };
 const sameText = (a: string, b: string) => chipLabel(a).toLowerCase() === chipLabel(b).toLowerCase();
 
@@ -199,6 +206,9 @@ export async function answerProductInView(
   const question = readProductQuestion(turn.message, new Set());
   if (!question) return undefined;
   const shown = productsInView(turn.history);
+  // With nothing shown, only "it" or "this" points at a product: "what sizes do you have?" may be a store question
+  // (a size guide), left to the knowledge and the catalog.
+  if (shown.length === 0 && !pointsAtSomething(turn.message)) return undefined;
   if (shown.length === 1) {
     await answerAbout(shown[0], question, turn, language, emit);
     return {};
@@ -218,11 +228,17 @@ export async function answerProductInView(
   const p = PHRASES[language];
   await streamText(shown.length > 0 ? p.whichShownProduct : p.whichProduct, emit);
   if (shown.length === 0) return {};
-  // One chip a product, each label once (two names alike but for case or a cut end make one chip).
+  // One chip a product, each label once: a name cut alike another's is shown by its end, a name like another's gets its
+  // price; a product still not told apart by its chip is left out rather than offered under another's label.
   const products: WhichProduct['products'] = [];
-  for (const { id, url, name } of shown) {
-    const label = chipLabel(name);
-    if (label === '' || products.some((p) => sameText(p.label, label))) continue;
+  for (const { id, url, name, price } of shown) {
+    const taken = (label: string) => label === '' || products.some((p) => sameText(p.label, label));
+    const label = [
+      chipLabel(name),
+      chipLabel(name, false),
+      chipLabel(price ? `${name} (${price})` : name, false),
+    ].find((l) => !taken(l));
+    if (label === undefined) continue;
     products.push({ id, url, name, label });
     if (products.length === CHOICES_MAX) break;
   }
@@ -241,14 +257,21 @@ export async function answerWhichProduct(
   language: ReplyLanguage,
   emit: Emit,
 ): Promise<boolean> {
-  const chosen = which.products.find(
-    (p) => sameText(p.label, turn.message) || sameText(p.name, turn.message),
-  );
+  // (`label ?? name`: a state kept before chips had labels.)
+  const chosen =
+    which.products.find((p) => sameText(p.label ?? p.name, turn.message)) ??
+    which.products.find((p) => sameText(p.name, turn.message));
   if (!chosen) return false;
   const question = readProductQuestion(which.question, new Set());
   if (!question) return false;
   await answerAbout(chosen, question, turn, language, emit);
   return true;
+}
+
+/** Whether the message says "it", "this", "das"…: a product it does not name ("gibt es" is "is there", not "it"). */
+function pointsAtSomething(message: string): boolean {
+  const words = message.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.some((word, i) => POINTERS.has(word) && !(word === 'es' && words[i - 1] === 'gibt'));
 }
 
 type Shown = Pick<ProductCard, 'id' | 'url' | 'name'> & Partial<Pick<ProductCard, 'price' | 'description'>>;

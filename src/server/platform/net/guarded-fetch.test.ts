@@ -220,12 +220,34 @@ describe('guardedFetch(): connections kept open (issue 32)', () => {
       dialForTests: () => '127.0.0.1',
     };
     expect((await guardedFetch(shop(tlsA, '/first'), options(own))).ok).toBe(true);
-    const again = await guardedFetch(shop(tlsA, '/second'), options({ ...own, method: 'POST', body: '{}' }));
+    // A POST carrying the id the integrator deduplicates on: a second delivery is harmless.
+    const withId = { ...own, method: 'POST', body: '{}', headers: { 'x-service-request-id': 'req-1' } };
+    const again = await guardedFetch(shop(tlsA, '/second'), options(withId));
     expect(again).toMatchObject({ ok: true, value: { status: 200 } });
     // Dropped on the connection the first was answered on, then answered on one of its own.
     const second = tlsA.requests.filter((r) => r.target === '/second');
     expect(second.map((r) => r.onConnectionBefore)).toEqual([1, 0]);
     expect(second.map((r) => r.body)).toEqual(['{}', '{}']);
+    // Without such an id a POST is not sent twice: the reset is the answer.
+    expect((await guardedFetch(shop(tlsA, '/third'), options(own))).ok).toBe(true);
+    const once = await guardedFetch(shop(tlsA, '/fourth'), options({ ...own, method: 'POST', body: '{}' }));
+    expect(once).toMatchObject({ ok: false, error: { code: 'network' } });
+    expect(tlsA.requests.filter((r) => r.target === '/fourth')).toHaveLength(1);
+  });
+
+  it('reuses a connection whatever order the resolver gives the same addresses in', async () => {
+    let calls = 0;
+    const rotating: ResolveHost = async () => {
+      const both = [
+        { address: '93.184.215.20', family: 4 },
+        { address: '93.184.215.21', family: 4 },
+      ];
+      return calls++ % 2 ? both.reverse() : both;
+    };
+    const dial = { resolve: rotating, dialForTests: () => '127.0.0.1' };
+    for (const path of ['/r1', '/r2', '/r3'])
+      expect((await guardedFetch(shop(tlsA, path), options(dial))).ok).toBe(true);
+    expect(tlsA.requests.map((r) => r.onConnectionBefore)).toEqual([0, 1, 2]);
   });
 });
 

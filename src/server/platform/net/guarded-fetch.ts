@@ -478,8 +478,10 @@ type SendOutcome =
  * addresses it was dialled to and the trusted CA, so a connection is only ever reused for a request whose own checks
  * gave the same addresses and the same trust: reuse never reaches anything a fresh request's checks would not. A free
  * connection is closed after `FREE_SOCKET_MS`, under the 5 s most servers keep an idle one open (Node's default among
- * them), so that a server seldom closes one just as it is reused; when it does, the request is sent once more on a
- * connection of its own (`send`'s `fresh`), as Node's documentation advises for a reused socket's ECONNRESET.
+ * them), so that a server seldom closes one just as it is reused. When a reused connection is reset before any answer,
+ * the server may have closed it idle, or read the request and failed: the request is sent once more on a connection of
+ * its own (`send`'s `fresh`), as Node's documentation advises, only where a second delivery is harmless: a method that
+ * changes nothing, or a request carrying the id an integrator deduplicates on (`RESEND_SAFE_HEADERS`).
  */
 const FREE_SOCKET_MS = 4000;
 type PinnedOptions = http.AgentOptions & { pin?: string };
@@ -496,8 +498,14 @@ class PinnedHttpsAgent extends https.Agent {
 const pooled = { keepAlive: true, timeout: FREE_SOCKET_MS, maxFreeSockets: 16 };
 const httpAgent = new PinnedHttpAgent(pooled);
 const httpsAgent = new PinnedHttpsAgent(pooled);
-/** A reused connection the server had closed: nothing of the request was read, so it is sent once more. */
+/** A reused connection reset before any answer (a server that closed it idle, most often). */
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Ids an integrator deduplicates on (outbound-signature.ts, hooks/event-worker.ts): the same on a second delivery. */
+const RESEND_SAFE_HEADERS = ['x-service-request-id', 'x-service-event-id'];
+const resendable = (method: string, headers: Record<string, string>) =>
+  IDEMPOTENT.has(method.toUpperCase()) ||
+  Object.keys(headers).some((name) => RESEND_SAFE_HEADERS.includes(name.toLowerCase()));
 
 /** One request to a checked target, up to the response's headers; a redirect's connection is closed at once. */
 function send(
@@ -542,9 +550,13 @@ function send(
       agent: fresh ? false : isHttps ? httpsAgent : httpAgent,
     };
     // The pool's name for the connection (PinnedHttpAgent): the addresses checked and dialled, and the CA trusted.
+    // Sorted: a round-robin resolver's rotating order is the same set of addresses.
     (requestOptions as PinnedOptions).pin = [
-      target.addresses.join(','),
-      pinned.map((p) => p.address).join(','),
+      [...target.addresses].sort().join(','),
+      pinned
+        .map((p) => p.address)
+        .sort()
+        .join(','),
       options.ca ?? '',
     ].join('|');
     if (isHttps) {
@@ -566,7 +578,7 @@ function send(
     req.on('error', (e) => {
       settle();
       const stale = STALE_SOCKET.has((e as NodeJS.ErrnoException).code ?? '');
-      if (req.reusedSocket && stale && !responded && !signal.aborted)
+      if (req.reusedSocket && stale && !responded && !signal.aborted && resendable(method, headers))
         send(target, method, headers, body, options, signal, true).then(resolve, reject);
       else reject(e);
     });
