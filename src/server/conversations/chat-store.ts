@@ -921,11 +921,7 @@ export async function readHistory<Extra extends Record<string, unknown> = Record
   return {
     history: {
       lastSeq: first.last_seq,
-      mode: {
-        mode: first.mode,
-        agent: first.agent_id !== null ? { id: first.agent_id, name: first.agent_name ?? '' } : null,
-        waitingSince: first.waiting_since?.toISOString() ?? null,
-      },
+      mode: modeStateOf(first),
       messages: rows.filter((r) => r.id != null).map((r) => toMessage(r as MessageRow)),
     },
     extra: first,
@@ -1077,6 +1073,17 @@ function textOrNull(value: string | null | undefined): string | null {
   return value == null ? null : storableText(value);
 }
 
+/** Who has the conversation, from its row's mode columns (the whole row, or only those: handoff-store.ts `modeOf`). */
+export function modeStateOf(
+  row: Pick<ConversationRow, 'mode' | 'agent_id' | 'agent_name' | 'waiting_since'>,
+): Pick<Conversation, 'mode' | 'agent' | 'waitingSince'> {
+  return {
+    mode: row.mode,
+    agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
+    waitingSince: row.waiting_since?.toISOString() ?? null,
+  };
+}
+
 export function toConversation(row: ConversationRow): Conversation {
   return {
     id: row.id,
@@ -1088,9 +1095,7 @@ export function toConversation(row: ConversationRow): Conversation {
     user: row.user_id === null ? null : userOf(row),
     locale: row.locale,
     pageContext: row.page_context,
-    mode: row.mode,
-    agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
-    waitingSince: row.waiting_since?.toISOString() ?? null,
+    ...modeStateOf(row),
     contactEmail: row.contact_email ?? null,
     assignee: row.assignee ? { id: row.assignee, name: row.assignee_name ?? '' } : null,
     closedAt: row.closed_at?.toISOString() ?? null,

@@ -92,7 +92,7 @@ export function callJournal(
       // Issue 32: the journal's entry is made (or its attempts counted) in one statement; only a call the journal
       // already holds as completed, or as tried twice, is read in a second one (a turn taken over).
       const entry = `INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status)
-         SELECT $1, $2, $3, 'started' ${withAssistant === undefined ? '' : 'WHERE (SELECT mode FROM mode) = $5'}
+         SELECT $1, $2, $3, 'started' ${withAssistant === undefined ? '' : "WHERE (SELECT mode FROM mode) = 'assistant'"}
          ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = t.attempts + 1
            WHERE t.status <> 'completed' AND t.attempts < 2
          RETURNING t.request_id`;
@@ -102,10 +102,10 @@ export function callJournal(
         withAssistant === undefined
           ? entry
           : `WITH mode AS (SELECT mode FROM conversations WHERE id = $4::uuid), entry AS (${entry})
-             SELECT (SELECT request_id FROM entry), coalesce((SELECT mode FROM mode) = $5, false) AS mode_ok`,
+             SELECT (SELECT request_id FROM entry), coalesce((SELECT mode FROM mode) = 'assistant', false) AS mode_ok`,
         withAssistant === undefined
           ? [replyId, key, newRequestId()]
-          : [replyId, key, newRequestId(), withAssistant, 'assistant'],
+          : [replyId, key, newRequestId(), withAssistant],
       );
       if (started?.mode_ok === false) {
         // Nothing was made: the number is the next call's, as when the guard refused before the journal.

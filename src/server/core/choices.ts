@@ -16,13 +16,18 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g;
  * readChoices([' 1002 ', '1003']); // { ok: true, value: ['1002', '1003'] }
  * readChoices([]); // { ok: false, error: 'options must hold 1 to 6 answers' }
  */
+/** An option's text as a chip shows it: one line, control and bidi characters as spaces, trimmed. */
+export function choiceText(option: string): string {
+  return option.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+}
+
 export function readChoices(options: unknown): Result<string[], string> {
   if (!Array.isArray(options) || options.length < 1 || options.length > CHOICES_MAX)
     return err(`options must hold 1 to ${CHOICES_MAX} answers`);
   const out: string[] = [];
   for (const option of options) {
     if (typeof option !== 'string') return err('each option must be a string');
-    const text = option.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+    const text = choiceText(option);
     if (text === '') return err('an option must not be empty');
     if (text.length > CHOICE_TEXT_MAX)
       return err(`each option must be at most ${CHOICE_TEXT_MAX} characters`);

@@ -7,6 +7,7 @@ import {
   insertEvent,
   MESSAGE_COLUMNS,
   type MessageRow,
+  modeStateOf,
   prefixed,
   type StoredMessage,
   toConversation,
@@ -190,12 +191,7 @@ export function createHandoffStore(db: Db): HandoffStore {
       >('SELECT mode, agent_id, agent_name, waiting_since FROM conversations WHERE id = $1', [
         conversationId,
       ]);
-      if (!row) return null;
-      return {
-        mode: row.mode,
-        agent: row.agent_id !== null ? { id: row.agent_id, name: row.agent_name ?? '' } : null,
-        waitingSince: row.waiting_since?.toISOString() ?? null,
-      };
+      return row ? modeStateOf(row) : null;
     },
 
     async request(widgetId, conversationId, { replyId, message, offerContact }) {

@@ -1,6 +1,6 @@
 import type { ProductCard } from '../../../protocol/cards';
 import { CHOICE_TEXT_MAX, CHOICES_MAX, type ChatMessage, type PageContext } from '../../../protocol/chat';
-import { choicesPart } from '../../core/choices';
+import { choicesPart, choiceText } from '../../core/choices';
 import type { EngineTurn, PageProductDetails, ProductDetails, ReplyEvent } from '../../core/engine';
 import type { ReplyLanguage } from '../../core/reply-language';
 import { type ColourFamily, colourFamily, coloursOf } from './colours';
@@ -136,7 +136,7 @@ export async function answerPageProduct(
   if (!ref) return false;
   // Most messages on a product page ask nothing about it: the catalog is asked only when this one may.
   if (!readProductQuestion(turn.message, 'any')) return false;
-  const details = (await turn.tools.findProduct?.({ id: ref.id, url: ref.url, name: ref.name })) ?? null;
+  const details = (await lookUp(ref, turn)) ?? null;
   // A product the catalog does not know and the page does not name is nothing to answer about.
   if (!details && ref.name.trim() === '') return false;
   const words = wordsOf(
@@ -144,10 +144,7 @@ export async function answerPageProduct(
   );
   const question = readProductQuestion(turn.message, words);
   if (!question) return false;
-  const p = PHRASES[language];
-  const { text, card } = answer(question, ref, details, p);
-  await streamText(text, emit);
-  if (card) await emit({ type: 'part', part: { type: 'product-card', card } });
+  await answerAbout(ref, question, turn, language, emit, details);
   return true;
 }
 
@@ -156,7 +153,7 @@ type PageProduct = NonNullable<PageContext['product']>;
 /** How far back "it" may point: the products of the assistant's last message that showed any, in this many messages. */
 const IN_VIEW_MESSAGES = 6;
 
-/** The products the assistant showed last (distinct by name), or none within the conversation's last messages. */
+/** The products the assistant showed last (distinct by id, else url, else name), or none in the last messages. */
 export function productsInView(history: readonly ChatMessage[]): ProductCard[] {
   for (const message of history.slice(-IN_VIEW_MESSAGES).reverse()) {
     if (message.role !== 'assistant') continue;
@@ -176,14 +173,12 @@ export interface WhichProduct {
   products: Array<Pick<ProductCard, 'id' | 'url' | 'name'> & { label: string }>;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g;
 /**
  * A product's name as a chip shows it: one line, within the protocol's cap; a longer one cut with an ellipsis, at its
  * end (`head`) or its start (the end of the name, where two long names alike at their start differ).
  */
 const chipLabel = (name: string, head = true): string => {
-  const text = name.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+  const text = choiceText(name);
   if (text.length <= CHOICE_TEXT_MAX) return text;
   return head
     ? `${text.slice(0, CHOICE_TEXT_MAX - 1).trimEnd()}…`
@@ -274,29 +269,20 @@ function pointsAtSomething(message: string): boolean {
   return words.some((word, i) => POINTERS.has(word) && !(word === 'es' && words[i - 1] === 'gibt'));
 }
 
-type Shown = Pick<ProductCard, 'id' | 'url' | 'name'> & Partial<Pick<ProductCard, 'price' | 'description'>>;
+/** A product's catalog entry, with its variants (the page's, or one the conversation showed). */
+const lookUp = (ref: PageProduct, turn: EngineTurn) =>
+  turn.tools.findProduct?.({ id: ref.id, url: ref.url, name: ref.name });
 
-/** A shown product's catalog entry, with its variants. */
-const lookUp = (shown: Shown, turn: EngineTurn) =>
-  turn.tools.findProduct?.({ id: shown.id, url: shown.url, name: shown.name });
-
-/** Answers a product question about a product shown in the conversation, from its catalog entry (`found`: read). */
+/** Answers a product question about a product (the page's, or one shown), from its catalog entry (`found`: read). */
 async function answerAbout(
-  shown: Shown,
+  ref: PageProduct,
   question: ProductQuestion,
   turn: EngineTurn,
   language: ReplyLanguage,
   emit: Emit,
   found?: PageProductDetails | null,
 ): Promise<void> {
-  const ref: PageProduct = {
-    name: shown.name,
-    ...(shown.id && { id: shown.id }),
-    ...(shown.url && { url: shown.url }),
-    ...(shown.price && { price: shown.price }),
-    ...(shown.description && { description: shown.description }),
-  };
-  const details = found !== undefined ? found : ((await lookUp(shown, turn)) ?? null);
+  const details = found !== undefined ? found : ((await lookUp(ref, turn)) ?? null);
   const { text, card } = answer(question, ref, details, PHRASES[language]);
   await streamText(text, emit);
   if (card) await emit({ type: 'part', part: { type: 'product-card', card } });

@@ -14,7 +14,8 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 export type ConversationVariables = { conversation: Conversation };
 
-const noSuchConversation = (c: Context) =>
+/** The one answer for a wrong token, an unknown conversation and another widget's. */
+export const noSuchConversation = (c: Context) =>
   errorResponse(c, 404, 'not_found', 'No such conversation for this widget.');
 
 /**

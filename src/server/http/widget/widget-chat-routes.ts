@@ -44,6 +44,7 @@ import {
   authorizedConversation,
   type ConversationVariables,
   conversationTokenHash,
+  noSuchConversation as notFound,
   requireConversationToken,
 } from './require-conversation-token';
 import { streamFromLog } from './sse-from-log';
@@ -100,8 +101,6 @@ function lastEventId(c: Context): number | null {
   if (raw === undefined || raw === '') return 0;
   return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
 }
-
-const notFound = (c: Context) => errorResponse(c, 404, 'not_found', 'No such conversation for this widget.');
 
 /**
  * A turn or a stream asked of an instance that is shutting down: another instance answers it. `Retry-After` and
