@@ -2,8 +2,10 @@
 // starts one for the tests, and a fresh schema in it per run. `startCluster()` answers null when PostgreSQL is not
 // installed or cannot start (the caller then skips it and says so). `PG_EXTRA` adds server options, for a look inside
 // a run: PG_EXTRA="-c logging_collector=on -c log_directory=/tmp/pglog -c log_statement=all" logs every statement.
+// PG_STATEMENTS=FILE writes, as the cluster stops, what pg_stat_statements counted (time and rows per statement, the
+// heaviest first) to FILE: where the database's share of a run goes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,11 +38,14 @@ export function startCluster(name = 'bench') {
       'UTF8',
       '--locale=C.UTF-8',
     ]);
+    const statements = process.env.PG_STATEMENTS
+      ? '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all'
+      : '';
     run(join(bin, 'pg_ctl'), [
       ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
       ...[
         '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${process.env.PG_EXTRA ?? ''}`,
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${statements} ${process.env.PG_EXTRA ?? ''}`,
       ],
     ]);
   } catch (e) {
@@ -55,6 +60,7 @@ export function startCluster(name = 'bench') {
     version: execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim(),
     stop: () => {
       try {
+        if (process.env.PG_STATEMENTS) writeStatements(bin, dir, port, process.env.PG_STATEMENTS);
         run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -88,4 +94,25 @@ export async function freshSchema(serverUrl, prefix = 'bench') {
       }
     },
   };
+}
+
+/** PG_STATEMENTS: the cluster's pg_stat_statements, heaviest first, as tab-separated lines. */
+function writeStatements(bin, dir, port, file) {
+  const sql = `CREATE EXTENSION IF NOT EXISTS pg_stat_statements;
+    COPY (SELECT calls, round(total_exec_time::numeric, 1) AS exec_ms, round(total_plan_time::numeric, 1) AS plan_ms,
+                 rows, shared_blks_hit + shared_blks_read AS blocks, wal_records,
+                 regexp_replace(query, '\\s+', ' ', 'g') AS query
+            FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  try {
+    const out = execFileSync(
+      join(bin, 'psql'),
+      ['-h', dir, '-p', String(port), '-U', 'postgres', '-c', sql],
+      {
+        encoding: 'utf8',
+      },
+    );
+    writeFileSync(file, out);
+  } catch (e) {
+    console.error(`postgres: could not read pg_stat_statements (${e.message})`);
+  }
 }

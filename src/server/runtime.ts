@@ -40,6 +40,7 @@ import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-ser
 import { countedDb } from './platform/database/counted-db';
 import { type Db, openDatabase } from './platform/database/db';
 import { migrate } from './platform/database/migrate';
+import { keepTablesUp } from './platform/database/table-upkeep';
 import { identitySecrets, type VerifyIdentity } from './platform/identity-token';
 import type { Logger } from './platform/logger';
 import { dbStatements, dbTransactions, feedRuns } from './platform/metrics';
@@ -317,6 +318,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     : undefined;
   sweeper?.unref();
   const limits = createLimits(db);
+  // The planner's statistics (and on the embedded database, which has no autovacuum, its dead rows): table-upkeep.ts.
+  const upkeep = keepTablesUp(db, { embedded: !isShared, logger });
   // Ended windows and lapsed stream leases: a cheap delete over an index, each minute, on every instance.
   const limitSweeper = setInterval(() => {
     void limits.sweep().catch((e: unknown) => logger.error('limit sweep failed', { error: String(e) }));
@@ -574,6 +577,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       clearInterval(sweeper);
       clearInterval(takeoverTimer);
       clearInterval(limitSweeper);
+      await upkeep.stop();
       await retention.stop();
       await assigner.stop();
       await limits.close();
