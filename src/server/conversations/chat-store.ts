@@ -387,10 +387,12 @@ const STREAMING_EVENTS = `CASE WHEN m.status = 'streaming' THEN (
 
 /**
  * A conversation's last `limit` finished messages (none being written), in order, as one JSON array: read with a
- * message (`addUserMessage`'s `recent`), in its statement's snapshot, which does not see that message yet.
+ * message (`addUserMessage`'s `recent`), in its statement's snapshot, which does not see that message yet. `json`, not
+ * `jsonb`: the rows are written out as text as they are read, where `jsonb_agg` built each in jsonb's binary form only
+ * to print it again (about 3 % of the database's CPU in a turn, issue 32).
  */
 const RECENT_SQL = (limit: string) => `(
-    SELECT coalesce(jsonb_agg(h ORDER BY h.seq), '[]'::jsonb) FROM (
+    SELECT coalesce(json_agg(h ORDER BY h.seq), '[]'::json) FROM (
       SELECT m.seq, ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m
       WHERE m.conversation_id = c.id AND m.status <> 'streaming'
       ORDER BY m.seq DESC LIMIT ${limit}::int
@@ -727,16 +729,17 @@ export function createChatStore(db: Db): ChatStore {
       const events = finalEvent ? [...before, finalEvent] : [...before];
       const { types, data } = eventColumns(events);
       // Issue 32: one statement (it was a transaction of three). The events' seqs are allocated on the conversation
-      // row as insertEvents does, after the reply's row, in the same order a transaction took the two locks.
+      // row as insertEvents does, after the reply's row, in the same order a transaction took the two locks. The
+      // lease's delete is the fence: it locks the lease as a claim's FOR UPDATE does, and the reply ends only when it
+      // took this instance's lease (a lease read FOR SHARE and then deleted locked its row twice).
       const [row] = await db.query<{ first: number }>(
-        `WITH finished AS (
+        `WITH released AS (
+           DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
+         ), finished AS (
            UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
-             AND ($6::text IS NULL
-                  OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $1 AND owner = $6 FOR SHARE))
+             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM released))
            RETURNING conversation_id
-         ), released AS (
-           DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 AND EXISTS (SELECT 1 FROM finished)
          ), allocated AS (
            UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now(),
              last_answer_at = CASE WHEN $3 = 'done' THEN now() ELSE last_answer_at END

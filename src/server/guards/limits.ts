@@ -182,7 +182,9 @@ export function createLimits(
       `count_rate_windows(${p(n + 1)}::text[], ${p(n + 2)}::int[], ${p(n + 3)}::int[], ${counts})`;
     return {
       sql: gated
-        ? `WITH state AS (${gated.state(p)})
+        ? // MATERIALIZED: the gate and `allowed` both read `state`; inlined, its subqueries (the replies being written,
+          // the retry) ran up to four times a message (issue 32, seen in auto_explain's plans).
+          `WITH state AS MATERIALIZED (${gated.state(p)})
            SELECT state.*, v.over_key, v.over_wait, (${gated.allowed(p)}) AND v.over_key IS NULL AS allowed
            FROM state, ${counting(gated.gate(p))} AS v`
         : `SELECT over_key, over_wait FROM ${counting('true')}`,

@@ -139,15 +139,28 @@ const INDEX = buildIndex();
 export function conceptsOf(word: string): readonly Concept[] {
   const direct = INDEX.exact.get(word);
   if (direct) return direct;
-  const found: Concept[] = [];
+  // Memoized, as germanKey and termForms are: both stemmers and every prefix, for each word of every message, were
+  // about 3 % of a turn's CPU (issue 32, a perf profile of the turn-cost bench), and shoppers' words repeat.
+  let found = conceptCache.get(word);
+  if (found) return found;
+  const concepts: Concept[] = [];
   if (word.length > 3) {
-    for (const c of INDEX.exact.get(`en:${englishStem(word)}`) ?? []) if (!found.includes(c)) found.push(c);
-    for (const c of INDEX.exact.get(`de:${germanStem(word)}`) ?? []) if (!found.includes(c)) found.push(c);
+    for (const c of INDEX.exact.get(`en:${englishStem(word)}`) ?? [])
+      if (!concepts.includes(c)) concepts.push(c);
+    for (const c of INDEX.exact.get(`de:${germanStem(word)}`) ?? [])
+      if (!concepts.includes(c)) concepts.push(c);
   }
   for (const [prefix, concept] of INDEX.prefixes)
-    if (word.startsWith(prefix) && !found.includes(concept)) found.push(concept);
+    if (word.startsWith(prefix) && !concepts.includes(concept)) concepts.push(concept);
+  found = concepts.length === 0 ? NO_CONCEPTS : concepts;
+  // Bounded: a flood of made-up words costs a clear, not memory.
+  if (conceptCache.size >= 100_000) conceptCache.clear();
+  conceptCache.set(word, found);
   return found;
 }
+
+const NO_CONCEPTS: readonly Concept[] = Object.freeze([]);
+const conceptCache = new Map<string, readonly Concept[]>();
 
 /** Every surface word of the lexicon (no prefixes), for spelling correction. */
 export const LEXICON_WORDS: readonly string[] = [

@@ -101,22 +101,33 @@ export function shopperWords(message: string): ShopperWord[] {
       .toLowerCase()
       .match(/\p{L}+/gu) ?? [];
   const out: ShopperWord[] = [];
-  for (const token of raw) {
-    const direct = conceptsOf(token);
-    if (direct.length > 0 || KNOWN.has(token)) {
-      out.push({ word: token, concepts: direct });
-      continue;
-    }
-    const parts = splitRunOn(token);
-    if (parts) {
-      for (const part of parts) out.push({ word: part, concepts: conceptsOf(part) });
-      continue;
-    }
-    const fixed = correct(token);
-    out.push(fixed ? { word: fixed, concepts: conceptsOf(fixed) } : { word: token, concepts: [] });
-  }
+  for (const token of raw) out.push(...wordsOf(token));
   return out;
 }
+
+/**
+ * One token as the engine reads it (itself, its run-on parts, or its correction). Memoized: an unknown word was
+ * compared with every lexicon word of its first letter at each message that used it ("shipping", "returns"), about
+ * 5 % of a turn's CPU (issue 32, a perf profile of the turn-cost bench). Bounded, so made-up words cost a clear.
+ */
+function wordsOf(token: string): readonly ShopperWord[] {
+  let words = tokenCache.get(token);
+  if (words) return words;
+  const direct = conceptsOf(token);
+  if (direct.length > 0 || KNOWN.has(token)) words = [{ word: token, concepts: direct }];
+  else {
+    const parts = splitRunOn(token);
+    const fixed = parts ? undefined : correct(token);
+    if (parts) words = parts.map((part) => ({ word: part, concepts: conceptsOf(part) }));
+    else words = [fixed ? { word: fixed, concepts: conceptsOf(fixed) } : { word: token, concepts: [] }];
+  }
+  for (const word of words) Object.freeze(word);
+  if (tokenCache.size >= 100_000) tokenCache.clear();
+  tokenCache.set(token, words);
+  return words;
+}
+
+const tokenCache = new Map<string, readonly ShopperWord[]>();
 
 /** Whether any word stands for `concept`. */
 export const has = (words: readonly ShopperWord[], concept: Concept): boolean =>
