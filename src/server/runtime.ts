@@ -38,6 +38,7 @@ import { type ConversationSignals, createConversationSignals } from './insights/
 import { createInsightsStore, type InsightsStore } from './insights/insights-store';
 import { type KnowledgeService, startKnowledge } from './knowledge/knowledge-service';
 import { countedDb } from './platform/database/counted-db';
+import { databasePoolSize } from './platform/database/database-pool';
 import { type Db, openDatabase } from './platform/database/db';
 import { migrate } from './platform/database/migrate';
 import { keepTablesUp } from './platform/database/table-upkeep';
@@ -243,7 +244,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         );
   // Issue 32: /metrics counts the statements and transactions (the turn-cost bench reads them per turn).
   const db = countedDb(
-    await openDatabase(options.databaseUrl ?? config.database, { dataDir: options.dataDir }),
+    await openDatabase(options.databaseUrl ?? config.database, {
+      dataDir: options.dataDir,
+      poolSize: databasePoolSize(config.databasePoolSize),
+    }),
     {
       statements: dbStatements,
       transactions: dbTransactions,

@@ -74,6 +74,19 @@ describe('parseConfig()', () => {
     );
   });
 
+  it('takes databasePoolSize from 1 to 100, none when not given (the pool then follows the CPUs)', () => {
+    const r = parseConfig(base());
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.databasePoolSize).toBeUndefined();
+    const set = parseConfig({ ...base(), databasePoolSize: 12 });
+    expect(set.ok && set.value.databasePoolSize).toBe(12);
+    expect(errorOf({ ...base(), databasePoolSize: 0 })).toMatch(/^databasePoolSize: must be 1 or more/);
+    expect(errorOf({ ...base(), databasePoolSize: 101 })).toMatch(/^databasePoolSize: must be 100 or less/);
+    expect(errorOf({ ...base(), databasePoolSize: 2.5 })).toMatch(
+      /^databasePoolSize: must be a whole number/,
+    );
+  });
+
   it('takes shutdownGraceSeconds from 0 to 600, 25 when not given (below Docker and Kubernetes kill timeouts once raised)', () => {
     const r = parseConfig(base());
     if (!r.ok) throw new Error(r.error);

@@ -391,6 +391,18 @@ const ServiceFields = v.strictObject({
     ),
     'embedded',
   ),
+  /**
+   * Issue 32, on PostgreSQL: how many connections the instance keeps to the server at most. Default: the host's CPUs
+   * times two, plus one (database-pool.ts).
+   */
+  databasePoolSize: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be 1 or more'),
+      v.maxValue(100, 'must be 100 or less'),
+    ),
+  ),
   engine: v.optional(EngineSchema, { type: 'local' }),
   allowHttpLoopback: v.optional(v.boolean(), false),
   /**

@@ -72,6 +72,8 @@ export type DatabaseSetting = 'embedded' | (string & {});
 export interface OpenDatabaseOptions {
   /** Data folder of the embedded database; `undefined` keeps it in memory (tests). */
   dataDir?: string;
+  /** On PostgreSQL: the most connections at once (database-pool.ts); node-postgres's 10 when absent. */
+  poolSize?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(setting: DatabaseSetting, options: OpenDatabaseOptions = {}): Promise<Db> {
   if (setting === 'embedded')
     return openPglite(options.dataDir, options.dataDir === undefined ? { template: memoryTemplate() } : {});
-  if (/^postgres(ql)?:\/\//.test(setting)) return openPostgres(setting);
+  if (/^postgres(ql)?:\/\//.test(setting)) return openPostgres(setting, { max: options.poolSize });
   return Promise.reject(new Error('database must be "embedded" or a postgres:// URL'));
 }
 

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { databasePoolSize } from './database-pool';
+
+describe('databasePoolSize()', () => {
+  it('is the CPUs times two, plus one, when the config says nothing', () => {
+    expect(databasePoolSize(undefined, 1)).toBe(3);
+    expect(databasePoolSize(undefined, 2)).toBe(5);
+    expect(databasePoolSize(undefined, 16)).toBe(33);
+  });
+
+  it('is the configured size when there is one', () => {
+    expect(databasePoolSize(10, 2)).toBe(10);
+    expect(databasePoolSize(1, 64)).toBe(1);
+  });
+});
