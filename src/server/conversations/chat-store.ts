@@ -405,6 +405,64 @@ const fromJsonRow = (row: JsonMessageRow): StoredMessage =>
   toMessage({ ...row, created_at: new Date(row.created_at) } as MessageRow);
 
 /**
+ * `addUserMessage`'s statement, built once per shape: the same text as one string, whose hash the prepared statements'
+ * map (db.ts) computed once (issue 32: kilobytes built and hashed again at each message). `admitSql`: the check's
+ * (`Admission.sql`), itself one string per shape; `recentColumns`: the turn start's extra columns.
+ */
+const messageStatements = new Map<string, Map<string, string>>();
+function messageStatement(admitSql: string | undefined, recentColumns: string | undefined): string {
+  const admit = admitSql !== undefined;
+  const recent = recentColumns !== undefined;
+  let byRecent = messageStatements.get(admitSql ?? '');
+  if (!byRecent) {
+    byRecent = new Map();
+    messageStatements.set(admitSql ?? '', byRecent);
+  }
+  const known = byRecent.get(recentColumns ?? '');
+  if (known !== undefined) return known;
+  const sql = `WITH ${admit ? `admitted AS MATERIALIZED (${admitSql}), ` : ''}inserted AS (
+           INSERT INTO messages (conversation_id, role, parts, client_message_id)
+           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
+             ${admit ? 'AND (SELECT allowed FROM admitted)' : ''}
+           ON CONFLICT (conversation_id, client_message_id) DO NOTHING
+           RETURNING ${MESSAGE_COLUMNS}, conversation_id
+         ), conversation AS (
+           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)},
+             shopper_messages = shopper_messages + 1, last_shopper_at = now(),
+             first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20),
+             question_group = coalesce(question_group, hashtextextended($20, 0))
+           WHERE id IN (SELECT conversation_id FROM inserted)
+           RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
+         ), event AS (
+           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+           SELECT c.id, c.event_seq, i.id, 'message.user', $5::jsonb || jsonb_build_object('messageId', i.id)
+           FROM conversation c, inserted i
+         ), reply AS (
+           INSERT INTO messages (conversation_id, role, reply_to, status)
+           SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
+           WHERE $6 AND c.mode = 'assistant'
+           RETURNING ${MESSAGE_COLUMNS}
+         ), leased AS (
+           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+           SELECT r.id, c.id, c.widget_id, $15, now() + make_interval(secs => $16::float8)
+           FROM reply r, conversation c WHERE $15::text IS NOT NULL
+         )
+         SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
+           ${aliased('r', MESSAGE_COLUMNS, 'r_')},
+           ARRAY(SELECT m.id FROM messages m
+                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
+           ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$21')}, ${recentColumns}` : ''}
+           ${admit ? ', a.*' : ''}
+         FROM ${
+           admit
+             ? 'admitted a LEFT JOIN (inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true) ON true'
+             : 'inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true'
+         }`;
+  byRecent.set(recentColumns ?? '', sql);
+  return sql;
+}
+
+/**
  * The chat repository over a `Db` (PGlite or PostgreSQL).
  * @example
  * const chat = createChatStore(db);
@@ -455,44 +513,7 @@ export function createChatStore(db: Db): ChatStore {
     // With `admit`: its query first, once (MATERIALIZED), its parameters after this statement's own.
     const admitFirst = recent ? 22 : 21;
     const [row] = await db.query<Record<string, unknown>>(
-      `WITH ${admit ? `admitted AS MATERIALIZED (${admit.sql(admitFirst)}), ` : ''}inserted AS (
-           INSERT INTO messages (conversation_id, role, parts, client_message_id)
-           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
-             ${admit ? 'AND (SELECT allowed FROM admitted)' : ''}
-           ON CONFLICT (conversation_id, client_message_id) DO NOTHING
-           RETURNING ${MESSAGE_COLUMNS}, conversation_id
-         ), conversation AS (
-           UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)},
-             shopper_messages = shopper_messages + 1, last_shopper_at = now(),
-             first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20),
-             question_group = coalesce(question_group, hashtextextended($20, 0))
-           WHERE id IN (SELECT conversation_id FROM inserted)
-           RETURNING next_seq - 1 AS event_seq, ${CONVERSATION_COLUMNS}
-         ), event AS (
-           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
-           SELECT c.id, c.event_seq, i.id, 'message.user', $5::jsonb || jsonb_build_object('messageId', i.id)
-           FROM conversation c, inserted i
-         ), reply AS (
-           INSERT INTO messages (conversation_id, role, reply_to, status)
-           SELECT c.id, 'assistant', i.id, 'streaming' FROM conversation c, inserted i
-           WHERE $6 AND c.mode = 'assistant'
-           RETURNING ${MESSAGE_COLUMNS}
-         ), leased AS (
-           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
-           SELECT r.id, c.id, c.widget_id, $15, now() + make_interval(secs => $16::float8)
-           FROM reply r, conversation c WHERE $15::text IS NOT NULL
-         )
-         SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
-           ${aliased('r', MESSAGE_COLUMNS, 'r_')},
-           ARRAY(SELECT m.id FROM messages m
-                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
-           ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$21')}, ${recent.columns}` : ''}
-           ${admit ? ', a.*' : ''}
-         FROM ${
-           admit
-             ? 'admitted a LEFT JOIN (inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true) ON true'
-             : 'inserted i CROSS JOIN conversation c LEFT JOIN reply r ON true'
-         }`,
+      messageStatement(admit?.sql(admitFirst), recent?.columns),
       [
         conversationId,
         widgetId,

@@ -219,6 +219,8 @@ export function createLimits(
     return taking.refusal(row) ?? { allowed: true };
   };
 
+  /** `messageGate`'s statement texts by shape (where its parameters start, how many windows, with a token or not). */
+  const gateTexts = new Map<string, string>();
   const messageGate: Limits['messageGate'] = (
     widget,
     conversationId,
@@ -289,7 +291,17 @@ export function createLimits(
       );
     const built = counted(1);
     return {
-      sql: (first) => counted(first).sql,
+      sql(first) {
+        // The same text for the same shape, as one string: the statement's text is the key of its prepared statement
+        // (db.ts), and a string built again each message was hashed again, kilobytes of it (issue 32).
+        const shape = `${first}/${windows.length}/${tokenHash === undefined}`;
+        let sql = gateTexts.get(shape);
+        if (sql === undefined) {
+          sql = counted(first).sql;
+          gateTexts.set(shape, sql);
+        }
+        return sql;
+      },
       params: built.params,
       decide(row) {
         const state = row as { found: boolean; sent: number; writing: number; is_retry: boolean };

@@ -1,6 +1,10 @@
 import type { ReplyEvent } from '../../core/engine';
 
-/** Emits text in word-sized deltas, as a model would, so the widget's streaming path is the same for both engines. */
+/**
+ * Emits the local engine's text. One delta: the engine has its whole answer at once, and the reply writer stores a
+ * flush's deltas as one event anyway (chat/reply-writer.ts), so the shopper gets the same event. Word by word, as it
+ * was, each word went through the turn's emit, the resume check and the writer, awaited, for nothing (issue 32).
+ */
 export async function streamText(text: string, emit: (event: ReplyEvent) => Promise<void>): Promise<void> {
-  for (const piece of text.match(/\s*\S+\s*/g) ?? [text]) await emit({ type: 'delta', text: piece });
+  if (text !== '') await emit({ type: 'delta', text });
 }
