@@ -393,7 +393,7 @@ const ServiceFields = v.strictObject({
   ),
   /**
    * Issue 32, on PostgreSQL: how many connections the instance keeps to the server at most. Default: the host's CPUs
-   * times two, plus one (database-pool.ts).
+   * times two, plus one, at most 10 (database-pool.ts).
    */
   databasePoolSize: v.optional(
     v.pipe(

@@ -67,6 +67,37 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     expect(['instance-b', 'instance-c']).toContain(row.owner);
   });
 
+  it("a fenced-out instance's reply end writes nothing: the claimer keeps the lease and the reply stays open", async () => {
+    const a = createTurnLeases(db, 'instance-a', 100);
+    const turn = await startedReply();
+    await a.hold(turn);
+    await sleep(200);
+    const [claimed] = await createTurnLeases(db, 'instance-b', 60_000).claimLapsed();
+    expect(claimed?.replyId).toBe(turn.replyId);
+    const ended = await chat.finishAssistantMessage(
+      turn.replyId,
+      [{ type: 'text', text: 'late' }],
+      'done',
+      { type: 'message.done', messageId: turn.replyId },
+      { leaseOwner: 'instance-a' },
+    );
+    expect(ended).toEqual({ finished: false, seq: null });
+    const [lease] = await db.query<{ owner: string }>('SELECT owner FROM turn_leases WHERE reply_id = $1', [
+      turn.replyId,
+    ]);
+    expect(lease?.owner).toBe('instance-b');
+    const [reply] = await db.query<{ status: string }>('SELECT status FROM messages WHERE id = $1', [
+      turn.replyId,
+    ]);
+    expect(reply.status).toBe('streaming');
+    // Its holder ends it, and the lease goes with the end.
+    const own = await chat.finishAssistantMessage(turn.replyId, [], 'done', undefined, {
+      leaseOwner: 'instance-b',
+    });
+    expect(own.finished).toBe(true);
+    expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [turn.replyId])).toHaveLength(0);
+  });
+
   it("an event is appended under the lease only by its holder: a fenced-out instance's append writes nothing", async () => {
     const a = createTurnLeases(db, 'instance-a', 60_000);
     const turn = await startedReply();

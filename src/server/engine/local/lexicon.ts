@@ -153,13 +153,16 @@ export function conceptsOf(word: string): readonly Concept[] {
   for (const [prefix, concept] of INDEX.prefixes)
     if (word.startsWith(prefix) && !concepts.includes(concept)) concepts.push(concept);
   found = concepts.length === 0 ? NO_CONCEPTS : concepts;
-  // Bounded: a flood of made-up words costs a clear, not memory.
+  // Bounded: a flood of made-up words costs a clear, not memory; and a word longer than any real one is not kept.
+  if (word.length > MEMO_MAX_LENGTH) return found;
   if (conceptCache.size >= 100_000) conceptCache.clear();
   conceptCache.set(word, found);
   return found;
 }
 
 const NO_CONCEPTS: readonly Concept[] = Object.freeze([]);
+/** The longest word the engine's memos keep (the lexicon's longest is shorter; a typo is at most two edits from one). */
+export const MEMO_MAX_LENGTH = 32;
 const conceptCache = new Map<string, readonly Concept[]>();
 
 /** Every surface word of the lexicon (no prefixes), for spelling correction. */

@@ -1,4 +1,4 @@
-import { type Concept, conceptsOf, LEXICON_WORDS } from './lexicon';
+import { type Concept, conceptsOf, LEXICON_WORDS, MEMO_MAX_LENGTH } from './lexicon';
 
 // A shopper's message as words the engine can reason over: lowercased, split into words of letters (digits are read
 // separately, by order-numbers.ts), run-on words split ("ispurchase" → is purchase, "tosomebody" → to somebody) and
@@ -28,8 +28,8 @@ for (const w of LEXICON_WORDS) {
 
 export interface ShopperWord {
   /** As the engine reads it: lowercased, corrected. */
-  word: string;
-  concepts: readonly Concept[];
+  readonly word: string;
+  readonly concepts: readonly Concept[];
 }
 
 /**
@@ -113,6 +113,9 @@ export function shopperWords(message: string): ShopperWord[] {
 function wordsOf(token: string): readonly ShopperWord[] {
   let words = tokenCache.get(token);
   if (words) return words;
+  // Only words as long as a real one: a message of one 4,000-letter "word" is read, not kept (the cache counts entries,
+  // and 100,000 such would be most of a gigabyte).
+  const kept = token.length <= MEMO_MAX_LENGTH;
   const direct = conceptsOf(token);
   if (direct.length > 0 || KNOWN.has(token)) words = [{ word: token, concepts: direct }];
   else {
@@ -122,6 +125,7 @@ function wordsOf(token: string): readonly ShopperWord[] {
     else words = [fixed ? { word: fixed, concepts: conceptsOf(fixed) } : { word: token, concepts: [] }];
   }
   for (const word of words) Object.freeze(word);
+  if (!kept) return words;
   if (tokenCache.size >= 100_000) tokenCache.clear();
   tokenCache.set(token, words);
   return words;

@@ -56,7 +56,12 @@ describe.each(backends)('keepTablesUp() on $name', (backend: Backend) => {
       return (await stats('conversations')).analyzed;
     });
     await upkeep.stop();
-    expect(analyzed).toContain('conversations');
+    // PostgreSQL's autovacuum may, rarely, have got there first (it looks once a minute); PGlite has none.
+    const [auto] = await db.query<{ auto: boolean }>(
+      `SELECT ${embedded ? 'false' : 'last_autoanalyze IS NOT NULL'} AS auto
+         FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = 'conversations'`,
+    );
+    if (!auto.auto) expect(analyzed).toContain('conversations');
     // Planned on a guess, this read every conversation of the widget through `conversations_started` (widget,
     // created) and filtered on the id.
     const [one] = await db.query<{ id: string }>('SELECT id FROM conversations LIMIT 1');

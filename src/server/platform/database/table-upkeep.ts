@@ -73,34 +73,50 @@ export function keepTablesUp(
         ORDER BY s.relname`,
       [ANALYZE_BASE, ANALYZE_SHARE, VACUUM_BASE, VACUUM_SHARE, embedded],
     );
+  /**
+   * PostgreSQL: the tables this instance analyzed or tried to (the rule there is "never analyzed"). A role that does not
+   * own a table gets a warning, not an error, and its statistics stay empty: without this it would try every look.
+   */
+  const tried = new Set<string>();
+  const upkeep = async (row: DueRow): Promise<'analyzed' | 'vacuumed' | null> => {
+    // A name from the catalog, quoted as an identifier: never input.
+    const table = `"${row.table.replaceAll('"', '""')}"`;
+    if (embedded) {
+      // One process: nobody else analyzes. VACUUM cannot run inside a transaction.
+      await db.exec(row.vacuum ? `VACUUM (ANALYZE) ${table}` : `ANALYZE ${table}`);
+      return row.vacuum ? 'vacuumed' : 'analyzed';
+    }
+    if (tried.has(row.table)) return null;
+    tried.add(row.table);
+    return db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ held: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS held',
+        [LOCK_SPACE, row.table],
+      );
+      if (!lock?.held) return null;
+      await tx.query(`SET LOCAL lock_timeout = '200ms'`);
+      await tx.query(`ANALYZE ${table}`);
+      return 'analyzed';
+    });
+  };
   const look = async (): Promise<string[]> => {
     const started = performance.now();
     const done: string[] = [];
+    const vacuumed: string[] = [];
     for (const row of await due()) {
-      // A name from the catalog, quoted as an identifier: never input.
-      const table = `"${row.table.replaceAll('"', '""')}"`;
-      if (embedded) {
-        // One process: nobody else analyzes. VACUUM cannot run inside a transaction.
-        await db.exec(row.vacuum ? `VACUUM (ANALYZE) ${table}` : `ANALYZE ${table}`);
-      } else {
-        const analyzed = await db.transaction(async (tx) => {
-          const [lock] = await tx.query<{ held: boolean }>(
-            'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS held',
-            [LOCK_SPACE, row.table],
-          );
-          if (!lock?.held) return false;
-          await tx.query(`SET LOCAL lock_timeout = '200ms'`);
-          await tx.query(`ANALYZE ${table}`);
-          return true;
-        });
-        if (!analyzed) continue;
+      try {
+        const what = await upkeep(row);
+        if (what) done.push(row.table);
+        if (what === 'vacuumed') vacuumed.push(row.table);
+      } catch (error) {
+        // One table's failure (autovacuum holding its lock past the timeout: 55P03) leaves the others to this look.
+        logger.warn('table upkeep failed', { table: row.table, error: String(error) });
       }
-      done.push(row.table);
     }
     if (done.length > 0)
       logger.debug('tables analyzed', {
         tables: done,
-        vacuumed: embedded,
+        vacuumed,
         ms: Math.round(performance.now() - started),
       });
     return done;
