@@ -378,6 +378,15 @@ const AgentSchema = v.pipe(
   ),
 );
 
+/** A whole number from `min` to `max`, each bound said in its error. */
+const wholeNumber = (min: number, max: number) =>
+  v.pipe(
+    v.number(),
+    v.integer('must be a whole number'),
+    v.minValue(min, `must be ${min} or more`),
+    v.maxValue(max, `must be ${max} or less`),
+  );
+
 /** The config file without its widgets, which `parseWidget` checks one by one. */
 const ServiceFields = v.strictObject({
   // The admin key in the file, or (a container, a secret store) in the variable `adminKeyEnv` names: exactly one.
@@ -395,14 +404,7 @@ const ServiceFields = v.strictObject({
    * Issue 32, on PostgreSQL: how many connections the instance keeps to the server at most. Default: the host's CPUs
    * times two, plus one, at most 10 (database-pool.ts).
    */
-  databasePoolSize: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('must be a whole number'),
-      v.minValue(1, 'must be 1 or more'),
-      v.maxValue(100, 'must be 100 or less'),
-    ),
-  ),
+  databasePoolSize: v.optional(wholeNumber(1, 100)),
   engine: v.optional(EngineSchema, { type: 'local' }),
   allowHttpLoopback: v.optional(v.boolean(), false),
   /**
@@ -430,30 +432,14 @@ const ServiceFields = v.strictObject({
    * Issue 23, on PostgreSQL: how long a turn's lease lasts without renewal (renewed every third of it while the turn
    * runs). A turn whose instance died is taken over once it lapses, within about 1.25 times this.
    */
-  turnLeaseSeconds: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('must be a whole number'),
-      v.minValue(2, 'must be 2 or more'),
-      v.maxValue(60, 'must be 60 or less'),
-    ),
-    8,
-  ),
+  turnLeaseSeconds: v.optional(wholeNumber(2, 60), 8),
   /**
    * Issue 23, SIGTERM: how long a stopping instance lets its running turns finish. Those still running after it are
    * handed to another instance on PostgreSQL (their leases lapse at once), or end as failed on the embedded database.
    * Keep it below the orchestrator's kill timeout (Docker's `stop_grace_period`, Kubernetes'
    * `terminationGracePeriodSeconds`).
    */
-  shutdownGraceSeconds: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('must be a whole number'),
-      v.minValue(0, 'must be 0 or more'),
-      v.maxValue(600, 'must be 600 or less'),
-    ),
-    25,
-  ),
+  shutdownGraceSeconds: v.optional(wholeNumber(0, 600), 25),
   /** How many proxies in front of the service append to X-Forwarded-For; 0: the socket's address is the client's. */
   trustProxy: v.optional(
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0, 'must be 0 or more')),

@@ -1,4 +1,5 @@
 import { writtenWords } from './text-tokens';
+import { wordMemo } from './word-memo';
 
 // German word forms for matching a shopper's words against a store's (DESIGN "Answers that fit the question"): a
 // question says "zurückgeben", "gibt … zurück" or "Versandkosten" where the store wrote "Rückgabe", "Versand" and
@@ -167,8 +168,6 @@ function rootStem(folded: string): string {
   return VOWEL_CHANGES.get(stem) ?? stem;
 }
 
-const keyCache = new Map<string, string>();
-
 /**
  * A German word's key: its separable particle (if any, "zurück" as "rück") and the stem of the rest, so the forms of
  * one verb and the nouns made from it share it. Words of other languages get a key too; it only ever meets words
@@ -180,11 +179,9 @@ const keyCache = new Map<string, string>();
  * germanKey('zurückgegeben'); // → 'ruckgeb'
  * germanKey('Lieferung');     // → 'liefer', as 'liefern' and 'geliefert'
  */
-export function germanKey(word: string): string {
-  let key = keyCache.get(word);
-  if (key !== undefined) return key;
+export const germanKey = wordMemo((word: string): string => {
   const folded = foldGerman(word);
-  key = rootStem(folded);
+  let key = rootStem(folded);
   for (const [particle, form] of PARTICLES) {
     if (!folded.startsWith(particle)) continue;
     let rest = folded.slice(particle.length);
@@ -195,10 +192,8 @@ export function germanKey(word: string): string {
     key = form + rootStem(rest);
     break;
   }
-  if (keyCache.size >= 100_000) keyCache.clear();
-  keyCache.set(word, key);
   return key;
-}
+});
 
 /** Words a clause opens with that are not its verb: question words, pronouns, articles, a few adverbs. */
 const NOT_VERBS = new Set(

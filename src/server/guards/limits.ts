@@ -181,13 +181,16 @@ export function createLimits(
     const counting = (counts: string) =>
       `count_rate_windows(${p(n + 1)}::text[], ${p(n + 2)}::int[], ${p(n + 3)}::int[], ${counts})`;
     return {
-      sql: gated
-        ? // MATERIALIZED: the gate and `allowed` both read `state`; inlined, its subqueries (the replies being written,
-          // the retry) ran up to four times a message (issue 32, seen in auto_explain's plans).
-          `WITH state AS MATERIALIZED (${gated.state(p)})
+      /** Built when read: `messageGate` keeps one text per shape and reads it only for a shape it has not seen. */
+      get sql() {
+        return gated
+          ? // MATERIALIZED: the gate and `allowed` both read `state`; inlined, its subqueries (the replies being
+            // written, the retry) ran up to four times a message (issue 32, seen in auto_explain's plans).
+            `WITH state AS MATERIALIZED (${gated.state(p)})
            SELECT state.*, v.over_key, v.over_wait, (${gated.allowed(p)}) AND v.over_key IS NULL AS allowed
            FROM state, ${counting(gated.gate(p))} AS v`
-        : `SELECT over_key, over_wait FROM ${counting('true')}`,
+          : `SELECT over_key, over_wait FROM ${counting('true')}`;
+      },
       params: [
         ...(gated?.params ?? []),
         sorted.map((w) => w.key),

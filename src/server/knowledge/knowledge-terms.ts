@@ -2,6 +2,7 @@ import { stemmer as englishStem } from '@orama/stemmers/english';
 import { stemmer as germanStem } from '@orama/stemmers/german';
 import { germanKey, separatedVerbs } from '../core/german-words';
 import { isSearchWord, searchWords } from '../core/search-words';
+import { wordMemo } from '../core/word-memo';
 import { QUESTION_STOP_WORDS } from './question-stop-words';
 
 // The words the store's knowledge is ranked on. The catalog's tokenizer (its words and stop words) splits the text;
@@ -17,7 +18,6 @@ const NONE: readonly string[] = [];
 const LETTERS_ONLY = /^\p{L}+$/u;
 /** A German key this short is left out: CISTEM cuts "versenden" to "ver", which says little. */
 const KEY_MIN = 4;
-const cache = new Map<string, readonly string[]>();
 
 /**
  * The forms a word is indexed and searched under: its English and German Snowball stems, once when they agree
@@ -29,22 +29,18 @@ const cache = new Map<string, readonly string[]>();
  * termForms('shipping'); // → ['ship', 'shipping']
  * termForms('the');      // → []
  */
-export function termForms(word: string): readonly string[] {
-  let forms = cache.get(word);
-  if (forms !== undefined) return forms;
-  if (!isSearchWord(word) || QUESTION_STOP_WORDS.has(word) || (word.length < 2 && LETTERS_ONLY.test(word)))
-    forms = NONE;
-  else if (!LETTERS_ONLY.test(word)) forms = [word];
-  else {
+export const termForms = wordMemo(
+  (word: string): readonly string[] => {
+    if (!isSearchWord(word) || QUESTION_STOP_WORDS.has(word) || (word.length < 2 && LETTERS_ONLY.test(word)))
+      return NONE;
+    if (!LETTERS_ONLY.test(word)) return [word];
     const en = englishStem(word);
     const de = germanStem(word);
     const key = germanKey(word);
-    forms = [...new Set([en, de, ...(key.length >= KEY_MIN ? [key] : [])])];
-  }
-  if (cache.size >= 200_000) cache.clear();
-  cache.set(word, forms);
-  return forms;
-}
+    return [...new Set([en, de, ...(key.length >= KEY_MIN ? [key] : [])])];
+  },
+  { capacity: 200_000 },
+);
 
 /**
  * The tokenizer's words of a text that have forms, in order, repeats included; a German verb the text split is one

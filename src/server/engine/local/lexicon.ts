@@ -1,5 +1,6 @@
 import { stemmer as englishStem } from '@orama/stemmers/english';
 import { stemmer as germanStem } from '@orama/stemmers/german';
+import { wordMemo } from '../../core/word-memo';
 
 // The local engine's lexicon: what a shopper's words mean, in English and German. Words are grouped into concepts
 // ("an order", "where it is", "cancel", "a person", "talk to"), and the engine reasons over concepts, not over single
@@ -137,33 +138,33 @@ const INDEX = buildIndex();
 
 /** The concepts a (lowercased) word stands for; none for most words. */
 export function conceptsOf(word: string): readonly Concept[] {
-  const direct = INDEX.exact.get(word);
-  if (direct) return direct;
-  // Memoized, as germanKey and termForms are: both stemmers and every prefix, for each word of every message, were
-  // about 3 % of a turn's CPU (issue 32, a perf profile of the turn-cost bench), and shoppers' words repeat.
-  let found = conceptCache.get(word);
-  if (found) return found;
-  const concepts: Concept[] = [];
-  if (word.length > 3) {
-    for (const c of INDEX.exact.get(`en:${englishStem(word)}`) ?? [])
-      if (!concepts.includes(c)) concepts.push(c);
-    for (const c of INDEX.exact.get(`de:${germanStem(word)}`) ?? [])
-      if (!concepts.includes(c)) concepts.push(c);
-  }
-  for (const [prefix, concept] of INDEX.prefixes)
-    if (word.startsWith(prefix) && !concepts.includes(concept)) concepts.push(concept);
-  found = concepts.length === 0 ? NO_CONCEPTS : concepts;
-  // Bounded: a flood of made-up words costs a clear, not memory; and a word longer than any real one is not kept.
-  if (word.length > MEMO_MAX_LENGTH) return found;
-  if (conceptCache.size >= 100_000) conceptCache.clear();
-  conceptCache.set(word, found);
-  return found;
+  return INDEX.exact.get(word) ?? stemmedConcepts(word);
 }
 
 const NO_CONCEPTS: readonly Concept[] = Object.freeze([]);
 /** The longest word the engine's memos keep (the lexicon's longest is shorter; a typo is at most two edits from one). */
 export const MEMO_MAX_LENGTH = 32;
-const conceptCache = new Map<string, readonly Concept[]>();
+
+/**
+ * A word's concepts by its stems and prefixes. Remembered, as germanKey and termForms are: both stemmers and every
+ * prefix, for each word of every message, were about 3 % of a turn's CPU (issue 32, a perf profile of the turn-cost
+ * bench), and shoppers' words repeat.
+ */
+const stemmedConcepts = wordMemo(
+  (word: string): readonly Concept[] => {
+    const concepts: Concept[] = [];
+    if (word.length > 3) {
+      for (const c of INDEX.exact.get(`en:${englishStem(word)}`) ?? [])
+        if (!concepts.includes(c)) concepts.push(c);
+      for (const c of INDEX.exact.get(`de:${germanStem(word)}`) ?? [])
+        if (!concepts.includes(c)) concepts.push(c);
+    }
+    for (const [prefix, concept] of INDEX.prefixes)
+      if (word.startsWith(prefix) && !concepts.includes(concept)) concepts.push(concept);
+    return concepts.length === 0 ? NO_CONCEPTS : concepts;
+  },
+  { longest: MEMO_MAX_LENGTH },
+);
 
 /** Every surface word of the lexicon (no prefixes), for spelling correction. */
 export const LEXICON_WORDS: readonly string[] = [

@@ -1,3 +1,4 @@
+import { wordMemo } from '../../core/word-memo';
 import { type Concept, conceptsOf, LEXICON_WORDS, MEMO_MAX_LENGTH } from './lexicon';
 
 // A shopper's message as words the engine can reason over: lowercased, split into words of letters (digits are read
@@ -106,32 +107,23 @@ export function shopperWords(message: string): ShopperWord[] {
 }
 
 /**
- * One token as the engine reads it (itself, its run-on parts, or its correction). Memoized: an unknown word was
+ * One token as the engine reads it (itself, its run-on parts, or its correction). Remembered: an unknown word was
  * compared with every lexicon word of its first letter at each message that used it ("shipping", "returns"), about
- * 5 % of a turn's CPU (issue 32, a perf profile of the turn-cost bench). Bounded, so made-up words cost a clear.
+ * 5 % of a turn's CPU (issue 32, a perf profile of the turn-cost bench). Its words are shared, so frozen.
  */
-function wordsOf(token: string): readonly ShopperWord[] {
-  let words = tokenCache.get(token);
-  if (words) return words;
-  // Only words as long as a real one: a message of one 4,000-letter "word" is read, not kept (the cache counts entries,
-  // and 100,000 such would be most of a gigabyte).
-  const kept = token.length <= MEMO_MAX_LENGTH;
-  const direct = conceptsOf(token);
-  if (direct.length > 0 || KNOWN.has(token)) words = [{ word: token, concepts: direct }];
-  else {
+const wordsOf = wordMemo(
+  (token: string): readonly ShopperWord[] => {
+    const direct = conceptsOf(token);
+    if (direct.length > 0 || KNOWN.has(token)) return [Object.freeze({ word: token, concepts: direct })];
     const parts = splitRunOn(token);
-    const fixed = parts ? undefined : correct(token);
-    if (parts) words = parts.map((part) => ({ word: part, concepts: conceptsOf(part) }));
-    else words = [fixed ? { word: fixed, concepts: conceptsOf(fixed) } : { word: token, concepts: [] }];
-  }
-  for (const word of words) Object.freeze(word);
-  if (!kept) return words;
-  if (tokenCache.size >= 100_000) tokenCache.clear();
-  tokenCache.set(token, words);
-  return words;
-}
-
-const tokenCache = new Map<string, readonly ShopperWord[]>();
+    if (parts) return parts.map((part) => Object.freeze({ word: part, concepts: conceptsOf(part) }));
+    const fixed = correct(token);
+    return [
+      Object.freeze(fixed ? { word: fixed, concepts: conceptsOf(fixed) } : { word: token, concepts: [] }),
+    ];
+  },
+  { longest: MEMO_MAX_LENGTH },
+);
 
 /** Whether any word stands for `concept`. */
 export const has = (words: readonly ShopperWord[], concept: Concept): boolean =>
