@@ -3,7 +3,8 @@
 // installed or cannot start (the caller then skips it and says so). `PG_EXTRA` adds server options, for a look inside
 // a run: PG_EXTRA="-c logging_collector=on -c log_directory=/tmp/pglog -c log_statement=all" logs every statement.
 // PG_STATEMENTS=FILE writes, as the cluster stops, what pg_stat_statements counted (time and rows per statement, the
-// heaviest first) to FILE: where the database's share of a run goes.
+// heaviest first) to FILE, then each table's writes (inserts, updates, how many of those were HOT, dead rows): where the
+// database's share of a run goes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +103,11 @@ function writeStatements(bin, dir, port, file) {
     COPY (SELECT calls, round(total_exec_time::numeric, 1) AS exec_ms, round(total_plan_time::numeric, 1) AS plan_ms,
                  rows, shared_blks_hit + shared_blks_read AS blocks, wal_records,
                  regexp_replace(query, '\\s+', ' ', 'g') AS query
-            FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60) TO STDOUT WITH (FORMAT csv, HEADER)`;
+            FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60) TO STDOUT WITH (FORMAT csv, HEADER);
+    COPY (SELECT schemaname || '.' || relname AS tab, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, n_live_tup,
+                 n_dead_tup, last_analyze, last_autoanalyze
+            FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_upd DESC)
+      TO STDOUT WITH (FORMAT csv, HEADER)`;
   try {
     const out = execFileSync(
       join(bin, 'psql'),

@@ -397,6 +397,116 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
     });
   });
 
+  describe("the conversation's row at a reply's end (migration 035)", () => {
+    /** Every column of `conversations` an index holds, as key, INCLUDE, expression or predicate. */
+    async function indexedColumns(): Promise<string[]> {
+      const rows = await db.query<{ attname: string }>(
+        `SELECT DISTINCT a.attname FROM pg_index i
+           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum > 0 AND NOT a.attisdropped
+          WHERE i.indrelid = 'conversations'::regclass
+            AND (a.attnum = ANY (i.indkey::int2[])
+                 OR coalesce(pg_get_expr(i.indpred, i.indrelid), '') ~ ('\\m' || a.attname || '\\M')
+                 OR coalesce(pg_get_expr(i.indexprs, i.indrelid), '') ~ ('\\m' || a.attname || '\\M'))`,
+      );
+      return rows.map((r) => r.attname).sort();
+    }
+    const rowOf = async (id: string) =>
+      (
+        await db.query<{ row: Record<string, unknown> }>(
+          'SELECT to_jsonb(c) AS row FROM conversations c WHERE id = $1',
+          [id],
+        )
+      )[0].row;
+    const pick = (row: Record<string, unknown>, columns: string[]) =>
+      Object.fromEntries(columns.map((c) => [c, row[c]]));
+
+    it('changes no indexed column when a reply ends, so PostgreSQL rewrites the row in place, on a page kept with room', async () => {
+      const columns = await indexedColumns();
+      // The inbox's order, insights' covering index and the key: what made every rewrite a new row version before.
+      expect(columns).toEqual(
+        expect.arrayContaining(['id', 'widget_id', 'updated_at', 'last_answer_at', 'shopper_messages']),
+      );
+      const widgetId = newWidget();
+      const { id } = await chat.createConversation(widgetId);
+      const added = await chat.addUserMessage(widgetId, id, {
+        clientMessageId: 'c1',
+        text: 'Hi',
+        openReply: true,
+      });
+      if (!added?.created || !added.reply) throw new Error('no reply');
+      const before = await rowOf(id);
+      const done: StreamEvent = { type: 'message.done', messageId: added.reply.id };
+      const ended = await chat.finishAssistantMessage(
+        added.reply.id,
+        [{ type: 'text', text: 'Hello' }],
+        'done',
+        done,
+        {
+          before: [{ type: 'message.delta', text: 'Hello' }],
+        },
+      );
+      expect(ended.finished).toBe(true);
+      const after = await rowOf(id);
+      expect(after.next_seq).toBe((before.next_seq as number) + 2);
+      expect(pick(after, columns)).toEqual(pick(before, columns));
+      const [table] = await db.query<{ options: string[] | null }>(
+        "SELECT reloptions AS options FROM pg_class WHERE oid = 'conversations'::regclass",
+      );
+      expect(table.options).toContain('fillfactor=70');
+    });
+
+    it('keeps when the assistant began its last answer, and takes that back when the answer fails, not after the shopper wrote again', async () => {
+      const widgetId = newWidget();
+      const { id } = await chat.createConversation(widgetId);
+      const ask = async (clientMessageId: string) => {
+        const added = await chat.addUserMessage(widgetId, id, {
+          clientMessageId,
+          text: 'Where is my order?',
+          openReply: true,
+        });
+        if (!added?.created || !added.reply) throw new Error('no reply');
+        return added.reply.id;
+      };
+      const times = async () => {
+        const row = await rowOf(id);
+        return { shopper: row.last_shopper_at as string | null, answer: row.last_answer_at as string | null };
+      };
+      const failed: StreamEvent = {
+        type: 'error',
+        code: 'engine_failed',
+        message: 'The assistant is unavailable.',
+      };
+
+      const first = await ask('c1');
+      const began = await times();
+      expect(began.answer).not.toBeNull();
+      expect(began.answer).toBe(began.shopper);
+      await chat.finishAssistantMessage(first, [], 'failed', failed);
+      expect((await times()).answer).toBeNull();
+
+      // A reply that fails after the shopper wrote again leaves the newer answer's time alone.
+      const second = await ask('c2');
+      const third = await ask('c3');
+      const latest = await times();
+      await chat.finishAssistantMessage(second, [], 'failed', failed);
+      expect(await times()).toEqual(latest);
+      await chat.finishAssistantMessage(third, [{ type: 'text', text: 'On its way' }], 'done', {
+        type: 'message.done',
+        messageId: third,
+      });
+      expect(await times()).toEqual(latest);
+
+      // A reply opened by itself (after a hand-back) counts as an answer begun too.
+      const asked = await chat.addUserMessage(widgetId, id, { clientMessageId: 'c4', text: 'Hello?' });
+      if (!asked?.created) throw new Error('not created');
+      const unanswered = await times();
+      expect(unanswered.answer! < unanswered.shopper!).toBe(true);
+      await chat.startAssistantMessage(id, asked.message.id);
+      const opened = await times();
+      expect(opened.answer! >= opened.shopper!).toBe(true);
+    });
+  });
+
   describe('event log', () => {
     it('gives gap-free, unique, increasing seqs to 50 concurrent appends, per conversation', async () => {
       const a = await startedReply();

@@ -68,6 +68,11 @@ export interface ContextUpdate {
 export interface Admission {
   sql(first: number): string;
   params: readonly unknown[];
+  /**
+   * The row also answers `writing`: how many of the conversation's replies are being written, in the statement's
+   * snapshot (limits.ts counts them). Then none (nearly every turn) spares the statement a second look for them.
+   */
+  countsWriting?: boolean;
 }
 
 /** `addUserMessage`'s answer. */
@@ -410,25 +415,37 @@ const fromJsonRow = (row: JsonMessageRow): StoredMessage =>
  * (`Admission.sql`), itself one string per shape; `recentColumns`: the turn start's extra columns.
  */
 const messageStatements = new Map<string, Map<string, string>>();
-function messageStatement(admitSql: string | undefined, recentColumns: string | undefined): string {
+function messageStatement(
+  admitSql: string | undefined,
+  recentColumns: string | undefined,
+  countsWriting = false,
+): string {
   const admit = admitSql !== undefined;
   const recent = recentColumns !== undefined;
-  let byRecent = messageStatements.get(admitSql ?? '');
+  const writing = admit && countsWriting;
+  const shape = `${writing ? 'w' : '-'}${admitSql ?? ''}`;
+  let byRecent = messageStatements.get(shape);
   if (!byRecent) {
     byRecent = new Map();
-    messageStatements.set(admitSql ?? '', byRecent);
+    messageStatements.set(shape, byRecent);
   }
   const known = byRecent.get(recentColumns ?? '');
   if (known !== undefined) return known;
+  // The conversation is found by its key alone and its widget checked on that one row: planned on a table never
+  // analyzed, a lookup by id and widget chose the widget's index (insights' `conversations_started`) as often as the
+  // key, and read every conversation of the widget (issue 32). OFFSET 0 keeps the widget out of the lookup.
+  // `writing`: the check counted the replies being written, in the same snapshot; none needs no second look.
   const sql = `WITH ${admit ? `admitted AS MATERIALIZED (${admitSql}), ` : ''}inserted AS (
            INSERT INTO messages (conversation_id, role, parts, client_message_id)
-           SELECT id, 'user', $3::jsonb, $4 FROM conversations WHERE id = $1 AND widget_id = $2
-             ${admit ? 'AND (SELECT allowed FROM admitted)' : ''}
+           SELECT c.id, 'user', $3::jsonb, $4
+           FROM (SELECT id, widget_id FROM conversations WHERE id = $1 OFFSET 0) c
+           WHERE c.widget_id = $2 ${admit ? 'AND (SELECT allowed FROM admitted)' : ''}
            ON CONFLICT (conversation_id, client_message_id) DO NOTHING
            RETURNING ${MESSAGE_COLUMNS}, conversation_id
          ), conversation AS (
            UPDATE conversations SET next_seq = next_seq + 1, updated_at = now(), ${contextAssignments(7)},
              shopper_messages = shopper_messages + 1, last_shopper_at = now(),
+             last_answer_at = CASE WHEN $6 AND mode = 'assistant' THEN now() ELSE last_answer_at END,
              first_question = coalesce(first_question, $19), question_key = coalesce(question_key, $20),
              question_group = coalesce(question_group, hashtextextended($20, 0))
            WHERE id IN (SELECT conversation_id FROM inserted)
@@ -449,8 +466,10 @@ function messageStatement(admitSql: string | undefined, recentColumns: string | 
          )
          SELECT ${aliased('i', MESSAGE_COLUMNS, 'u_')}, ${aliased('c', CONVERSATION_COLUMNS, 'c_')}, c.event_seq,
            ${aliased('r', MESSAGE_COLUMNS, 'r_')},
-           ARRAY(SELECT m.id FROM messages m
-                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming') AS earlier,
+           ${writing ? "CASE WHEN a.writing = 0 THEN '{}'::uuid[] ELSE " : ''}ARRAY(SELECT m.id FROM messages m
+                 WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming')${
+                   writing ? ' END' : ''
+                 } AS earlier,
            ${WAKE_SQL('$17', '$18', admit ? 'c.id IS NOT NULL' : 'true')}${recent ? `, ${RECENT_SQL('$21')}, ${recentColumns}` : ''}
            ${admit ? ', a.*' : ''}
          FROM ${
@@ -513,7 +532,7 @@ export function createChatStore(db: Db): ChatStore {
     // With `admit`: its query first, once (MATERIALIZED), its parameters after this statement's own.
     const admitFirst = recent ? 22 : 21;
     const [row] = await db.query<Record<string, unknown>>(
-      messageStatement(admit?.sql(admitFirst), recent?.columns),
+      messageStatement(admit?.sql(admitFirst), recent?.columns, admit?.countsWriting),
       [
         conversationId,
         widgetId,
@@ -684,7 +703,8 @@ export function createChatStore(db: Db): ChatStore {
            ON CONFLICT (reply_to) WHERE reply_to IS NOT NULL DO NOTHING
            RETURNING ${MESSAGE_COLUMNS}, conversation_id
          ), touched AS (
-           UPDATE conversations SET updated_at = now() WHERE id IN (SELECT conversation_id FROM inserted)
+           UPDATE conversations SET updated_at = now(), last_answer_at = now()
+           WHERE id IN (SELECT conversation_id FROM inserted)
          )
          SELECT ${MESSAGE_COLUMNS}, (SELECT next_seq - 1 FROM conversations WHERE id = $1) AS after_seq
          FROM inserted`,
@@ -753,6 +773,10 @@ export function createChatStore(db: Db): ChatStore {
       // row as insertEvents does, after the reply's row, in the same order a transaction took the two locks. The
       // lease's delete is the fence: it locks the lease as a claim's FOR UPDATE does, and the reply ends only when it
       // took this instance's lease (a lease read FOR SHARE and then deleted locked its row twice).
+      // The conversation's row changes no indexed column here, so PostgreSQL rewrites it in place (migration 035):
+      // its activity time (`updated_at`, the inbox's order) moved when the reply began (the shopper's message, or
+      // `startAssistantMessage`), and `last_answer_at` with it; a failed reply takes the latter back, unless the
+      // shopper has written since.
       const [row] = await db.query<{ first: number }>(
         `WITH released AS (
            DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
@@ -760,12 +784,13 @@ export function createChatStore(db: Db): ChatStore {
            UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
              AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM released))
-           RETURNING conversation_id
+           RETURNING conversation_id, created_at
          ), allocated AS (
-           UPDATE conversations SET next_seq = next_seq + cardinality($4::text[]), updated_at = now(),
-             last_answer_at = CASE WHEN $3 = 'done' THEN now() ELSE last_answer_at END
-           WHERE id IN (SELECT conversation_id FROM finished)
-           RETURNING id, next_seq - cardinality($4::text[]) AS first
+           UPDATE conversations c SET next_seq = c.next_seq + cardinality($4::text[]),
+             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_shopper_at <= f.created_at THEN NULL
+               ELSE c.last_answer_at END
+           FROM finished f WHERE c.id = f.conversation_id
+           RETURNING c.id, c.next_seq - cardinality($4::text[]) AS first
          ), event AS (
            INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
            SELECT a.id, a.first + e.i - 1, $1, e.type, e.data::jsonb

@@ -26,7 +26,7 @@ export async function deleteConversation(db: Db, widgetId: string, conversationI
 }
 
 /**
- * Deletes a widget's conversations whose last activity (`updated_at`, moved by every message and reply) is older
+ * Deletes a widget's conversations whose last activity (`updated_at`, moved by every message, and by each reply as it begins) is older
  * than `retentionDays`, in batches of `SWEEP_BATCH`, and answers how many went. The index the agents' inbox reads
  * (`conversations_inbox`: widget_id, updated_at) finds them without a scan of the table. Rows another instance's
  * sweep holds are skipped, not waited for.

@@ -59,6 +59,8 @@ export interface MessageGate {
   /** A query answering one row, its parameters numbered from `$first`: `allowed` (may the message be stored) and more. */
   sql(first: number): string;
   params: unknown[];
+  /** The row answers `writing` too (chat-store.ts `Admission`). */
+  countsWriting: true;
   /** The decision, from the row the query answered (the same as `Limits.message`'s). */
   decide(row: Record<string, unknown>): LimitDecision;
 }
@@ -266,18 +268,22 @@ export function createLimits(
         windows,
         {
           // The shopper's messages are counted on the conversation's row as they are stored (migration 034), so the
-          // gate reads one row and two index lookups, not every message of the conversation.
+          // gate reads one row and two index lookups, not every message of the conversation. The row is found by its
+          // key alone: planned on a table never analyzed, a lookup by id and widget chose the widget's index (insights'
+          // `conversations_started`) as often as the key, and read every conversation of the widget (issue 32).
+          // OFFSET 0 keeps the widget and the token out of that lookup; they are checked on its one row.
           state: (p) => `SELECT c.id IS NOT NULL AS found, coalesce(c.shopper_messages, 0) AS sent,
               (SELECT count(*) FROM messages m
                WHERE m.conversation_id = c.id AND m.role = 'assistant' AND m.status = 'streaming')::int AS writing,
               EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.client_message_id = ${p(3)})
                 AS is_retry
             FROM (SELECT 1) AS one
-            LEFT JOIN conversations c ON c.id = ${p(1)}::uuid AND c.widget_id = ${p(2)}${
-              tokenHash === undefined
-                ? ''
-                : ` AND (c.token_hash = ${p(6)} OR ${p(6)} = ANY (c.device_token_hashes))`
-            }`,
+            LEFT JOIN (SELECT id, widget_id, shopper_messages, token_hash, device_token_hashes FROM conversations
+                       WHERE id = ${p(1)}::uuid OFFSET 0) c ON c.widget_id = ${p(2)}${
+                         tokenHash === undefined
+                           ? ''
+                           : ` AND (c.token_hash = ${p(6)} OR ${p(6)} = ANY (c.device_token_hashes))`
+                       }`,
           gate: (p) => `state.found AND NOT state.is_retry AND ${fits(p)}`,
           // A retry re-attaches to its stored message, counted or not.
           allowed: (p) => `state.found AND (state.is_retry OR (${fits(p)}))`,
@@ -306,6 +312,7 @@ export function createLimits(
         return sql;
       },
       params: built.params,
+      countsWriting: true,
       decide(row) {
         const state = row as { found: boolean; sent: number; writing: number; is_retry: boolean };
         if (!state.found || state.is_retry) return { allowed: true };

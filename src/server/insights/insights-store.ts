@@ -70,6 +70,8 @@ const RANGE = `${STARTED('c', 'created_at')} AND c.shopper_messages > 0`;
  * A conversation's outcome (protocol/insights.ts): handed over when a person was asked for; unresolved when a person
  * stepped in unasked, an answer got a thumbs down, the assistant said it could not answer, or the shopper's last word
  * has no answer after it; else resolved once its last answer is RESOLUTION_WINDOW_SECONDS old, pending until then.
+ * `last_answer_at` is when the assistant began its last answer (with the shopper's message), none when it failed
+ * (chat-store.ts: so a reply's end changes no column of this index, migration 035).
  * Every column it reads is in the `conversations_started` index.
  */
 const OUTCOME = `CASE

@@ -22,6 +22,28 @@ describe('storableJson()', () => {
     });
   });
 
+  it('mends only real NULs and lone surrogates: a backslash written before "u0000" or before a NUL stays a backslash', () => {
+    const value = {
+      literal: '\\u0000 and \\ud800',
+      slashThenNul: '\\\u0000',
+      twoSlashesThenNul: '\\\\\u0000x',
+      pair: '😀',
+      high: 'a\uD83D',
+      lowFirst: '\uDE00b',
+      'key\uDBFF': 1,
+    };
+    expect(JSON.parse(storableJson(value))).toEqual({
+      literal: '\\u0000 and \\ud800',
+      slashThenNul: '\\',
+      twoSlashesThenNul: '\\\\x',
+      pair: '😀',
+      high: 'a\uFFFD',
+      lowFirst: '\uFFFDb',
+      'key\uFFFD': 1,
+    });
+    expect(storableJson('plain')).toBe('"plain"');
+  });
+
   it('keeps a "__proto__" key as a key', () => {
     expect(storableJson(JSON.parse('{"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1}}');
   });

@@ -4,7 +4,8 @@ import type { Migration } from './migration';
 // happens, so that 30 days of a busy store (a million conversations) are one range of one covering index, read
 // without touching the table (docs/insights.md has the definitions; `npm run bench` the figure):
 // - `shopper_messages`, `last_shopper_at`: set with each shopper message, in the statement that stores it;
-// - `last_answer_at`: when the assistant last finished an answer (`done`), in the statement that ends it;
+// - `last_answer_at`: when the assistant last finished an answer (`done`), in the statement that ends it (since
+//   migration 035: when it began the last answer, in the shopper message's statement, and none if that answer failed);
 // - `first_question`, `question_key`, `question_group`: the shopper's first message that is more than a greeting, as
 //   written (cut), as grouped (insights/question-key.ts), and that key's 64-bit hash for the covering index;
 // - `handed_over_at`: when a person was first asked for; `first_human_reply_at`: a person's first message;

@@ -30,6 +30,7 @@ import { conversationRatings } from './031-conversation-ratings';
 import { supportDay } from './032-support-day';
 import { conversationSignals } from './033-conversation-signals';
 import { conversationOutcomes } from './034-conversation-outcomes';
+import { conversationRoom } from './035-conversation-room';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   supportDay,
   conversationSignals,
   conversationOutcomes,
+  conversationRoom,
 ];
