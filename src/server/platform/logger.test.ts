@@ -90,11 +90,28 @@ describe('createLogger()', () => {
     logger.error('call failed', {
       error: `Bearer abc.def rejected for ${jwt}`,
       url: 'https://svc.test/preview/pv_AbC-123_xyz/v0/widget/demo/config',
-      nested: { detail: ['nsk_0123456789abcdefXYZ', 'postgres://app:hunter2-pw@db:5432/service'] },
+      nested: {
+        detail: [
+          'nsk_0123456789abcdefXYZ',
+          'postgres://app:hunter2-pw@db:5432/service',
+          'basic dXNlcjpwYXNz',
+        ],
+      },
+      plain: 'GET /v0/widget/demo/config 200',
     });
-    for (const secret of [jwt, 'abc.def', 'pv_AbC-123_xyz', 'nsk_0123456789abcdefXYZ', 'hunter2-pw'])
+    for (const secret of [
+      jwt,
+      'abc.def',
+      'pv_AbC-123_xyz',
+      'nsk_0123456789abcdefXYZ',
+      'hunter2-pw',
+      'dXNlcjpwYXNz',
+    ])
       expect(lines[0]).not.toContain(secret);
-    expect(JSON.parse(lines[0]).url).toBe('https://svc.test/preview/pv_[redacted]/v0/widget/demo/config');
+    const line = JSON.parse(lines[0]);
+    expect(line.url).toBe('https://svc.test/preview/pv_[redacted]/v0/widget/demo/config');
+    // A string with nothing credential-shaped (nearly every one) comes out as it went in.
+    expect(line.plain).toBe('GET /v0/widget/demo/config 200');
   });
 
   it('adds the request id to every line logged inside withRequestId(), and in what it starts', async () => {

@@ -131,3 +131,27 @@ describe('readRequest(): not sending, waiting, calling back', () => {
     expect(kind("I'd like to order 3 tents for our club")).toEqual({ kind: 'other' });
   });
 });
+
+describe('readRequest() read twice', () => {
+  it('answers a message read again (the insights, then the engine) with the same frozen reading', () => {
+    const first = readRequest('Where is my order 58213?');
+    const again = readRequest('Where is my order 58213?');
+    expect(again).toBe(first);
+    expect(first.request).toEqual({
+      kind: 'order-status',
+      orderNumbers: ['58213'],
+      whenOnly: false,
+      asksWhere: true,
+    });
+    // Shared, so nobody may change it for the next reader.
+    expect(Object.isFrozen(first.request)).toBe(true);
+    expect(Object.isFrozen(first.words)).toBe(true);
+    expect(() => (first.request as { orderNumbers: string[] }).orderNumbers.push('1')).toThrow(TypeError);
+  });
+
+  it('reads a message longer than it keeps as well, without keeping it', () => {
+    const long = `Where is my order 58213? ${'please '.repeat(400)}`;
+    expect(readRequest(long).request.kind).toBe('order-status');
+    expect(readRequest(long)).not.toBe(readRequest(long));
+  });
+});

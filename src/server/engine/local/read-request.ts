@@ -64,8 +64,39 @@ const EMPTY = new Set(
   ).split(' '),
 );
 
+/** What `readRequest` answers: frozen, as the same answer may be handed out again. */
+export interface ReadRequest {
+  readonly request: Readonly<ShopperRequest>;
+  readonly words: readonly ShopperWord[];
+}
+
+/**
+ * The messages read last, so that one read twice in a turn (the insights' first question, then the engine: issue 32)
+ * is read once. Bounded as the word memos are: a few hundred messages of at most MEMO_TEXT_MAX characters, then it
+ * starts over.
+ */
+const MEMO_CAPACITY = 256;
+const MEMO_TEXT_MAX = 2000;
+const read = new Map<string, ReadRequest>();
+
 /** Reads one message. */
-export function readRequest(message: string): { request: ShopperRequest; words: ShopperWord[] } {
+export function readRequest(message: string): ReadRequest {
+  const known = read.get(message);
+  if (known) return known;
+  const answer = readMessage(message);
+  if ('orderNumbers' in answer.request) Object.freeze(answer.request.orderNumbers);
+  const frozen: ReadRequest = Object.freeze({
+    request: Object.freeze(answer.request),
+    words: Object.freeze(answer.words),
+  });
+  if (message.length <= MEMO_TEXT_MAX) {
+    if (read.size >= MEMO_CAPACITY) read.clear();
+    read.set(message, frozen);
+  }
+  return frozen;
+}
+
+function readMessage(message: string): { request: ShopperRequest; words: ShopperWord[] } {
   const words = shopperWords(message);
   const numbers = orderNumbers(message);
   const otherObject = has(words, 'invoice') || has(words, 'subscription') || has(words, 'account');
