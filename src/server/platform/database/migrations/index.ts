@@ -31,6 +31,7 @@ import { supportDay } from './032-support-day';
 import { conversationSignals } from './033-conversation-signals';
 import { conversationOutcomes } from './034-conversation-outcomes';
 import { conversationRoom } from './035-conversation-room';
+import { tableRules } from './036-table-rules';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   conversationSignals,
   conversationOutcomes,
   conversationRoom,
+  tableRules,
 ];
