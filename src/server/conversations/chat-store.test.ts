@@ -496,6 +496,17 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       });
       expect(await times()).toEqual(latest);
 
+      // A reply that fails while a newer one has begun keeps the newer one's time, even when the newer message's
+      // statement began first and waited for the row, so that its times are the earlier ones (here, moved back).
+      const fourth = await ask('c3b');
+      await db.query(
+        "UPDATE conversations SET last_shopper_at = last_shopper_at - interval '1 second', last_answer_at = last_answer_at - interval '1 second' WHERE id = $1",
+        [id],
+      );
+      const newer = await times();
+      await chat.finishAssistantMessage(fourth, [], 'failed', failed);
+      expect(await times()).toEqual(newer);
+
       // A reply opened by itself (after a hand-back) counts as an answer begun too.
       const asked = await chat.addUserMessage(widgetId, id, { clientMessageId: 'c4', text: 'Hello?' });
       if (!asked?.created) throw new Error('not created');
@@ -504,6 +515,40 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       await chat.startAssistantMessage(id, asked.message.id);
       const opened = await times();
       expect(opened.answer! >= opened.shopper!).toBe(true);
+    });
+  });
+
+  describe('addUserMessageIf() with a check that counts the replies being written', () => {
+    it('lists the replies still being written only when the check counted some, in the same snapshot', async () => {
+      const widgetId = newWidget();
+      const { id } = await chat.createConversation(widgetId);
+      const counting = {
+        sql: (first: number) =>
+          `SELECT true AS allowed, (SELECT count(*) FROM messages WHERE conversation_id = $${first}::uuid
+             AND role = 'assistant' AND status = 'streaming')::int AS writing`,
+        params: [id],
+        countsWriting: true,
+      };
+      const send = async (clientMessageId: string) => {
+        const added = await chat.addUserMessageIf(
+          widgetId,
+          id,
+          { clientMessageId, text: 'Where is my order?', openReply: true },
+          counting,
+        );
+        if (!added || 'refused' in added || !added.created) throw new Error('not stored');
+        return added;
+      };
+      const first = await send('c1');
+      expect(first.earlierStreaming).toEqual([]);
+      const second = await send('c2');
+      expect(second.earlierStreaming).toEqual([first.reply!.id]);
+      for (const reply of [first.reply!, second.reply!])
+        await chat.finishAssistantMessage(reply.id, [], 'done', {
+          type: 'message.done',
+          messageId: reply.id,
+        });
+      expect((await send('c3')).earlierStreaming).toEqual([]);
     });
   });
 

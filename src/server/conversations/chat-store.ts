@@ -775,8 +775,9 @@ export function createChatStore(db: Db): ChatStore {
       // took this instance's lease (a lease read FOR SHARE and then deleted locked its row twice).
       // The conversation's row changes no indexed column here, so PostgreSQL rewrites it in place (migration 035):
       // its activity time (`updated_at`, the inbox's order) moved when the reply began (the shopper's message, or
-      // `startAssistantMessage`), and `last_answer_at` with it; a failed reply takes the latter back, unless the
-      // shopper has written since.
+      // `startAssistantMessage`), and `last_answer_at` with it, in the transaction that opened the reply (so equal to
+      // its `created_at`); a failed reply takes it back only while it is still its own: a reply begun since, even by a
+      // message whose statement started earlier and waited for the row, keeps its time.
       const [row] = await db.query<{ first: number }>(
         `WITH released AS (
            DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
@@ -787,7 +788,7 @@ export function createChatStore(db: Db): ChatStore {
            RETURNING conversation_id, created_at
          ), allocated AS (
            UPDATE conversations c SET next_seq = c.next_seq + cardinality($4::text[]),
-             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_shopper_at <= f.created_at THEN NULL
+             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_answer_at = f.created_at THEN NULL
                ELSE c.last_answer_at END
            FROM finished f WHERE c.id = f.conversation_id
            RETURNING c.id, c.next_seq - cardinality($4::text[]) AS first

@@ -120,7 +120,7 @@ export function createLocalEngine(): AssistantEngine {
         if (continued) return continued;
       }
       if (request.kind === 'cancel-order')
-        return startCancellation(turn, request.orderNumbers, cancelAction, language, emit);
+        return startCancellation(turn, [...request.orderNumbers], cancelAction, language, emit);
 
       if (state.pending) {
         const action = turn.actions.find((a) => a.name === state.pending?.action && a.enabled);
@@ -154,7 +154,7 @@ export function createLocalEngine(): AssistantEngine {
         const rest = valuesBesideOrderNumber(message, statusAction, parameter);
         if (others.length > 0) {
           await say(p.whichOfThese(request.orderNumbers));
-          const chips = choicesPart(request.orderNumbers);
+          const chips = choicesPart([...request.orderNumbers]);
           if (chips) await emit({ type: 'part', part: chips });
           return {
             state: {
@@ -162,7 +162,8 @@ export function createLocalEngine(): AssistantEngine {
                 action: statusAction.name,
                 values: rest,
                 asked: parameter.name,
-                choices: request.orderNumbers,
+                // A copy: the reading is shared (read-request.ts), the state is the turn's own.
+                choices: [...request.orderNumbers],
               },
             },
           };

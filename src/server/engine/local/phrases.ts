@@ -14,7 +14,7 @@ function money(amount: number, currency: string | undefined, language: ReplyLang
   );
 }
 
-const list = (items: string[], and: string): string =>
+const list = (items: readonly string[], and: string): string =>
   items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 
 export const PHRASES = {
@@ -57,7 +57,7 @@ export const PHRASES = {
     dropped: 'Okay, I have dropped that. What else can I do for you?',
     whichOrder:
       'Which order do you mean? Please tell me the order number (you find it in your order confirmation).',
-    whichOfThese: (ids: string[]) => `You mentioned ${list(ids, 'and')}. Which order do you mean?`,
+    whichOfThese: (ids: readonly string[]) => `You mentioned ${list(ids, 'and')}. Which order do you mean?`,
     // "Does it come in blue?" with no product on the page and none just shown, or several shown.
     whichProduct: 'Which product do you mean? Tell me its name, or ask me on its page and I will know.',
     whichShownProduct: 'Which of these do you mean?',
@@ -173,7 +173,8 @@ export const PHRASES = {
     dropped: 'In Ordnung, das lasse ich. Was kann ich sonst für Sie tun?',
     whichOrder:
       'Welche Bestellung meinen Sie? Bitte nennen Sie mir die Bestellnummer (sie steht in Ihrer Bestellbestätigung).',
-    whichOfThese: (ids: string[]) => `Sie haben ${list(ids, 'und')} genannt. Welche Bestellung meinen Sie?`,
+    whichOfThese: (ids: readonly string[]) =>
+      `Sie haben ${list(ids, 'und')} genannt. Welche Bestellung meinen Sie?`,
     whichProduct:
       'Welches Produkt meinen Sie? Nennen Sie mir seinen Namen, oder fragen Sie mich auf seiner Seite, dann weiß ich es.',
     whichShownProduct: 'Welches davon meinen Sie?',

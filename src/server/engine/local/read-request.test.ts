@@ -146,7 +146,9 @@ describe('readRequest() read twice', () => {
     // Shared, so nobody may change it for the next reader.
     expect(Object.isFrozen(first.request)).toBe(true);
     expect(Object.isFrozen(first.words)).toBe(true);
-    expect(() => (first.request as { orderNumbers: string[] }).orderNumbers.push('1')).toThrow(TypeError);
+    expect(() => (first.request as unknown as { orderNumbers: string[] }).orderNumbers.push('1')).toThrow(
+      TypeError,
+    );
   });
 
   it('reads a message longer than it keeps as well, without keeping it', () => {

@@ -64,9 +64,16 @@ const EMPTY = new Set(
   ).split(' '),
 );
 
+/** A request as `readRequest` hands it out: frozen, order numbers and all (the same reading may be handed out again). */
+export type FrozenRequest = ShopperRequest extends infer R
+  ? R extends ShopperRequest
+    ? { readonly [K in keyof R]: R[K] extends string[] ? readonly string[] : R[K] }
+    : never
+  : never;
+
 /** What `readRequest` answers: frozen, as the same answer may be handed out again. */
 export interface ReadRequest {
-  readonly request: Readonly<ShopperRequest>;
+  readonly request: FrozenRequest;
   readonly words: readonly ShopperWord[];
 }
 

@@ -63,10 +63,19 @@ describe.each(backends)(
         "a customer's email without their id",
         "UPDATE conversations SET user_email = 'a@b.example' WHERE id = $1",
       ],
+      ["a customer's name without their id", "UPDATE conversations SET user_name = 'Ada' WHERE id = $1"],
       ['a page context that is not an object', "UPDATE conversations SET page_context = '[1]' WHERE id = $1"],
       ['a mode that is none', "UPDATE conversations SET mode = 'robot' WHERE id = $1"],
       ["the agent's mode without an agent", "UPDATE conversations SET mode = 'agent' WHERE id = $1"],
       ["an agent's id outside the agent's mode", "UPDATE conversations SET agent_id = 'anna' WHERE id = $1"],
+      [
+        "an agent's name outside the agent's mode",
+        "UPDATE conversations SET agent_name = 'Anna' WHERE id = $1",
+      ],
+      [
+        "the agent's mode without the agent's name",
+        "UPDATE conversations SET mode = 'agent', agent_id = 'anna' WHERE id = $1",
+      ],
       ['waiting without since when', "UPDATE conversations SET mode = 'waiting' WHERE id = $1"],
     ])('refuses a conversation with %s (23514), and changes nothing', async (_what, sql) => {
       const id = await conversation();
@@ -79,7 +88,8 @@ describe.each(backends)(
       expect(Number(row.next_seq)).toBe(1);
     });
 
-    it('stores a conversation as each rule allows it', async () => {
+    it('stores a conversation as each rule allows it, and one without a token (a rule passes on a NULL)', async () => {
+      expect(await failure("INSERT INTO conversations (widget_id) VALUES ('w-rules')")).toBeNull();
       const id = await conversation();
       expect(
         await failure(
@@ -108,6 +118,9 @@ describe.each(backends)(
     it.each([
       ['a role that is none', { role: 'bot' }],
       ['a user message being written', { role: 'user', status: 'streaming' }],
+      ['a user message that failed', { role: 'user', status: 'failed' }],
+      ['a user message that replies to another', { role: 'user', reply_to: randomUUID() }],
+      ['a user message with an author', { role: 'user', author: 'Anna', author_id: 'anna' }],
       ["an assistant's message with a client message id", { role: 'assistant', client_message_id: 'c1' }],
       ["an agent's message without its author", { role: 'agent' }],
       [
@@ -115,6 +128,14 @@ describe.each(backends)(
         { role: 'agent', author: 'Anna', author_id: 'anna', status: 'streaming' },
       ],
       ["an assistant's message with an author", { role: 'assistant', author: 'Anna', author_id: 'anna' }],
+      [
+        "an agent's message that replies to another",
+        { role: 'agent', author: 'Anna', author_id: 'anna', reply_to: randomUUID() },
+      ],
+      [
+        "an agent's message with a client message id",
+        { role: 'agent', author: 'Anna', author_id: 'anna', client_message_id: 'c9' },
+      ],
       ['a status that is none', { role: 'assistant', status: 'paused' }],
       ['parts that are not an array', { role: 'user', parts: '{"type":"text"}' }],
     ])('refuses a message with %s (23514), and stores nothing', async (_what, columns) => {
