@@ -1,4 +1,4 @@
-// A pure function of one word, remembered (issue 32). The engine and the knowledge read the same few thousand words
+// A pure function of one word (or one message: read-request.ts), remembered (issue 32). The engine and the knowledge read the same few thousand words
 // over and over (a shopper's "shipping", a section's "Versand"), and stemming or correcting one is the costly part.
 // Bounded: at `capacity` words the memo starts over, so a flood of made-up words costs a clear, not memory; a word
 // longer than `longest` is computed and not kept (a message may be one 4,000-letter "word").

@@ -1,3 +1,4 @@
+import { wordMemo } from '../../core/word-memo';
 import { orderNumbers } from './order-numbers';
 import { has, type ShopperWord, shopperWords } from './shopper-words';
 
@@ -78,30 +79,18 @@ export interface ReadRequest {
 }
 
 /**
- * The messages read last, so that one read twice in a turn (the insights' first question, then the engine: issue 32)
- * is read once. Bounded as the word memos are: a few hundred messages of at most MEMO_TEXT_MAX characters, then it
- * starts over.
+ * Reads one message. The messages read last are kept (`wordMemo`, bounded as the word memos are: 256 messages of at
+ * most 2,000 characters, then it starts over), so that one read twice in a turn (the insights' first question, then
+ * the engine: issue 32) is read once.
  */
-const MEMO_CAPACITY = 256;
-const MEMO_TEXT_MAX = 2000;
-const read = new Map<string, ReadRequest>();
-
-/** Reads one message. */
-export function readRequest(message: string): ReadRequest {
-  const known = read.get(message);
-  if (known) return known;
-  const answer = readMessage(message);
-  if ('orderNumbers' in answer.request) Object.freeze(answer.request.orderNumbers);
-  const frozen: ReadRequest = Object.freeze({
-    request: Object.freeze(answer.request),
-    words: Object.freeze(answer.words),
-  });
-  if (message.length <= MEMO_TEXT_MAX) {
-    if (read.size >= MEMO_CAPACITY) read.clear();
-    read.set(message, frozen);
-  }
-  return frozen;
-}
+export const readRequest = wordMemo(
+  (message: string): ReadRequest => {
+    const answer = readMessage(message);
+    if ('orderNumbers' in answer.request) Object.freeze(answer.request.orderNumbers);
+    return Object.freeze({ request: Object.freeze(answer.request), words: Object.freeze(answer.words) });
+  },
+  { capacity: 256, longest: 2000 },
+);
 
 function readMessage(message: string): { request: ShopperRequest; words: ShopperWord[] } {
   const words = shopperWords(message);
