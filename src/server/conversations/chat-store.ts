@@ -1006,10 +1006,14 @@ export async function insertEvents(
   const { types, data } = eventColumns(events);
   // The fence of a turn under a lease (issue 23): the lease row is read FOR SHARE, so an append either sees the owner
   // before a claim (which then waits for it, or skips the row) or after it (and writes nothing).
+  // The events' message is one of this conversation's, locked against its deletion until the append commits: the check
+  // the event log's foreign key made, without its trigger (migration 037).
   const [row] = await db.query<{ first: number }>(
     `WITH allocated AS (
        UPDATE conversations SET next_seq = next_seq + cardinality($3::text[])
         WHERE id = $1
+          AND ($2::uuid IS NULL
+               OR EXISTS (SELECT 1 FROM messages WHERE id = $2 AND conversation_id = $1 FOR KEY SHARE))
           AND ($5::text IS NULL
                OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $2 AND owner = $5 FOR SHARE))
        RETURNING next_seq - cardinality($3::text[]) AS first
@@ -1023,7 +1027,10 @@ export async function insertEvents(
   );
   if (!row && leaseOwner !== undefined)
     throw Object.assign(new Error('storage: the turn lease is no longer held'), { code: 'lease_lost' });
-  if (!row) throw new Error(`storage: no conversation ${conversationId}`);
+  if (!row)
+    throw new Error(
+      `storage: no conversation ${conversationId}${messageId === null ? '' : ` with a message ${messageId}`}`,
+    );
   return Number(row.first);
 }
 

@@ -114,13 +114,21 @@ export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLe
     owner,
     leaseMs,
     async hold({ replyId, conversationId, widgetId }) {
-      await db.query(
-        `INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
-         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::float8))
-         ON CONFLICT (reply_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
-           WHERE turn_leases.owner = EXCLUDED.owner`,
+      // The reply is looked up and locked against its deletion until the lease commits (the check its foreign key made,
+      // migration 037): a conversation erased meanwhile takes the lease with it, or the lease is refused.
+      const [row] = await db.query<{ replies: number }>(
+        `WITH reply AS (
+           SELECT id FROM messages WHERE id = $1 AND conversation_id = $2 AND role = 'assistant' FOR KEY SHARE
+         ), held AS (
+           INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+           SELECT id, $2, $3, $4, now() + make_interval(secs => $5::float8) FROM reply
+           ON CONFLICT (reply_id) DO UPDATE SET lease_until = EXCLUDED.lease_until
+             WHERE turn_leases.owner = EXCLUDED.owner
+         )
+         SELECT count(*)::int AS replies FROM reply`,
         [replyId, conversationId, widgetId, owner, secs],
       );
+      if (!row?.replies) throw new Error(`storage: no reply ${replyId} in conversation ${conversationId}`);
     },
     async renew(replyId) {
       const rows = await db.query(

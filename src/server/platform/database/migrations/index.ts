@@ -32,6 +32,7 @@ import { conversationSignals } from './033-conversation-signals';
 import { conversationOutcomes } from './034-conversation-outcomes';
 import { conversationRoom } from './035-conversation-room';
 import { tableRules } from './036-table-rules';
+import { eventLogKeys } from './037-event-log-keys';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   conversationOutcomes,
   conversationRoom,
   tableRules,
+  eventLogKeys,
 ];
