@@ -10,7 +10,8 @@
 //                a real HTTP server in this process) and a knowledge question, at concurrency 1, 8 and 32. A turn is
 //                POST …/messages and its SSE reply read to `message.done`.
 //   bare route   scripts/bench-bare-route.mjs in a child process: a Hono route on @hono/node-server that stores one row
-//                and streams as many SSE events as the turns averaged, on the same database; the same levels.
+//                and streams as many SSE events as the warm-up's turns averaged, on the same database; each level
+//                right after the service's same level.
 //   fan-out      a conversation with 1, 10 and 100 listeners (open `GET …/events?follow=1` streams, as an open chat
 //                keeps), sequential turns on it: CPU per turn, and when the last listener had the reply's end.
 //   idle streams N open `GET …/events?follow=1` streams (one conversation each; `--streams 10000` for issue 32's ten
@@ -672,20 +673,34 @@ async function benchBackend(backend, integrator, cluster) {
   const out = { backend, service: [], bare: [], fanOut: [], idle: null };
   try {
     const say = (s) => process.stdout.write(s);
-    say(`${backend}: starting the service`);
+    say(`${backend}: starting the service and the bare route`);
     const service = await startService({
       integratorUrl: integrator.url,
       work,
       ...(await databaseFor('service')),
     });
+    let bare = null;
     try {
+      bare = await startBare(await databaseFor('bare'));
       const cpu = cpuReader(service.pid, postmasterPid);
+      const bareCpu = cpuReader(bare.pid, postmasterPid);
       say(', warm-up');
-      await turnLevel(service, cpu, integrator, 4, 40);
+      // The bare route streams as many events as a turn averages (the warm-up's turns alternate the questions as the
+      // levels do).
+      const warm = await turnLevel(service, cpu, integrator, 4, 40);
+      out.bareEvents = Math.max(1, Math.round(warm.eventsPerTurn));
+      await bareLevel(bare, bareCpu, 4, 100, out.bareEvents);
+      // Each level of the service, then the same level of the bare route at once: the host's load drifts over minutes
+      // on these shared machines, and a ratio of two figures taken minutes apart moved with it. The process not
+      // measured is idle meanwhile (the service's timers: well under a thousandth of the bare route's CPU).
       for (const level of SETTINGS.levels) {
         say(`, ${SETTINGS.turns} turns at ${level}`);
         out.service.push(await turnLevel(service, cpu, integrator, level, SETTINGS.turns));
+        say(', the bare route');
+        out.bare.push(await bareLevel(bare, bareCpu, level, SETTINGS.bareRequests, out.bareEvents));
       }
+      await bare.close();
+      bare = null;
       for (const listeners of SETTINGS.fanout) {
         say(`, fan-out ${listeners}`);
         out.fanOut.push(await fanOut(service, cpu, listeners, SETTINGS.fanoutTurns));
@@ -695,24 +710,8 @@ async function benchBackend(backend, integrator, cluster) {
         out.idle = await idleStreams(service, cpu, SETTINGS.streams, SETTINGS.idleSeconds);
       }
     } finally {
+      await bare?.close();
       await service.close();
-    }
-    const measured = out.service.filter((r) => r.failed < r.turns);
-    out.bareEvents = Math.max(
-      1,
-      Math.round(measured.reduce((sum, r) => sum + r.eventsPerTurn, 0) / Math.max(1, measured.length)),
-    );
-    say(`; bare route (${out.bareEvents} events)`);
-    const bare = await startBare(await databaseFor('bare'));
-    try {
-      const cpu = cpuReader(bare.pid, postmasterPid);
-      await bareLevel(bare, cpu, 4, 100, out.bareEvents);
-      for (const level of SETTINGS.levels) {
-        say(`, at ${level}`);
-        out.bare.push(await bareLevel(bare, cpu, level, SETTINGS.bareRequests, out.bareEvents));
-      }
-    } finally {
-      await bare.close();
     }
     say('\n');
     return out;
