@@ -647,7 +647,8 @@ export function createChatStore(db: Db): ChatStore {
     },
 
     async deleteUserConversations(widgetId, userId) {
-      // Messages, events, engine state and webhook records go with their conversation (ON DELETE CASCADE).
+      // Messages, events, engine state and webhook records go with their conversation (ON DELETE CASCADE, and the
+      // event log by migration 037's trigger).
       const rows = await db.query<{ id: string }>(
         'DELETE FROM conversations WHERE widget_id = $1 AND user_id = $2 RETURNING id',
         [widgetId, userId],
@@ -1006,14 +1007,16 @@ export async function insertEvents(
   const { types, data } = eventColumns(events);
   // The fence of a turn under a lease (issue 23): the lease row is read FOR SHARE, so an append either sees the owner
   // before a claim (which then waits for it, or skips the row) or after it (and writes nothing).
-  // The events' message is one of this conversation's, locked against its deletion until the append commits: the check
-  // the event log's foreign key made, without its trigger (migration 037).
+  // The events' message is one of this conversation's: the check the event log's foreign key made, without its trigger
+  // (migration 037). Not locked: a message is deleted only with its conversation, whose row this statement locks, and
+  // a lock on the message taken here, before the conversation's, would be the reverse of a deletion's order (the
+  // conversation, then its messages by the cascade): the two could deadlock.
   const [row] = await db.query<{ first: number }>(
     `WITH allocated AS (
        UPDATE conversations SET next_seq = next_seq + cardinality($3::text[])
         WHERE id = $1
           AND ($2::uuid IS NULL
-               OR EXISTS (SELECT 1 FROM messages WHERE id = $2 AND conversation_id = $1 FOR KEY SHARE))
+               OR EXISTS (SELECT 1 FROM messages WHERE id = $2 AND conversation_id = $1))
           AND ($5::text IS NULL
                OR EXISTS (SELECT 1 FROM turn_leases WHERE reply_id = $2 AND owner = $5 FOR SHARE))
        RETURNING next_seq - cardinality($3::text[]) AS first

@@ -3,8 +3,9 @@ import { isUuid } from '../platform/database/uuid';
 import type { Logger } from '../platform/logger';
 
 // Retention and erasure (DESIGN "Other bad input"): a conversation goes with everything it holds. Every table that
-// hangs off `conversations` references it `ON DELETE CASCADE` (messages, stream_events, engine_state, webhook_calls,
-// and what later migrations add), so deleting the conversation's row is the whole erasure, in one statement.
+// hangs off `conversations` references it `ON DELETE CASCADE` (messages, engine_state, webhook_calls, and what later
+// migrations add), or is emptied by a trigger of the delete (the event log and the turns' leases, migration 037), so
+// deleting the conversation's row is the whole erasure, in one statement.
 
 /** Conversations deleted per statement by the sweep: short transactions, each cascade bounded. */
 export const SWEEP_BATCH = 500;

@@ -132,6 +132,50 @@ describe.each(backends)(
     });
 
     it.runIf(backend.name === 'postgres')(
+      "deletes the events and the lease a turn committed while the conversation's deletion waited for them",
+      async () => {
+        const t = await turn();
+        let commit!: () => void;
+        const committing = new Promise<void>((ok) => {
+          commit = ok;
+        });
+        let writing!: () => void;
+        const written = new Promise<void>((ok) => {
+          writing = ok;
+        });
+        // A reply's end in flight, as `finishAssistantMessage` writes it: the conversation's row locked, its events
+        // and a lease written, not yet committed.
+        const turnWrite = db.transaction(async (tx) => {
+          await tx.query('UPDATE conversations SET next_seq = next_seq + 2 WHERE id = $1', [
+            t.conversationId,
+          ]);
+          await tx.query(
+            `INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+             SELECT $1, next_seq - 2 + i, $2, 'message.delta', '{"text":"late"}'
+             FROM conversations, generate_series(0, 1) i WHERE id = $1`,
+            [t.conversationId, t.replyId],
+          );
+          await tx.query(
+            `INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+             VALUES ($1, $2, $3, 'in-flight', now() + interval '1 minute')`,
+            [t.replyId, t.conversationId, WIDGET],
+          );
+          writing();
+          await committing;
+        });
+        await written;
+        // The erasure waits for the turn's lock on the row, then reads, in its triggers, what the turn committed.
+        const erasure = db.query('DELETE FROM conversations WHERE id = $1', [t.conversationId]);
+        await new Promise((ok) => setTimeout(ok, 200));
+        commit();
+        await turnWrite;
+        await erasure;
+        expect(await eventsOf(t.conversationId)).toBe(0);
+        expect(await count('turn_leases WHERE conversation_id = $1', [t.conversationId])).toBe(0);
+      },
+    );
+
+    it.runIf(backend.name === 'postgres')(
       'an append waiting for a deletion of its conversation writes nothing once the deletion commits',
       async () => {
         const t = await turn();

@@ -158,6 +158,19 @@ describe.each(backends)('turn leases and call journal on $name', (backend: Backe
     expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [turn.replyId])).toHaveLength(0);
   });
 
+  it('a lapsed lease whose reply is gone (written by code from before migration 037) is removed by the next claim', async () => {
+    const turn = await startedReply();
+    // As an instance from before 037 writes it: no look at the reply, and no key to refuse it.
+    const gone = randomUUID();
+    await db.query(
+      `INSERT INTO turn_leases (reply_id, conversation_id, widget_id, owner, lease_until)
+       VALUES ($1, $2, $3, 'old-instance', now() - interval '1 second')`,
+      [gone, turn.conversationId, turn.widgetId],
+    );
+    expect(await createTurnLeases(db, 'instance-b', 100).claimLapsed()).toEqual([]);
+    expect(await db.query('SELECT 1 FROM turn_leases WHERE reply_id = $1', [gone])).toHaveLength(0);
+  });
+
   it('the orphan sweep leaves a leased reply to its takeover, however old', async () => {
     const turns = createTurnStore(db, chat);
     const leased = await startedReply();

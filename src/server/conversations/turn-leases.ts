@@ -61,6 +61,13 @@ export function createTurnLeases(db: Db, owner: string, leaseMs: number): TurnLe
     db.transaction(async (tx): Promise<ClaimedTurn[] | 'ended'> => {
       // A conversation is claimed whole, under a lock on it: row locks alone (SKIP LOCKED) would let a second
       // claimer, skipping the first's locked row, take the conversation's next turn and run it out of order.
+      // A lapsed lease whose reply is gone is no turn: nothing else would ever remove it. The leases have no foreign
+      // key (migration 037) and every writer looks its reply up, but an instance still running code from before 037
+      // (a rolling deploy) does not, and its lease may commit after its conversation's erasure.
+      await tx.query(
+        `DELETE FROM turn_leases l
+          WHERE l.lease_until < now() AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = l.reply_id)`,
+      );
       const passed: string[] = [];
       let conversationId: string | undefined;
       for (let i = 0; i < 5 && !conversationId; i++) {

@@ -133,7 +133,7 @@ export function createDraftStore(db: Db): DraftStore {
           'DELETE FROM widget_previews WHERE expires_at <= now() RETURNING id, widget_id',
         );
         if (gone.length > 0)
-          // Everything a conversation holds goes with it (ON DELETE CASCADE, see conversation-retention.ts).
+          // Everything a conversation holds goes with it (see conversation-retention.ts).
           await tx.query('DELETE FROM conversations WHERE widget_id = ANY($1::text[])', [
             gone.map((p) => previewWidgetId(p.widget_id, p.id)),
           ]);

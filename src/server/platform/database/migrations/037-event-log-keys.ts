@@ -5,13 +5,16 @@ import type { Migration } from './migration';
 // conversation or the message. Every one of those rows is written by a statement that already holds its parents:
 // - an event's seq is allocated on its conversation's row in the same statement (`UPDATE conversations SET next_seq`,
 //   a row lock a deletion of the conversation waits for), and its message is the one the statement inserts or
-//   finishes, or is looked up and locked there (`insertEvents`, FOR KEY SHARE, as the key's check did);
+//   finishes, or is looked up in that conversation there (`insertEvents`; a message is deleted only with its
+//   conversation);
 // - a turn's lease is inserted with its reply, or by `hold`, which looks the reply up and locks it the same way.
 // So the keys checked nothing the statements do not, and cost a tenth of the database's CPU a turn (docs/performance.md).
 // What they also did, deleting the rows with their parent, two triggers do once per statement: a conversation deleted
-// (retention, erasure, a preview's reset) takes its events and its turns' leases with it, a message its own. The
-// triggers run after the statement, with the rows it deleted as a table, so a sweep of a thousand conversations is one
-// delete of their events, not a thousand.
+// (retention, erasure, a preview's reset) takes its events and its turns' leases with it, a message its own. Each
+// trigger runs once per statement, with the rows it deleted as a table: the messages' once per conversation (the
+// cascade deletes each conversation's messages in a statement of its own), the conversations' once for the events
+// of no message. Each statement of a trigger reads what committed while the delete waited for a row, so an append or
+// a lease that committed first is deleted too. The functions keep the search_path they were created with (038).
 // The keys are dropped by query, not by name: PostgreSQL named them.
 export const eventLogKeys: Migration = {
   id: 37,

@@ -33,6 +33,7 @@ import { conversationOutcomes } from './034-conversation-outcomes';
 import { conversationRoom } from './035-conversation-room';
 import { tableRules } from './036-table-rules';
 import { eventLogKeys } from './037-event-log-keys';
+import { deletionTriggersPath } from './038-deletion-triggers-path';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   conversationRoom,
   tableRules,
   eventLogKeys,
+  deletionTriggersPath,
 ];
