@@ -488,6 +488,9 @@ describe.each(backends)('chat store on $name', (backend: Backend) => {
       const second = await ask('c2');
       const third = await ask('c3');
       const latest = await times();
+      // The two replies began in one tick of the clock (PGlite's clock is coarse): the older one's time is the
+      // newer one's, and only the order of the two tells them apart.
+      await db.query('UPDATE messages SET created_at = $2 WHERE id = $1', [second, latest.answer]);
       await chat.finishAssistantMessage(second, [], 'failed', failed);
       expect(await times()).toEqual(latest);
       await chat.finishAssistantMessage(third, [{ type: 'text', text: 'On its way' }], 'done', {

@@ -778,7 +778,8 @@ export function createChatStore(db: Db): ChatStore {
       // its activity time (`updated_at`, the inbox's order) moved when the reply began (the shopper's message, or
       // `startAssistantMessage`), and `last_answer_at` with it, in the transaction that opened the reply (so equal to
       // its `created_at`); a failed reply takes it back only while it is still its own: a reply begun since, even by a
-      // message whose statement started earlier and waited for the row, keeps its time.
+      // message whose statement started earlier and waited for the row, keeps its time. Its own means the time and no
+      // reply stored after it: two replies begun in one tick of a coarse clock (PGlite's) have the same time.
       const [row] = await db.query<{ first: number }>(
         `WITH released AS (
            DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
@@ -786,11 +787,13 @@ export function createChatStore(db: Db): ChatStore {
            UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
            WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
              AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM released))
-           RETURNING conversation_id, created_at
+           RETURNING conversation_id, created_at, seq
          ), allocated AS (
            UPDATE conversations c SET next_seq = c.next_seq + cardinality($4::text[]),
-             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_answer_at = f.created_at THEN NULL
-               ELSE c.last_answer_at END
+             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_answer_at = f.created_at
+                 AND NOT EXISTS (SELECT 1 FROM messages m
+                                 WHERE m.conversation_id = f.conversation_id AND m.seq > f.seq AND m.role = 'assistant')
+               THEN NULL ELSE c.last_answer_at END
            FROM finished f WHERE c.id = f.conversation_id
            RETURNING c.id, c.next_seq - cardinality($4::text[]) AS first
          ), event AS (
