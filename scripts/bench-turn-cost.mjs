@@ -692,7 +692,9 @@ async function benchBackend(backend, integrator, cluster) {
       await bareLevel(bare, bareCpu, 4, 100, out.bareEvents);
       // Each level of the service, then the same level of the bare route at once: the host's load drifts over minutes
       // on these shared machines, and a ratio of two figures taken minutes apart moved with it. The process not
-      // measured is idle meanwhile (the service's timers: well under a thousandth of the bare route's CPU).
+      // measured is idle meanwhile; on PostgreSQL the idle service's own work on the database (about 4 ms of the
+      // cluster's CPU a second, the idle-streams row's "none open") counts in the bare route's database figure, a few
+      // tenths of a per cent of it.
       for (const level of SETTINGS.levels) {
         say(`, ${SETTINGS.turns} turns at ${level}`);
         out.service.push(await turnLevel(service, cpu, integrator, level, SETTINGS.turns));

@@ -7,7 +7,8 @@ import type { Migration } from './migration';
 //   a row lock a deletion of the conversation waits for), and its message is the one the statement inserts or
 //   finishes, or is looked up in that conversation there (`insertEvents`; a message is deleted only with its
 //   conversation);
-// - a turn's lease is inserted with its reply, or by `hold`, which looks the reply up and locks it the same way.
+// - a turn's lease is inserted with its reply, or by `hold`, which looks the reply up and locks it FOR KEY SHARE, as
+//   the key's check did (it takes no other lock, so no order to reverse).
 // So the keys checked nothing the statements do not, and cost a tenth of the database's CPU a turn (docs/performance.md).
 // What they also did, deleting the rows with their parent, two triggers do once per statement: a conversation deleted
 // (retention, erasure, a preview's reset) takes its events and its turns' leases with it, a message its own. Each
