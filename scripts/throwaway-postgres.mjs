@@ -2,9 +2,9 @@
 // starts one for the tests, and a fresh schema in it per run. `startCluster()` answers null when PostgreSQL is not
 // installed or cannot start (the caller then skips it and says so). `PG_EXTRA` adds server options, for a look inside
 // a run: PG_EXTRA="-c logging_collector=on -c log_directory=/tmp/pglog -c log_statement=all" logs every statement.
-// PG_STATEMENTS=FILE writes, as the cluster stops, what pg_stat_statements counted (time and rows per statement, the
-// heaviest first) to FILE, then each table's writes (inserts, updates, how many of those were HOT, dead rows): where the
-// database's share of a run goes.
+// PG_STATEMENTS=FILE writes, as the cluster stops, what pg_stat_statements counted (calls, how many were planned anew,
+// time and rows per statement, the heaviest first) to FILE, then each table's writes (inserts, updates, how many of
+// those were HOT, dead rows): where the database's share of a run goes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,7 @@ export function startCluster(name = 'bench') {
       '--locale=C.UTF-8',
     ]);
     const statements = process.env.PG_STATEMENTS
-      ? '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all'
+      ? '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on'
       : '';
     run(join(bin, 'pg_ctl'), [
       ...['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '30', 'start'],
@@ -100,7 +100,7 @@ export async function freshSchema(serverUrl, prefix = 'bench') {
 /** PG_STATEMENTS: the cluster's pg_stat_statements, heaviest first, as tab-separated lines. */
 function writeStatements(bin, dir, port, file) {
   const sql = `CREATE EXTENSION IF NOT EXISTS pg_stat_statements;
-    COPY (SELECT calls, round(total_exec_time::numeric, 1) AS exec_ms, round(total_plan_time::numeric, 1) AS plan_ms,
+    COPY (SELECT calls, plans, round(total_exec_time::numeric, 1) AS exec_ms, round(total_plan_time::numeric, 1) AS plan_ms,
                  rows, shared_blks_hit + shared_blks_read AS blocks, wal_records,
                  regexp_replace(query, '\\s+', ' ', 'g') AS query
             FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60) TO STDOUT WITH (FORMAT csv, HEADER);

@@ -779,31 +779,18 @@ export function createChatStore(db: Db): ChatStore {
       // `startAssistantMessage`), and `last_answer_at` with it, in the transaction that opened the reply (so equal to
       // its `created_at`); a failed reply takes it back only while it is still its own: a reply begun since, even by a
       // message whose statement started earlier and waited for the row, keeps its time. Its own means the time and no
-      // reply stored after it: two replies begun in one tick of a coarse clock (PGlite's) have the same time.
-      const [row] = await db.query<{ first: number }>(
-        `WITH released AS (
-           DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
-         ), finished AS (
-           UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
-           WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
-             AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM released))
-           RETURNING conversation_id, created_at, seq
-         ), allocated AS (
-           UPDATE conversations c SET next_seq = c.next_seq + cardinality($4::text[]),
-             last_answer_at = CASE WHEN $3 = 'failed' AND c.last_answer_at = f.created_at
-                 AND NOT EXISTS (SELECT 1 FROM messages m
-                                 WHERE m.conversation_id = f.conversation_id AND m.seq > f.seq AND m.role = 'assistant')
-               THEN NULL ELSE c.last_answer_at END
-           FROM finished f WHERE c.id = f.conversation_id
-           RETURNING c.id, c.next_seq - cardinality($4::text[]) AS first
-         ), event AS (
-           INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
-           SELECT a.id, a.first + e.i - 1, $1, e.type, e.data::jsonb
-           FROM allocated a, unnest($4::text[], $5::text[]) WITH ORDINALITY AS e(type, data, i)
-         )
-         SELECT first, ${WAKE_SQL('$7', '$8')} FROM allocated`,
-        [messageId, storableJson(parts), status, types, data, leaseOwner ?? null, ...wakeParams(wake)],
-      );
+      // reply stored after it: two replies begun in one tick of a coarse clock (PGlite's) have the same time. That
+      // take-back is in a failure's text only: in one statement for both, every reply's generic plan costed the
+      // failure's subquery, and the plan cache then planned nearly every reply anew (scenarios/chat/turn-plans.test.ts).
+      const [row] = await db.query<{ first: number }>(status === 'failed' ? FINISH_FAILED_SQL : FINISH_SQL, [
+        messageId,
+        storableJson(parts),
+        status,
+        types,
+        data,
+        leaseOwner ?? null,
+        ...wakeParams(wake),
+      ]);
       if (!row) return { finished: false, seq: null };
       return { finished: true, seq: finalEvent ? Number(row.first) + events.length - 1 : null };
     },
@@ -1047,6 +1034,35 @@ export async function insertEvents(
 const WAKE_SQL = (channel: string, payload: string, when = 'true') =>
   `CASE WHEN ${channel}::text IS NOT NULL AND ${when} THEN pg_notify(${channel}, ${payload}) END AS woke`;
 const wakeParams = (wake: Wake | undefined) => [wake?.channel ?? null, wake?.payload ?? null];
+
+/** `finishAssistantMessage`'s statement; a failure's also takes the conversation's `last_answer_at` back. */
+const finishSql = (failed: boolean) =>
+  `WITH released AS (
+    DELETE FROM turn_leases WHERE reply_id = $1 AND owner = $6 RETURNING 1
+  ), finished AS (
+    UPDATE messages SET parts = $2::jsonb, status = $3, updated_at = now()
+    WHERE id = $1 AND role = 'assistant' AND status = 'streaming'
+      AND ($6::text IS NULL OR EXISTS (SELECT 1 FROM released))
+    RETURNING conversation_id, created_at, seq
+  ), allocated AS (
+    UPDATE conversations c SET next_seq = c.next_seq + cardinality($4::text[])${
+      failed
+        ? `, last_answer_at = CASE WHEN c.last_answer_at = f.created_at
+            AND NOT EXISTS (SELECT 1 FROM messages m
+                            WHERE m.conversation_id = f.conversation_id AND m.seq > f.seq AND m.role = 'assistant')
+          THEN NULL ELSE c.last_answer_at END`
+        : ''
+    }
+    FROM finished f WHERE c.id = f.conversation_id
+    RETURNING c.id, c.next_seq - cardinality($4::text[]) AS first
+  ), event AS (
+    INSERT INTO stream_events (conversation_id, seq, message_id, type, data)
+    SELECT a.id, a.first + e.i - 1, $1, e.type, e.data::jsonb
+    FROM allocated a, unnest($4::text[], $5::text[]) WITH ORDINALITY AS e(type, data, i)
+  )
+  SELECT first, ${WAKE_SQL('$7', '$8')} FROM allocated`;
+const FINISH_SQL = finishSql(false);
+const FINISH_FAILED_SQL = finishSql(true);
 
 /** The most words a search looks for, and how long each may be (a search is an agent's, not a query language). */
 export const SEARCH_WORDS_MAX = 8;
