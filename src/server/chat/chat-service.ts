@@ -127,12 +127,14 @@ export function createChatService(
   const earlierTurnsElsewhere = async (
     conversationId: string,
     replyId: string,
-    stop: AbortSignal,
+    /** The signal that ends the wait, made only for a turn that waits. */
+    stopOf: () => AbortSignal,
     /** The replies being written when this one was opened (read with it, issue 32): none elsewhere, no read. */
     known?: string[],
   ) => {
     if (!deps.leases) return;
     if (known?.every((id) => replies.has(id))) return;
+    const stop = stopOf();
     while (!stop.aborted) {
       const mark = deps.hub.mark();
       // The database failing here fails the turn itself next, as it always has: the wait is no reason to hang.
@@ -155,10 +157,12 @@ export function createChatService(
     mine.add(stop);
     const run = async () => {
       // Nor past the shutdown grace: the turn then runs with its drain signal aborted, which hands it back at once.
+      // The two signals are joined only for a turn that waits (issue 32): AbortSignal.any ties each joined signal to
+      // the instance's long-lived one until the collector clears it, work nearly every turn made for nothing.
       await earlierTurnsElsewhere(
         conversationId,
         replyId,
-        AbortSignal.any([stop.signal, handBack.signal]),
+        () => AbortSignal.any([stop.signal, handBack.signal]),
         earlier,
       );
       return work(stop.signal);

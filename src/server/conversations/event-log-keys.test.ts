@@ -5,11 +5,13 @@ import type { Db } from '../platform/database/db';
 import { migrate } from '../platform/database/migrate';
 import { type Backend, backends, OPEN_TIMEOUT } from '../testing/test-backends';
 import { type ChatStore, createChatStore } from './chat-store';
+import { callJournal } from './turn-calls';
 import { createTurnLeases } from './turn-leases';
 
-// Migration 037: the event log and the turns' leases have no foreign keys (no trigger checks each row a turn writes).
-// What the keys did is still done: an event or a lease names only a message of its own conversation, and a
-// conversation or a message deleted takes its events and leases with it.
+// Migrations 037 and 039: the event log, the turns' leases and the call journal have no foreign keys (no trigger checks
+// each row a turn writes). What the keys did is still done: an event or a lease names only a message of its own
+// conversation, a journal entry only a reply, and a conversation or a message deleted takes its events, leases and
+// journal with it.
 
 const WIDGET = 'w-event-log';
 
@@ -49,10 +51,10 @@ describe.each(backends)(
         )[0].n,
       );
 
-    it('has no trigger checking a row of the event log or a lease', async () => {
+    it('has no trigger checking a row of the event log, a lease or a journal entry', async () => {
       expect(
         await count(
-          "pg_trigger WHERE tgrelid IN ('stream_events'::regclass, 'turn_leases'::regclass) AND tgisinternal",
+          "pg_trigger WHERE tgrelid IN ('stream_events'::regclass, 'turn_leases'::regclass, 'turn_calls'::regclass) AND tgisinternal",
           [],
         ),
       ).toBe(0);
@@ -91,7 +93,27 @@ describe.each(backends)(
       expect(await count('turn_leases WHERE conversation_id = $1', [mine.conversationId])).toBe(1);
     });
 
-    it("deletes a message's events and its lease with it, and keeps the conversation's others", async () => {
+    /** A call of the reply's turn journaled as made (its outcome recorded). */
+    const journaled = (replyId: string) =>
+      callJournal(db, replyId).call(
+        'order_status',
+        { orderId: '1001' },
+        async () => ({ ok: true }),
+        () => `req-${randomUUID()}`,
+      );
+    const entriesOf = (replyId: string) => count('turn_calls WHERE reply_id = $1', [replyId]);
+
+    it("refuses a journal entry for a shopper's message or no message at all, and writes nothing", async () => {
+      const t = await turn();
+      for (const replyId of [t.userMessageId, randomUUID()]) {
+        await expect(journaled(replyId)).rejects.toThrow(/no reply/);
+        expect(await entriesOf(replyId)).toBe(0);
+      }
+      await journaled(t.replyId);
+      expect(await entriesOf(t.replyId)).toBe(1);
+    });
+
+    it("deletes a message's events, its lease and its journal with it, and keeps the conversation's others", async () => {
       const t = await turn();
       await chat.appendEvent(t.conversationId, t.replyId, { type: 'message.delta', text: 'partial' });
       await chat.appendEvent(t.conversationId, null, { type: 'message.delta', text: 'of none' });
@@ -100,24 +122,27 @@ describe.each(backends)(
         conversationId: t.conversationId,
         widgetId: WIDGET,
       });
+      await journaled(t.replyId);
       const shoppers = await count('stream_events WHERE message_id = $1', [t.userMessageId]);
       expect(shoppers).toBeGreaterThan(0);
       await db.query('DELETE FROM messages WHERE id = $1', [t.replyId]);
       expect(await count('stream_events WHERE message_id = $1', [t.replyId])).toBe(0);
       expect(await count('turn_leases WHERE reply_id = $1', [t.replyId])).toBe(0);
+      expect(await entriesOf(t.replyId)).toBe(0);
       expect(await count('stream_events WHERE message_id = $1', [t.userMessageId])).toBe(shoppers);
       expect(
         await count('stream_events WHERE conversation_id = $1 AND message_id IS NULL', [t.conversationId]),
       ).toBe(1);
     });
 
-    it('deletes the events (of a message or of none) and leases of every conversation one statement deletes, and no others', async () => {
+    it('deletes the events (of a message or of none), leases and journals of every conversation one statement deletes, and no others', async () => {
       const gone = [await turn(), await turn()];
       const kept = await turn();
       const leases = createTurnLeases(db, 'event-log-test', 30_000);
       for (const t of [...gone, kept]) {
         await chat.appendEvent(t.conversationId, null, { type: 'message.delta', text: 'of none' });
         await leases.hold({ replyId: t.replyId, conversationId: t.conversationId, widgetId: WIDGET });
+        await journaled(t.replyId);
       }
       const keptEvents = await eventsOf(kept.conversationId);
       await db.query('DELETE FROM conversations WHERE id = ANY($1::uuid[])', [
@@ -126,9 +151,11 @@ describe.each(backends)(
       for (const t of gone) {
         expect(await eventsOf(t.conversationId)).toBe(0);
         expect(await count('turn_leases WHERE conversation_id = $1', [t.conversationId])).toBe(0);
+        expect(await entriesOf(t.replyId)).toBe(0);
       }
       expect(await eventsOf(kept.conversationId)).toBe(keptEvents);
       expect(await count('turn_leases WHERE conversation_id = $1', [kept.conversationId])).toBe(1);
+      expect(await entriesOf(kept.replyId)).toBe(1);
     });
 
     it.runIf(backend.name === 'postgres')(

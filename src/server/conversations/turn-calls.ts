@@ -45,6 +45,27 @@ const UNKNOWN = {
   },
 };
 
+/**
+ * A journal entry: made for the reply (`$1`) and the call's key (`$2`) with the request id `$3`, or the attempts of one
+ * made before counted, while it is neither completed nor tried twice; answers its request id then, and whether the
+ * reply was found. `withMode`: only while the conversation `$4` is with the assistant (`mode_ok`).
+ */
+const entrySql = (withMode: boolean) =>
+  `WITH reply AS (
+     SELECT id FROM messages WHERE id = $1::uuid AND role = 'assistant' FOR KEY SHARE
+   )${withMode ? ', mode AS (SELECT mode FROM conversations WHERE id = $4::uuid)' : ''}, entry AS (
+     INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status)
+     SELECT r.id, $2, $3, 'started' FROM reply r ${withMode ? "WHERE (SELECT mode FROM mode) = 'assistant'" : ''}
+     ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = t.attempts + 1
+       WHERE t.status <> 'completed' AND t.attempts < 2
+     RETURNING t.request_id
+   )
+   SELECT (SELECT request_id FROM entry), EXISTS (SELECT 1 FROM reply) AS reply_found${
+     withMode ? ", coalesce((SELECT mode FROM mode) = 'assistant', false) AS mode_ok" : ''
+   }`;
+const ENTRY_SQL = entrySql(false);
+const ENTRY_WITH_ASSISTANT_SQL = entrySql(true);
+
 /** What any integrator call answers: an outcome the journal stores as it is (JSON). */
 type CallOutcome = { ok: boolean };
 
@@ -90,19 +111,17 @@ export function callJournal(
       seen.set(base, nth);
       const key = `${base}#${nth}`;
       // Issue 32: the journal's entry is made (or its attempts counted) in one statement; only a call the journal
-      // already holds as completed, or as tried twice, is read in a second one (a turn taken over).
-      const entry = `INSERT INTO turn_calls AS t (reply_id, call_key, request_id, status)
-         SELECT $1, $2, $3, 'started' ${withAssistant === undefined ? '' : "WHERE (SELECT mode FROM mode) = 'assistant'"}
-         ON CONFLICT (reply_id, call_key) DO UPDATE SET attempts = t.attempts + 1
-           WHERE t.status <> 'completed' AND t.attempts < 2
-         RETURNING t.request_id`;
+      // already holds as completed, or as tried twice, is read in a second one (a turn taken over). The statement
+      // finds the reply and locks it FOR KEY SHARE, as the foreign key's check did (migration 039): a deletion of the
+      // reply waits for the entry, and its trigger then deletes it.
       // The mode and the entry in one snapshot: a handoff committed before it refuses the call, as the guard's own
       // read did; an erased conversation has no mode and is refused too.
-      const [started] = await db.query<{ request_id: string | null; mode_ok?: boolean }>(
-        withAssistant === undefined
-          ? entry
-          : `WITH mode AS (SELECT mode FROM conversations WHERE id = $4::uuid), entry AS (${entry})
-             SELECT (SELECT request_id FROM entry), coalesce((SELECT mode FROM mode) = 'assistant', false) AS mode_ok`,
+      const [started] = await db.query<{
+        request_id: string | null;
+        reply_found: boolean;
+        mode_ok?: boolean;
+      }>(
+        withAssistant === undefined ? ENTRY_SQL : ENTRY_WITH_ASSISTANT_SQL,
         withAssistant === undefined
           ? [replyId, key, newRequestId()]
           : [replyId, key, newRequestId(), withAssistant],
@@ -111,6 +130,10 @@ export function callJournal(
         // Nothing was made: the number is the next call's, as when the guard refused before the journal.
         seen.set(base, nth - 1);
         return MODE_CHANGED;
+      }
+      if (!started?.reply_found) {
+        seen.set(base, nth - 1);
+        throw Object.assign(new Error(`no reply ${replyId} to journal a call of`), { code: 'no_reply' });
       }
       if (!started?.request_id) {
         const [row] = await db.query<{ status: string; outcome: unknown }>(

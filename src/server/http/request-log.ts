@@ -30,10 +30,15 @@ export function requestLog(logger: Logger): MiddlewareHandler<{ Variables: Reque
     await withRequestId(reqId, async () => {
       const started = performance.now();
       // At debug, what came in: the headers tell a CORS or proxy problem apart (credentials redacted, logger.ts).
+      // Getters: read only when the line is written, not for every request at info (issue 32).
       logger.debug('request received', {
         method: c.req.method,
-        path: redactSecrets(c.req.path),
-        headers: Object.fromEntries(c.req.raw.headers),
+        get path() {
+          return redactSecrets(c.req.path);
+        },
+        get headers() {
+          return Object.fromEntries(c.req.raw.headers);
+        },
       });
       await next();
       // Again after the handler when it answered with a `Response` of its own, which drops the header set before

@@ -59,6 +59,24 @@ describe.each(backends)(
         'a token hash in upper case',
         `UPDATE conversations SET token_hash = '${'A'.repeat(64)}' WHERE id = $1`,
       ],
+      // Migration 039 says the rule without a regular expression (64 bytes, nothing left once 0-9 and a-f are trimmed).
+      [
+        'a token hash of 63 hex digits',
+        `UPDATE conversations SET token_hash = '${'a'.repeat(63)}' WHERE id = $1`,
+      ],
+      [
+        'a token hash of 65 hex digits',
+        `UPDATE conversations SET token_hash = '${'a'.repeat(65)}' WHERE id = $1`,
+      ],
+      [
+        'a token hash of 64 bytes with a character of two among them',
+        `UPDATE conversations SET token_hash = '${'a'.repeat(62)}é' WHERE id = $1`,
+      ],
+      [
+        'a token hash with a line break after its 64 digits',
+        `UPDATE conversations SET token_hash = '${'a'.repeat(64)}' || chr(10) WHERE id = $1`,
+      ],
+      ['an empty token hash', "UPDATE conversations SET token_hash = '' WHERE id = $1"],
       [
         "a customer's email without their id",
         "UPDATE conversations SET user_email = 'a@b.example' WHERE id = $1",

@@ -34,6 +34,7 @@ import { conversationRoom } from './035-conversation-room';
 import { tableRules } from './036-table-rules';
 import { eventLogKeys } from './037-event-log-keys';
 import { deletionTriggersPath } from './038-deletion-triggers-path';
+import { journalKey } from './039-journal-key';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -80,4 +81,5 @@ export const migrations: readonly Migration[] = [
   tableRules,
   eventLogKeys,
   deletionTriggersPath,
+  journalKey,
 ];
