@@ -11,7 +11,8 @@
 //                POST …/messages and its SSE reply read to `message.done`.
 //   bare route   scripts/bench-bare-route.mjs in a child process: a Hono route on @hono/node-server that stores one row
 //                and streams as many SSE events as the warm-up's turns averaged, on the same database; each level
-//                right after the service's same level.
+//                beside the service's same level, in rounds (`--rounds 4`: a quarter of the turns, then a quarter of
+//                the requests, four times), each side's figure the sum of its rounds, each round's ratio printed.
 //   fan-out      a conversation with 1, 10 and 100 listeners (open `GET …/events?follow=1` streams, as an open chat
 //                keeps), sequential turns on it: CPU per turn, and when the last listener had the reply's end.
 //   idle streams N open `GET …/events?follow=1` streams (one conversation each; `--streams 10000` for issue 32's ten
@@ -19,9 +20,11 @@
 // CPU is what the kernel charged the processes (/proc/<pid>/stat utime+stime, scripts/proc-cpu.mjs): the service's
 // (PGlite runs inside it) or the bare route's, and on PostgreSQL every process of the cluster (postmaster, backends,
 // background workers). This process (the shoppers and the integrator double) is never counted. Per level the figure
-// is the difference of two readings, before the level's first turn and after its last, divided by its turns.
+// is the sum of its rounds' differences of two readings (before a round's first turn and after its last), divided by
+// its turns.
 //
-// Options: --backends pglite,postgres  --levels 1,8,32  --turns 2000  --bare-requests (as --turns)  --fanout 1,10,100
+// Options: --backends pglite,postgres  --levels 1,8,32  --turns 2000  --bare-requests (as --turns)  --rounds 4
+//          --fanout 1,10,100
 //          --fanout-turns 20  --streams 1000  --idle-seconds 20  --cpu-prof DIR (the service's V8 CPU profile)
 // Writes bench-results/turn-cost.json.
 import { spawn } from 'node:child_process';
@@ -54,6 +57,10 @@ const { values: options } = parseArgs({
     turns: { type: 'string', default: '2000' },
     // Defaults to --turns.
     'bare-requests': { type: 'string' },
+    // Each level runs in this many rounds, the service's share of turns and then the bare route's share of requests,
+    // in turn; each side's figures are the sum of its rounds. A burst of the host's load then lands on both sides
+    // rather than on one (one run's level at 32 gave 9.6x, the next run's 6.5x, the same build).
+    rounds: { type: 'string', default: '4' },
     fanout: { type: 'string', default: '1,10,100' },
     'fanout-turns': { type: 'string', default: '20' },
     streams: { type: 'string', default: '1000' },
@@ -73,6 +80,7 @@ const SETTINGS = {
   levels: list(options.levels).map(Number),
   turns: count('turns'),
   bareRequests: options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
+  rounds: Math.max(1, count('rounds')),
   fanout: list(options.fanout).map(Number),
   fanoutTurns: count('fanout-turns'),
   streams: count('streams'),
@@ -468,20 +476,68 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
   const ok = results.filter((r) => r.ok);
   const failed = results.filter((r) => !r.ok);
   const orderTurns = results.filter((_, i) => i % 2 === 0).length;
-  return {
-    concurrency,
+  return withRaw(
+    {
+      app: after.app - before.app,
+      db: after.db - before.db,
+      wallMs,
+      ok,
+      order: results.filter((r, i) => r.ok && i % 2 === 0),
+      knowledge: results.filter((r, i) => r.ok && i % 2 === 1),
+      failures: failed,
+      calls: integrator.calls - callsBefore,
+      orderTurns,
+      statements: statementsAfter.statements - statementsBefore.statements,
+      transactions: statementsAfter.transactions - statementsBefore.transactions,
+    },
+    {
+      concurrency,
+      turns,
+      failed: failed.length,
+      firstFailure: failed[0]?.reason,
+      cpu: perUnit(before, after, turns),
+      perSecond: round(turns / (wallMs / 1000), 1),
+      ...timesOf(ok),
+      eventsPerOrderTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 0)),
+      eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 1)),
+      actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
+      // Every statement the service ran while the level ran (the conversations were created before it).
+      statementsPerTurn: round((statementsAfter.statements - statementsBefore.statements) / turns, 1),
+      transactionsPerTurn: round((statementsAfter.transactions - statementsBefore.transactions) / turns, 1),
+    },
+  );
+}
+
+/** `figures` with what made them, kept out of the JSON the bench writes, for `mergeRounds`. */
+const withRaw = (raw, figures) => Object.defineProperty(figures, 'raw', { value: raw, enumerable: false });
+
+/** One level's figures from its rounds (turnLevel's or bareLevel's): CPU and counts summed, times over every turn. */
+function mergeRounds(rounds) {
+  if (rounds.length === 1) return rounds[0];
+  const sum = (key) => rounds.reduce((n, r) => n + r.raw[key], 0);
+  const all = (key) => rounds.flatMap((r) => r.raw[key]);
+  const turns = rounds.reduce((n, r) => n + r.turns, 0);
+  const ok = all('ok');
+  const failures = all('failures');
+  const merged = {
+    concurrency: rounds[0].concurrency,
     turns,
-    failed: failed.length,
-    firstFailure: failed[0]?.reason,
-    cpu: perUnit(before, after, turns),
-    perSecond: round(turns / (wallMs / 1000), 1),
+    failed: rounds.reduce((n, r) => n + r.failed, 0),
+    firstFailure: failures[0]?.reason,
+    cpu: perUnit({ app: 0, db: 0 }, { app: sum('app'), db: sum('db') }, turns),
+    perSecond: round(turns / (sum('wallMs') / 1000), 1),
     ...timesOf(ok),
-    eventsPerOrderTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 0)),
-    eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 1)),
-    actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
-    // Every statement the service ran while the level ran (the conversations were created before it).
-    statementsPerTurn: round((statementsAfter.statements - statementsBefore.statements) / turns, 1),
-    transactionsPerTurn: round((statementsAfter.transactions - statementsBefore.transactions) / turns, 1),
+    // Each round's ratio (set by the report) shows the spread inside the level.
+    roundTotalMs: rounds.map((r) => r.cpu.totalMs),
+  };
+  if (rounds[0].raw.order === undefined) return merged;
+  return {
+    ...merged,
+    eventsPerOrderTurn: meanEvents(all('order')),
+    eventsPerKnowledgeTurn: meanEvents(all('knowledge')),
+    actionCallsPerOrderQuestion: round(sum('calls') / Math.max(1, sum('orderTurns'))),
+    statementsPerTurn: round(sum('statements') / turns, 1),
+    transactionsPerTurn: round(sum('transactions') / turns, 1),
   };
 }
 
@@ -520,14 +576,17 @@ async function bareLevel(bare, cpu, concurrency, requests, events) {
   const wallMs = performance.now() - started;
   const after = cpu();
   const ok = results.filter((r) => r.ms !== null);
-  return {
-    concurrency,
-    turns: requests,
-    failed: requests - ok.length,
-    cpu: perUnit(before, after, requests),
-    perSecond: round(requests / (wallMs / 1000), 1),
-    ...timesOf(ok),
-  };
+  return withRaw(
+    { app: after.app - before.app, db: after.db - before.db, wallMs, ok, failures: [] },
+    {
+      concurrency,
+      turns: requests,
+      failed: requests - ok.length,
+      cpu: perUnit(before, after, requests),
+      perSecond: round(requests / (wallMs / 1000), 1),
+      ...timesOf(ok),
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -690,16 +749,30 @@ async function benchBackend(backend, integrator, cluster) {
       const warm = await turnLevel(service, cpu, integrator, 4, 40);
       out.bareEvents = Math.max(1, Math.round(warm.eventsPerTurn));
       await bareLevel(bare, bareCpu, 4, 100, out.bareEvents);
-      // Each level of the service, then the same level of the bare route at once: the host's load drifts over minutes
-      // on these shared machines, and a ratio of two figures taken minutes apart moved with it. The process not
-      // measured is idle meanwhile; on PostgreSQL the idle service's own work on the database (about 4 ms of the
-      // cluster's CPU a second, the idle-streams row's "none open") counts in the bare route's database figure, a few
-      // tenths of a per cent of it.
+      // Each level of the service beside the same level of the bare route, in rounds (--rounds), the two sides in
+      // turn: the host's load drifts over minutes on these shared machines and comes in bursts of seconds, and a ratio
+      // of two figures taken apart moved with it. The process not measured is idle meanwhile; on PostgreSQL the idle
+      // service's own work on the database (about 4 ms of the cluster's CPU a second, the idle-streams row's "none
+      // open") counts in the bare route's database figure, a few tenths of a per cent of it.
+      const share = (n, r) =>
+        Math.floor((n * (r + 1)) / SETTINGS.rounds) - Math.floor((n * r) / SETTINGS.rounds);
       for (const level of SETTINGS.levels) {
-        say(`, ${SETTINGS.turns} turns at ${level}`);
-        out.service.push(await turnLevel(service, cpu, integrator, level, SETTINGS.turns));
-        say(', the bare route');
-        out.bare.push(await bareLevel(bare, bareCpu, level, SETTINGS.bareRequests, out.bareEvents));
+        say(`, ${SETTINGS.turns} turns at ${level} (${SETTINGS.rounds} rounds beside the bare route)`);
+        const rounds = { service: [], bare: [] };
+        for (let r = 0; r < SETTINGS.rounds; r++) {
+          rounds.service.push(await turnLevel(service, cpu, integrator, level, share(SETTINGS.turns, r)));
+          rounds.bare.push(
+            await bareLevel(bare, bareCpu, level, share(SETTINGS.bareRequests, r), out.bareEvents),
+          );
+        }
+        const serviceFigures = mergeRounds(rounds.service);
+        const bareLevelFigures = mergeRounds(rounds.bare);
+        if (serviceFigures.roundTotalMs && bareLevelFigures.roundTotalMs)
+          serviceFigures.roundRatios = serviceFigures.roundTotalMs.map((ms, r) =>
+            bareLevelFigures.roundTotalMs[r] > 0 ? round(ms / bareLevelFigures.roundTotalMs[r], 1) : null,
+          );
+        out.service.push(serviceFigures);
+        out.bare.push(bareLevelFigures);
       }
       await bare.close();
       bare = null;
@@ -738,7 +811,9 @@ function report(results, meta) {
   for (const r of results) {
     const name =
       r.backend === 'pglite' ? 'PGlite (embedded, on disk; its CPU is the service’s)' : meta.postgres;
-    say(`\n${name}: ${SETTINGS.turns} turns a level (alternating an order-status and a knowledge question)`);
+    say(
+      `\n${name}: ${SETTINGS.turns} turns a level (alternating an order-status and a knowledge question), in ${SETTINGS.rounds} rounds beside the bare route`,
+    );
     say();
     say(
       '| run | concurrency | CPU per turn: app | database | total | turns/s | p50 to done | p95 | events/turn | ratio (goal ≤ 8×) |',
@@ -749,8 +824,11 @@ function report(results, meta) {
       const ratio = b && b.cpu.totalMs > 0 ? round(s.cpu.totalMs / b.cpu.totalMs, 1) : null;
       s.ratio = ratio;
       const db = r.backend === 'pglite' ? 'in app' : fmt(s.cpu.dbMs, ' ms');
+      const spread = s.roundRatios?.length
+        ? ` (rounds ${Math.min(...s.roundRatios)}–${Math.max(...s.roundRatios)}×)`
+        : '';
       say(
-        `| service | ${s.concurrency} | ${fmt(s.cpu.appMs, ' ms')} | ${db} | **${fmt(s.cpu.totalMs, ' ms')}** | ${s.perSecond} | ${fmt(s.p50Ms, ' ms')} | ${fmt(s.p95Ms, ' ms')} | ${s.eventsPerTurn} | ${ratio === null ? '–' : `**${ratio}×** ${ratio <= GOAL_RATIO ? 'met' : 'not met'}`} |${s.failed ? ` ${s.failed} failed (${s.firstFailure})` : ''}`,
+        `| service | ${s.concurrency} | ${fmt(s.cpu.appMs, ' ms')} | ${db} | **${fmt(s.cpu.totalMs, ' ms')}** | ${s.perSecond} | ${fmt(s.p50Ms, ' ms')} | ${fmt(s.p95Ms, ' ms')} | ${s.eventsPerTurn} | ${ratio === null ? '–' : `**${ratio}×** ${ratio <= GOAL_RATIO ? 'met' : 'not met'}${spread}`} |${s.failed ? ` ${s.failed} failed (${s.firstFailure})` : ''}`,
       );
       if (b)
         say(
