@@ -80,7 +80,15 @@ const SETTINGS = {
   levels: list(options.levels).map(Number),
   turns: count('turns'),
   bareRequests: options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
-  rounds: Math.max(1, count('rounds')),
+  // No round without turns or requests (a round's figures are per turn).
+  rounds: Math.max(
+    1,
+    Math.min(
+      count('rounds'),
+      count('turns'),
+      options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
+    ),
+  ),
   fanout: list(options.fanout).map(Number),
   fanoutTurns: count('fanout-turns'),
   streams: count('streams'),
@@ -445,8 +453,11 @@ const timesOf = (ok) => {
   };
 };
 
-async function turnLevel(service, cpu, integrator, concurrency, turns) {
-  // Worker w sends turns w, w + c, w + 2c, …; each worker on conversations of its own, ten turns each, created now.
+/**
+ * A level's turns and their conversations, created now: worker w sends turns w, w + c, w + 2c, …, on conversations of
+ * its own, ten turns each. The level's rounds share them, so a round's turns are the level's, a slice of each worker's.
+ */
+async function levelPlan(service, concurrency, turns) {
   const perWorker = Array.from({ length: concurrency }, (_, w) =>
     Math.max(0, Math.ceil((turns - w) / concurrency)),
   );
@@ -457,6 +468,22 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
     conversations[w][k] = await newConversation(service.url);
   });
   await sleep(500);
+  return { perWorker, conversations };
+}
+
+/** Round `part` of `parts` of a level's turns (by default the whole level, its conversations created now). */
+async function turnLevel(
+  service,
+  cpu,
+  integrator,
+  concurrency,
+  levelTurns,
+  { plan, part = 0, parts = 1 } = {},
+) {
+  const { perWorker, conversations } = plan ?? (await levelPlan(service, concurrency, levelTurns));
+  const from = (n) => Math.floor((n * part) / parts);
+  const to = (n) => Math.floor((n * (part + 1)) / parts);
+  const turns = perWorker.reduce((sum, n) => sum + to(n) - from(n), 0);
   const results = [];
   const callsBefore = integrator.calls;
   const statementsBefore = await service.statements();
@@ -464,7 +491,7 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
   const started = performance.now();
   await Promise.all(
     perWorker.map(async (n, w) => {
-      for (let t = 0; t < n; t++) {
+      for (let t = from(n); t < to(n); t++) {
         const i = w + t * concurrency;
         results[i] = await turn(service.url, conversations[w][Math.floor(t / 10)], questionOf(i));
       }
@@ -473,17 +500,18 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
   const wallMs = performance.now() - started;
   const after = cpu();
   const statementsAfter = await service.statements();
-  const ok = results.filter((r) => r.ok);
-  const failed = results.filter((r) => !r.ok);
-  const orderTurns = results.filter((_, i) => i % 2 === 0).length;
+  // Indexed by the turn's number in the level: a round fills its slice.
+  const ok = results.filter((r) => r?.ok);
+  const failed = results.filter((r) => r && !r.ok);
+  const orderTurns = results.filter((r, i) => r && i % 2 === 0).length;
   return withRaw(
     {
       app: after.app - before.app,
       db: after.db - before.db,
       wallMs,
       ok,
-      order: results.filter((r, i) => r.ok && i % 2 === 0),
-      knowledge: results.filter((r, i) => r.ok && i % 2 === 1),
+      order: results.filter((r, i) => r?.ok && i % 2 === 0),
+      knowledge: results.filter((r, i) => r?.ok && i % 2 === 1),
       failures: failed,
       calls: integrator.calls - callsBefore,
       orderTurns,
@@ -498,8 +526,8 @@ async function turnLevel(service, cpu, integrator, concurrency, turns) {
       cpu: perUnit(before, after, turns),
       perSecond: round(turns / (wallMs / 1000), 1),
       ...timesOf(ok),
-      eventsPerOrderTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 0)),
-      eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r.ok && i % 2 === 1)),
+      eventsPerOrderTurn: meanEvents(results.filter((r, i) => r?.ok && i % 2 === 0)),
+      eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r?.ok && i % 2 === 1)),
       actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
       // Every statement the service ran while the level ran (the conversations were created before it).
       statementsPerTurn: round((statementsAfter.statements - statementsBefore.statements) / turns, 1),
@@ -754,13 +782,20 @@ async function benchBackend(backend, integrator, cluster) {
       // of two figures taken apart moved with it. The process not measured is idle meanwhile; on PostgreSQL the idle
       // service's own work on the database (about 4 ms of the cluster's CPU a second, the idle-streams row's "none
       // open") counts in the bare route's database figure, a few tenths of a per cent of it.
-      const share = (n, r) =>
-        Math.floor((n * (r + 1)) / SETTINGS.rounds) - Math.floor((n * r) / SETTINGS.rounds);
+      const roundCount = SETTINGS.rounds;
+      const share = (n, r) => Math.floor((n * (r + 1)) / roundCount) - Math.floor((n * r) / roundCount);
       for (const level of SETTINGS.levels) {
-        say(`, ${SETTINGS.turns} turns at ${level} (${SETTINGS.rounds} rounds beside the bare route)`);
+        say(`, ${SETTINGS.turns} turns at ${level} (${roundCount} rounds beside the bare route)`);
+        const plan = await levelPlan(service, level, SETTINGS.turns);
         const rounds = { service: [], bare: [] };
-        for (let r = 0; r < SETTINGS.rounds; r++) {
-          rounds.service.push(await turnLevel(service, cpu, integrator, level, share(SETTINGS.turns, r)));
+        for (let r = 0; r < roundCount; r++) {
+          rounds.service.push(
+            await turnLevel(service, cpu, integrator, level, SETTINGS.turns, {
+              plan,
+              part: r,
+              parts: roundCount,
+            }),
+          );
           rounds.bare.push(
             await bareLevel(bare, bareCpu, level, share(SETTINGS.bareRequests, r), out.bareEvents),
           );

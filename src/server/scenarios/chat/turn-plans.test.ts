@@ -117,12 +117,16 @@ describe.each(backends)("a turn's statements keep their plan on $name", (backend
   async function costs({ sql, params }: Recorded): Promise<{ generic: number; custom: number }> {
     // EXPLAIN with parameters bound plans for their values, as a custom plan is made.
     const custom = costOf(await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params));
+    // A prepared statement outlives a rollback: the probe runs under a savepoint, so that a failing EXPLAIN leaves the
+    // transaction able to deallocate it (and the pooled connection free for the next probe).
     const generic = await db.transaction(async (tx) => {
       await tx.query(`PREPARE plans_probe AS ${sql}`);
       try {
-        await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
-        const nulls = params.map(() => 'NULL').join(', ');
-        return costOf(await tx.query(`EXPLAIN (FORMAT JSON) EXECUTE plans_probe(${nulls})`));
+        return await tx.transaction(async (probe) => {
+          await probe.query('SET LOCAL plan_cache_mode = force_generic_plan');
+          const nulls = params.map(() => 'NULL').join(', ');
+          return costOf(await probe.query(`EXPLAIN (FORMAT JSON) EXECUTE plans_probe(${nulls})`));
+        });
       } finally {
         await tx.query('DEALLOCATE plans_probe');
       }

@@ -5,7 +5,11 @@ import type { Migration } from './migration';
 //   every call an order question makes. The statement that makes an entry now finds the reply itself and locks it FOR
 //   KEY SHARE, as the key's check did (turn-calls.ts); a reply that is gone is refused there. Deleting a message (with
 //   its conversation) deletes its journal with the event log and the lease, in `messages_gone`, which keeps the
-//   search_path migration 038 gave it.
+//   search_path migration 038 gave it. During a rolling deploy an instance still on code from before 039 journals
+//   without looking its reply up: an entry it writes in the instant its conversation is erased outlives the erasure
+//   (a call key, a digest of the call's parameters, and a request id; no outcome, the turn's lease being gone). Once
+//   every instance runs 039, `DELETE FROM turn_calls t WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE
+//   m.id = t.reply_id)` removes any (docs/service.md, Storage).
 // - The conversations' rule on the token's hash says what it said (64 of 0-9 and a-f, or none) without PostgreSQL's
 //   regular expression engine: 64 bytes, none left once those characters are trimmed. Measured on a million hashes,
 //   2.7 µs a row against 5.5, and the rule runs for every write of a conversation, three a turn. The same rule, so the
