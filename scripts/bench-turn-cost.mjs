@@ -75,20 +75,15 @@ const count = (name) => {
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
   return n;
 };
+const turnsSetting = count('turns');
+const bareRequestsSetting = options['bare-requests'] === undefined ? turnsSetting : count('bare-requests');
 const SETTINGS = {
   backends: list(options.backends),
   levels: list(options.levels).map(Number),
-  turns: count('turns'),
-  bareRequests: options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
+  turns: turnsSetting,
+  bareRequests: bareRequestsSetting,
   // No round without turns or requests (a round's figures are per turn).
-  rounds: Math.max(
-    1,
-    Math.min(
-      count('rounds'),
-      count('turns'),
-      options['bare-requests'] === undefined ? count('turns') : count('bare-requests'),
-    ),
-  ),
+  rounds: Math.max(1, Math.min(count('rounds'), turnsSetting, bareRequestsSetting)),
   fanout: list(options.fanout).map(Number),
   fanoutTurns: count('fanout-turns'),
   streams: count('streams'),
@@ -501,69 +496,51 @@ async function turnLevel(
   const after = cpu();
   const statementsAfter = await service.statements();
   // Indexed by the turn's number in the level: a round fills its slice.
-  const ok = results.filter((r) => r?.ok);
-  const failed = results.filter((r) => r && !r.ok);
-  const orderTurns = results.filter((r, i) => r && i % 2 === 0).length;
-  return withRaw(
-    {
-      app: after.app - before.app,
-      db: after.db - before.db,
-      wallMs,
-      ok,
-      order: results.filter((r, i) => r?.ok && i % 2 === 0),
-      knowledge: results.filter((r, i) => r?.ok && i % 2 === 1),
-      failures: failed,
-      calls: integrator.calls - callsBefore,
-      orderTurns,
-      statements: statementsAfter.statements - statementsBefore.statements,
-      transactions: statementsAfter.transactions - statementsBefore.transactions,
-    },
-    {
-      concurrency,
-      turns,
-      failed: failed.length,
-      firstFailure: failed[0]?.reason,
-      cpu: perUnit(before, after, turns),
-      perSecond: round(turns / (wallMs / 1000), 1),
-      ...timesOf(ok),
-      eventsPerOrderTurn: meanEvents(results.filter((r, i) => r?.ok && i % 2 === 0)),
-      eventsPerKnowledgeTurn: meanEvents(results.filter((r, i) => r?.ok && i % 2 === 1)),
-      actionCallsPerOrderQuestion: round((integrator.calls - callsBefore) / Math.max(1, orderTurns)),
-      // Every statement the service ran while the level ran (the conversations were created before it).
-      statementsPerTurn: round((statementsAfter.statements - statementsBefore.statements) / turns, 1),
-      transactionsPerTurn: round((statementsAfter.transactions - statementsBefore.transactions) / turns, 1),
-    },
-  );
+  return {
+    concurrency,
+    turns,
+    app: after.app - before.app,
+    db: after.db - before.db,
+    wallMs,
+    ok: results.filter((r) => r?.ok),
+    failures: results.filter((r) => r && !r.ok),
+    order: results.filter((r, i) => r?.ok && i % 2 === 0),
+    knowledge: results.filter((r, i) => r?.ok && i % 2 === 1),
+    calls: integrator.calls - callsBefore,
+    orderTurns: results.filter((r, i) => r && i % 2 === 0).length,
+    statements: statementsAfter.statements - statementsBefore.statements,
+    transactions: statementsAfter.transactions - statementsBefore.transactions,
+  };
 }
 
-/** `figures` with what made them, kept out of the JSON the bench writes, for `mergeRounds`. */
-const withRaw = (raw, figures) => Object.defineProperty(figures, 'raw', { value: raw, enumerable: false });
-
-/** One level's figures from its rounds (turnLevel's or bareLevel's): CPU and counts summed, times over every turn. */
-function mergeRounds(rounds) {
-  if (rounds.length === 1) return rounds[0];
-  const sum = (key) => rounds.reduce((n, r) => n + r.raw[key], 0);
-  const all = (key) => rounds.flatMap((r) => r.raw[key]);
-  const turns = rounds.reduce((n, r) => n + r.turns, 0);
-  const ok = all('ok');
+/**
+ * A level's figures from its rounds (turnLevel's or bareLevel's measurements): CPU and counts summed, times over
+ * every turn, and with more than one round each round's CPU per turn.
+ */
+function figuresOf(rounds) {
+  const sum = (key) => rounds.reduce((n, r) => n + r[key], 0);
+  const all = (key) => rounds.flatMap((r) => r[key]);
+  const turns = sum('turns');
   const failures = all('failures');
-  const merged = {
+  const figures = {
     concurrency: rounds[0].concurrency,
     turns,
-    failed: rounds.reduce((n, r) => n + r.failed, 0),
+    failed: turns - all('ok').length,
     firstFailure: failures[0]?.reason,
     cpu: perUnit({ app: 0, db: 0 }, { app: sum('app'), db: sum('db') }, turns),
     perSecond: round(turns / (sum('wallMs') / 1000), 1),
-    ...timesOf(ok),
-    // Each round's ratio (set by the report) shows the spread inside the level.
-    roundTotalMs: rounds.map((r) => r.cpu.totalMs),
+    ...timesOf(all('ok')),
   };
-  if (rounds[0].raw.order === undefined) return merged;
+  if (rounds.length > 1)
+    // Each round's ratio (set where the two sides meet) shows the spread inside the level.
+    figures.roundTotalMs = rounds.map((r) => perUnit({ app: 0, db: 0 }, r, r.turns).totalMs);
+  if (rounds[0].order === undefined) return figures;
   return {
-    ...merged,
+    ...figures,
     eventsPerOrderTurn: meanEvents(all('order')),
     eventsPerKnowledgeTurn: meanEvents(all('knowledge')),
     actionCallsPerOrderQuestion: round(sum('calls') / Math.max(1, sum('orderTurns'))),
+    // Every statement the service ran while the level ran (the conversations were created before it).
     statementsPerTurn: round(sum('statements') / turns, 1),
     transactionsPerTurn: round(sum('transactions') / turns, 1),
   };
@@ -603,18 +580,15 @@ async function bareLevel(bare, cpu, concurrency, requests, events) {
   });
   const wallMs = performance.now() - started;
   const after = cpu();
-  const ok = results.filter((r) => r.ms !== null);
-  return withRaw(
-    { app: after.app - before.app, db: after.db - before.db, wallMs, ok, failures: [] },
-    {
-      concurrency,
-      turns: requests,
-      failed: requests - ok.length,
-      cpu: perUnit(before, after, requests),
-      perSecond: round(requests / (wallMs / 1000), 1),
-      ...timesOf(ok),
-    },
-  );
+  return {
+    concurrency,
+    turns: requests,
+    app: after.app - before.app,
+    db: after.db - before.db,
+    wallMs,
+    ok: results.filter((r) => r.ms !== null),
+    failures: [],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -774,7 +748,7 @@ async function benchBackend(backend, integrator, cluster) {
       say(', warm-up');
       // The bare route streams as many events as a turn averages (the warm-up's turns alternate the questions as the
       // levels do).
-      const warm = await turnLevel(service, cpu, integrator, 4, 40);
+      const warm = figuresOf([await turnLevel(service, cpu, integrator, 4, 40)]);
       out.bareEvents = Math.max(1, Math.round(warm.eventsPerTurn));
       await bareLevel(bare, bareCpu, 4, 100, out.bareEvents);
       // Each level of the service beside the same level of the bare route, in rounds (--rounds), the two sides in
@@ -782,26 +756,26 @@ async function benchBackend(backend, integrator, cluster) {
       // of two figures taken apart moved with it. The process not measured is idle meanwhile; on PostgreSQL the idle
       // service's own work on the database (about 4 ms of the cluster's CPU a second, the idle-streams row's "none
       // open") counts in the bare route's database figure, a few tenths of a per cent of it.
-      const roundCount = SETTINGS.rounds;
-      const share = (n, r) => Math.floor((n * (r + 1)) / roundCount) - Math.floor((n * r) / roundCount);
+      const share = (n, r) =>
+        Math.floor((n * (r + 1)) / SETTINGS.rounds) - Math.floor((n * r) / SETTINGS.rounds);
       for (const level of SETTINGS.levels) {
-        say(`, ${SETTINGS.turns} turns at ${level} (${roundCount} rounds beside the bare route)`);
+        say(`, ${SETTINGS.turns} turns at ${level} (${SETTINGS.rounds} rounds beside the bare route)`);
         const plan = await levelPlan(service, level, SETTINGS.turns);
         const rounds = { service: [], bare: [] };
-        for (let r = 0; r < roundCount; r++) {
+        for (let r = 0; r < SETTINGS.rounds; r++) {
           rounds.service.push(
             await turnLevel(service, cpu, integrator, level, SETTINGS.turns, {
               plan,
               part: r,
-              parts: roundCount,
+              parts: SETTINGS.rounds,
             }),
           );
           rounds.bare.push(
             await bareLevel(bare, bareCpu, level, share(SETTINGS.bareRequests, r), out.bareEvents),
           );
         }
-        const serviceFigures = mergeRounds(rounds.service);
-        const bareLevelFigures = mergeRounds(rounds.bare);
+        const serviceFigures = figuresOf(rounds.service);
+        const bareLevelFigures = figuresOf(rounds.bare);
         if (serviceFigures.roundTotalMs && bareLevelFigures.roundTotalMs)
           serviceFigures.roundRatios = serviceFigures.roundTotalMs.map((ms, r) =>
             bareLevelFigures.roundTotalMs[r] > 0 ? round(ms / bareLevelFigures.roundTotalMs[r], 1) : null,
